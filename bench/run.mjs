@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Runs every benchmark under bench/<name>/index.mjs (or only the names given) one after another.
+// Each prints its own table; copy the latest tables into bench/RESULTS.md with the machine noted.
+import { readdirSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const wanted = process.argv.slice(2);
+const names = readdirSync(here, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(here, entry.name, 'index.mjs')))
+  .map((entry) => entry.name)
+  .filter((name) => wanted.length === 0 || wanted.includes(name))
+  .sort();
+
+let failed = 0;
+for (const name of names) {
+  console.log(`\n## bench/${name}\n`);
+  const run = spawnSync(process.execPath, [join(here, name, 'index.mjs')], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    failed += 1;
+    console.error(`bench/${name} exited with ${run.status}`);
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
