@@ -1,0 +1,8 @@
+module.exports = {
+  displayName: 'client',
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.json' }] },
+};

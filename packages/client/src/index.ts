@@ -1,0 +1,5 @@
+export * from './types';
+export * from './errors';
+export * from './provider';
+export * from './client';
+export * from './starknet-window';
