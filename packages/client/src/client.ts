@@ -34,7 +34,7 @@ import type {
   VerifySignedMessageParams,
 } from './types';
 
-export const DEFAULT_SNAP_ID = 'local:http://localhost:8080';
+export const DEFAULT_SNAP_ID = 'local:http://localhost:8085';
 
 /** One entry of `wallet_getSnaps`. */
 export interface InstalledSnap {

@@ -1,0 +1,220 @@
+#!/usr/bin/env node
+// `npm start`: the whole local stack with no internet.
+//   devnet (127.0.0.1:5050) -> snap dev server (mm-snap watch, bundle built against the devnet)
+//   -> site (gatsby develop). Ctrl-C stops every process group it started.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+const DEVNET_PORT = Number(process.env.DEVNET_PORT ?? 5050);
+const SNAP_PORT = 8085; // packages/snap/snap.config.ts server.port
+const SITE_PORT = Number(process.env.SITE_PORT ?? 8000);
+const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
+const devnetRpcUrl = `${devnetUrl}/rpc`;
+const snapId = `local:http://localhost:${SNAP_PORT}`;
+const siteUrl = `http://localhost:${SITE_PORT}`;
+
+const children = [];
+let stopping = false;
+
+function log(message) {
+  process.stdout.write(`[start] ${message}\n`);
+}
+
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function runOnce(label, command, args, cwd = root) {
+  log(`${label}...`);
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    log(`${label} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(1);
+  }
+}
+
+function start(label, command, args, { cwd = root, env = {} } = {}) {
+  // detached: each child leads its own process group, so Ctrl-C can stop its whole tree.
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const prefix = (stream, out) => {
+    let buffer = '';
+    stream.on('data', (chunk) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) out.write(`[${label}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      log(`${label} exited (${signal ?? code}); stopping everything.`);
+      stop(1);
+    }
+  });
+  children.push({ label, child });
+  return child;
+}
+
+function stop(exitCode = 0) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping...');
+  for (const { child } of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  const deadline = Date.now() + 5000;
+  const wait = setInterval(() => {
+    const alive = children.filter(
+      ({ child }) => child.exitCode === null && child.signalCode === null,
+    );
+    if (alive.length === 0 || Date.now() > deadline) {
+      for (const { child } of alive) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      clearInterval(wait);
+      process.exit(exitCode);
+    }
+  }, 100);
+}
+
+async function waitFor(label, check, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (stopping) return false;
+    if (await check().catch(() => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  log(`${label} did not come up within ${timeoutMs / 1000}s.`);
+  stop(1);
+  return false;
+}
+
+async function devnetAnswers() {
+  const response = await fetch(devnetRpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'starknet_chainId', params: [] }),
+  });
+  return response.ok;
+}
+
+async function httpOk(url) {
+  const response = await fetch(url);
+  return response.ok;
+}
+
+async function main() {
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+
+  for (const [port, what] of [
+    [DEVNET_PORT, 'devnet'],
+    [SNAP_PORT, 'snap dev server'],
+    [SITE_PORT, 'site'],
+  ]) {
+    if (await portInUse(port)) {
+      log(`port ${port} (${what}) is already in use; stop whatever holds it and retry.`);
+      process.exit(1);
+    }
+  }
+
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  runOnce('building packages/devnet', npm, ['run', 'build', '--workspace', 'packages/devnet']);
+  runOnce('building packages/client', npm, ['run', 'build', '--workspace', 'packages/client']);
+
+  start('devnet', process.execPath, [
+    path.join(root, 'packages/devnet/dist/cli.js'),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(DEVNET_PORT),
+  ]);
+  if (!(await waitFor('devnet', devnetAnswers))) return;
+  log(`devnet is up at ${devnetRpcUrl}`);
+
+  start('client', bin('tsc'), [
+    '-p',
+    'packages/client/tsconfig.build.json',
+    '--watch',
+    '--preserveWatchOutput',
+  ]);
+
+  start('snap', bin('mm-snap'), ['watch'], {
+    cwd: path.join(root, 'packages/snap'),
+    env: { SNAP_TESTNET_RPC_URL: devnetRpcUrl, SNAP_TESTNET_EXPLORER_URL: devnetUrl },
+  });
+  const siteDir = path.join(root, 'packages/site');
+  start('site', bin('gatsby'), ['develop', '-H', 'localhost', '-p', String(SITE_PORT)], {
+    cwd: siteDir,
+    env: {
+      GATSBY_TELEMETRY_DISABLED: '1',
+      GATSBY_SNAP_ID: snapId,
+      GATSBY_DEVNET_RPC_URL: devnetRpcUrl,
+    },
+  });
+
+  if (
+    !(await waitFor(
+      'snap dev server',
+      () => httpOk(`http://localhost:${SNAP_PORT}/snap.manifest.json`),
+      300_000,
+    ))
+  )
+    return;
+  if (!(await waitFor('site', () => httpOk(siteUrl), 300_000))) return;
+
+  const line = '-'.repeat(72);
+  process.stdout.write(
+    [
+      '',
+      line,
+      '  Local Starknet stack is running (no internet needed):',
+      `    devnet RPC        ${devnetRpcUrl}   (Testnet in the snap points here)`,
+      `    snap dev server   http://localhost:${SNAP_PORT}   (snap id ${snapId})`,
+      `    site              ${siteUrl}`,
+      '',
+      `  Open ${siteUrl} in a browser with MetaMask Flask, click "Connect",`,
+      '  approve the snap install, then create an account and "Fund from devnet".',
+      existsSync(path.join(root, 'packages/site/README.md'))
+        ? '  More in packages/site/README.md. Press Ctrl-C to stop everything.'
+        : '  Press Ctrl-C to stop everything.',
+      line,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  stop(1);
+});
