@@ -1,0 +1,546 @@
+import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  MAINNET_CHAIN_ID,
+  SnapsNotSupportedError,
+  StarknetSnapClient,
+  TESTNET_CHAIN_ID,
+  discoverProvider,
+  type InstalledSnap,
+  type Network,
+  type TransactionRecord,
+} from '@l2wallet/client';
+import { readConfig, type SiteConfig } from '../config';
+import { devnetChainId, mintStrk } from '../devnet';
+import { CHAINS, METHODS, type DefaultsContext } from '../methods';
+import { MethodCard } from './MethodCard';
+import { CopyButton, ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
+import { Transactions, isPending, short, type TrackedTx } from './Transactions';
+
+type WalletState =
+  | { phase: 'detecting' }
+  | { phase: 'no-wallet' }
+  | { phase: 'no-snaps'; message: string }
+  | { phase: 'ready'; source: string; name: string };
+
+interface Account {
+  address: string;
+  addressIndex: number;
+  deployed?: boolean;
+}
+
+const FUND_AMOUNT_FRI = 100n * 10n ** 18n; // 100 STRK
+const POLL_MS = 1500;
+const GROUPS = ['Accounts', 'Network', 'Signing', 'Transactions', 'Tokens'] as const;
+
+function walletLabel(source: string): string {
+  if (source === 'io.metamask.flask') return 'MetaMask Flask';
+  if (source === 'io.metamask') return 'MetaMask';
+  return 'Injected wallet (window.ethereum)';
+}
+
+function transactionHashOf(result: unknown): string | null {
+  if (typeof result === 'object' && result !== null) {
+    const hash = (result as { transaction_hash?: unknown }).transaction_hash;
+    if (typeof hash === 'string' && hash.length > 0) return hash;
+  }
+  return null;
+}
+
+export function App() {
+  const [config, setConfig] = useState<SiteConfig | null>(null);
+  const [wallet, setWallet] = useState<WalletState>({ phase: 'detecting' });
+  const [client, setClient] = useState<StarknetSnapClient | null>(null);
+  const [snap, setSnap] = useState<InstalledSnap | null>(null);
+  const [connectOutcome, setConnectOutcome] = useState<Outcome | null>(null);
+  const [connecting, setConnecting] = useState(false);
+  const [network, setNetwork] = useState<Network | null>(null);
+  const [targetChain, setTargetChain] = useState(MAINNET_CHAIN_ID);
+  const [networkOutcome, setNetworkOutcome] = useState<Outcome | null>(null);
+  const [devnetChain, setDevnetChain] = useState<string | null>(null);
+  const [accounts, setAccounts] = useState<Account[]>([]);
+  const [selected, setSelected] = useState<string>('');
+  const [accountOutcome, setAccountOutcome] = useState<Outcome | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [lastSignature, setLastSignature] = useState('');
+  const [txs, setTxs] = useState<TrackedTx[]>([]);
+  const txsRef = useRef(txs);
+  txsRef.current = txs;
+
+  const chainId = network?.chainId ?? TESTNET_CHAIN_ID;
+  const connected = client !== null && snap !== null;
+  const isLocal = devnetChain !== null && network !== null && devnetChain === network.chainId;
+
+  // ---- discovery ----
+  useEffect(() => {
+    const cfg = readConfig(window.location.search);
+    setConfig(cfg);
+    let cancelled = false;
+    (async () => {
+      const found = await discoverProvider({ timeoutMs: 800 });
+      if (cancelled) return;
+      if (!found) {
+        setWallet({ phase: 'no-wallet' });
+        return;
+      }
+      const snapClient = new StarknetSnapClient({
+        provider: found.provider,
+        snapId: cfg.snapId,
+        version: cfg.snapVersion,
+      });
+      try {
+        const installed = await snapClient.getInstalledSnap();
+        if (cancelled) return;
+        setWallet({
+          phase: 'ready',
+          source: found.source,
+          name: found.info?.name ?? walletLabel(found.source),
+        });
+        setClient(snapClient);
+        if (installed) setSnap(installed);
+      } catch (error) {
+        if (error instanceof SnapsNotSupportedError)
+          setWallet({ phase: 'no-snaps', message: error.message });
+        else setWallet({ phase: 'no-snaps', message: String(error) });
+      }
+    })();
+    devnetChainId(cfg.devnetRpcUrl).then((id) => !cancelled && setDevnetChain(id));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  // ---- network and accounts ----
+  const loadNetwork = useCallback(async (snapClient: StarknetSnapClient) => {
+    try {
+      const current = await snapClient.getCurrentNetwork();
+      setNetwork(current);
+      setTargetChain(current.chainId === MAINNET_CHAIN_ID ? TESTNET_CHAIN_ID : MAINNET_CHAIN_ID);
+      return current;
+    } catch (error) {
+      setNetworkOutcome(errorOutcome(error));
+      return null;
+    }
+  }, []);
+
+  const addAccount = useCallback((account: Account) => {
+    setAccounts((old) => {
+      const rest = old.filter((a) => a.address !== account.address);
+      return [...rest, account].sort((a, b) => a.addressIndex - b.addressIndex);
+    });
+    setSelected((current) => current || account.address);
+  }, []);
+
+  const recover = useCallback(
+    async (snapClient: StarknetSnapClient, onChain: string, quiet: boolean) => {
+      try {
+        const records = await snapClient.recoverAccounts({
+          startScanIndex: 0,
+          maxScanned: 5,
+          maxMissed: 1,
+          chainId: onChain,
+        });
+        const found = records.map((r) => ({
+          address: r.address,
+          addressIndex: r.addressIndex,
+          deployed: Boolean(r.deployTxnHash),
+        }));
+        setAccounts(found);
+        setSelected((current) =>
+          found.some((a) => a.address === current) ? current : (found[0]?.address ?? ''),
+        );
+        if (!quiet) setAccountOutcome(okOutcome(records));
+      } catch (error) {
+        if (!quiet) setAccountOutcome(errorOutcome(error));
+      }
+    },
+    [],
+  );
+
+  useEffect(() => {
+    if (!client || !snap) return;
+    void (async () => {
+      const current = await loadNetwork(client);
+      if (current) await recover(client, current.chainId, true);
+    })();
+  }, [client, snap, loadNetwork, recover]);
+
+  // ---- actions ----
+  const connect = async () => {
+    if (!client) return;
+    setConnecting(true);
+    setConnectOutcome(null);
+    try {
+      const installed = await client.connect();
+      setSnap(installed);
+      setConnectOutcome(okOutcome(`Installed ${installed.id} version ${installed.version}`));
+    } catch (error) {
+      setConnectOutcome(errorOutcome(error));
+    } finally {
+      setConnecting(false);
+    }
+  };
+
+  const switchNetwork = async () => {
+    if (!client) return;
+    setBusy('switch');
+    setNetworkOutcome(null);
+    try {
+      const switched = await client.switchNetwork({ chainId: targetChain });
+      setNetworkOutcome(
+        okOutcome(switched ? 'Switched.' : 'The snap did not switch (returned false).'),
+      );
+      const current = await loadNetwork(client);
+      if (switched && current) {
+        setAccounts([]);
+        setSelected('');
+        await recover(client, current.chainId, true);
+      }
+    } catch (error) {
+      setNetworkOutcome(errorOutcome(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const createAccount = async (deploy: boolean, addressIndex?: number) => {
+    if (!client) return;
+    const index =
+      addressIndex ?? (accounts.length ? Math.max(...accounts.map((a) => a.addressIndex)) + 1 : 0);
+    setBusy(deploy ? `deploy-${index}` : 'create');
+    setAccountOutcome(null);
+    try {
+      const result = await client.createAccount({ addressIndex: index, deploy, chainId });
+      addAccount({ address: result.address, addressIndex: index, deployed: deploy || undefined });
+      setSelected(result.address);
+      setAccountOutcome(okOutcome(result));
+      const hash = transactionHashOf(result);
+      if (hash) trackTx(hash, `Deploy account #${index}`);
+    } catch (error) {
+      setAccountOutcome(errorOutcome(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const fund = async (address: string) => {
+    if (!config) return;
+    setBusy(`fund-${address}`);
+    setAccountOutcome(null);
+    try {
+      const minted = await mintStrk(config.devnetRpcUrl, address, FUND_AMOUNT_FRI);
+      setAccountOutcome(okOutcome({ funded: address, amount: '100 STRK', ...minted }));
+    } catch (error) {
+      setAccountOutcome(errorOutcome(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // ---- transactions ----
+  const trackTx = useCallback((hash: string, label: string) => {
+    setTxs((old) =>
+      old.some((t) => t.hash === hash)
+        ? old
+        : [{ hash, label, status: 'RECEIVED', updatedAt: Date.now() }, ...old],
+    );
+  }, []);
+
+  const pending = txs.some(isPending);
+  useEffect(() => {
+    if (!client || !pending) return;
+    const timer = setInterval(() => {
+      for (const tx of txsRef.current.filter(isPending)) {
+        client
+          .getTransactionStatus({ transactionHash: tx.hash, chainId })
+          .then((status) =>
+            setTxs((old) =>
+              old.map((t) =>
+                t.hash === tx.hash
+                  ? { ...t, status: String(status), updatedAt: Date.now(), pollError: undefined }
+                  : t,
+              ),
+            ),
+          )
+          .catch((error: unknown) =>
+            setTxs((old) =>
+              old.map((t) =>
+                t.hash === tx.hash ? { ...t, pollError: (error as Error).message } : t,
+              ),
+            ),
+          );
+      }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [client, pending, chainId]);
+
+  const loadTransactions = async () => {
+    if (!client || !selected) return;
+    try {
+      const records: TransactionRecord[] = await client.getTransactions({
+        senderAddress: selected,
+        withDeployTxn: true,
+        chainId,
+      });
+      setTxs((old) => {
+        const byHash = new Map(old.map((t) => [t.hash, t]));
+        for (const record of records) {
+          const label = record.contractFuncName || record.txnType;
+          byHash.set(record.txnHash, {
+            hash: record.txnHash,
+            label: byHash.get(record.txnHash)?.label ?? label,
+            status: record.status,
+            failureReason: record.failureReason,
+            updatedAt: Date.now(),
+          });
+        }
+        return [...byHash.values()];
+      });
+    } catch (error) {
+      setAccountOutcome(errorOutcome(error));
+    }
+  };
+
+  const onResult = useCallback(
+    (method: string, params: Record<string, unknown> | undefined, result: unknown) => {
+      if (method === 'l2_signMessage') {
+        setLastSignature(Array.isArray(result) ? result.join(',') : String(result));
+      }
+      if (method === 'l2_createAccount' && typeof result === 'object' && result !== null) {
+        const address = (result as { address?: string }).address;
+        if (address) addAccount({ address, addressIndex: Number(params?.addressIndex ?? 0) });
+      }
+      if (method === 'l2_switchNetwork' && client) void loadNetwork(client);
+      const hash = transactionHashOf(result);
+      if (hash) trackTx(hash, method.replace(/^l2_/, ''));
+    },
+    [client, addAccount, loadNetwork, trackTx],
+  );
+
+  const defaults: DefaultsContext = useMemo(
+    () => ({
+      address: selected,
+      nextIndex: accounts.length ? Math.max(...accounts.map((a) => a.addressIndex)) + 1 : 0,
+      chainId,
+      lastSignature,
+      lastTxHash: txs[0]?.hash ?? '',
+    }),
+    [selected, accounts, chainId, lastSignature, txs],
+  );
+
+  // ---- render ----
+  return (
+    <div className="page">
+      <header className="hero">
+        <div className="hero-inner">
+          <div>
+            <h1>Starknet Snap playground</h1>
+            <p>
+              Create Starknet accounts in MetaMask, sign, send and declare — every snap method, one
+              page.
+            </p>
+          </div>
+          <div className="wallet-box" data-testid="wallet-status">
+            {wallet.phase === 'detecting' && <span>Looking for a wallet…</span>}
+            {wallet.phase === 'no-wallet' && (
+              <span className="error-text">
+                No wallet found. Install <a href="https://metamask.io/flask/">MetaMask Flask</a> and
+                reload.
+              </span>
+            )}
+            {wallet.phase === 'no-snaps' && <span className="error-text">{wallet.message}</span>}
+            {wallet.phase === 'ready' && (
+              <>
+                <span className="dot dot-ok" /> {wallet.name}{' '}
+                <span className="muted small">({wallet.source})</span>
+              </>
+            )}
+          </div>
+        </div>
+      </header>
+
+      <main className="content">
+        <div className="top-grid">
+          <section className="card panel" data-testid="connect-panel">
+            <header className="card-head">
+              <h2>Snap</h2>
+              {connected ? (
+                <span className="badge badge-ok">Connected</span>
+              ) : (
+                <span className="badge">Not connected</span>
+              )}
+            </header>
+            <p className="mono small">
+              {config?.snapId ?? '…'}{' '}
+              <span className="muted">version {config?.snapVersion ?? '*'}</span>
+            </p>
+            {snap && (
+              <p>
+                Installed version <strong>{snap.version}</strong>
+              </p>
+            )}
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={connect}
+              disabled={wallet.phase !== 'ready' || connecting}
+            >
+              {connecting
+                ? 'Waiting for the wallet…'
+                : connected
+                  ? 'Reinstall / update snap'
+                  : 'Connect'}
+            </button>
+            <ResultView outcome={connectOutcome} testId="connect-result" />
+          </section>
+
+          <section className="card panel" data-testid="network-panel">
+            <header className="card-head">
+              <h2>Network</h2>
+              {isLocal && <span className="badge badge-local">Local devnet</span>}
+            </header>
+            {network ? (
+              <p data-testid="current-network">
+                <strong>{network.name}</strong>{' '}
+                <span className="mono small muted">{network.chainId}</span>
+              </p>
+            ) : (
+              <p className="muted">{connected ? 'Reading…' : 'Connect to see the network.'}</p>
+            )}
+            <div className="row">
+              <select
+                aria-label="Network to switch to"
+                value={targetChain}
+                onChange={(e) => setTargetChain(e.target.value)}
+                disabled={!connected}
+              >
+                {CHAINS.map((c) => (
+                  <option key={c.chainId} value={c.chainId}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="btn"
+                onClick={switchNetwork}
+                disabled={!connected || busy !== null || targetChain === network?.chainId}
+              >
+                {busy === 'switch' ? 'Waiting…' : 'Switch network'}
+              </button>
+            </div>
+            <ResultView outcome={networkOutcome} testId="network-result" />
+          </section>
+        </div>
+
+        <section className="card panel" data-testid="accounts-panel">
+          <header className="card-head">
+            <h2>Accounts</h2>
+            <div className="row">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => createAccount(false)}
+                disabled={!connected || busy !== null}
+              >
+                {busy === 'create' ? 'Waiting…' : 'Create account'}
+              </button>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  if (!client) return;
+                  setAccountOutcome(null);
+                  void recover(client, chainId, false);
+                }}
+                disabled={!connected || busy !== null}
+              >
+                Recover accounts
+              </button>
+            </div>
+          </header>
+          {accounts.length === 0 ? (
+            <p className="muted">{connected ? 'No accounts yet: create one.' : 'Connect first.'}</p>
+          ) : (
+            <ul className="accounts">
+              {accounts.map((account) => (
+                <li
+                  key={account.address}
+                  className={account.address === selected ? 'account selected' : 'account'}
+                  data-testid="account-row"
+                >
+                  <label className="account-pick">
+                    <input
+                      type="radio"
+                      name="account"
+                      checked={account.address === selected}
+                      onChange={() => setSelected(account.address)}
+                    />
+                    <span className="muted">#{account.addressIndex}</span>
+                    <span className="mono" title={account.address}>
+                      {short(account.address, 8)}
+                    </span>
+                  </label>
+                  <CopyButton text={account.address} label="Copy address" />
+                  {isLocal && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => fund(account.address)}
+                      disabled={busy !== null}
+                    >
+                      {busy === `fund-${account.address}` ? 'Funding…' : 'Fund from devnet'}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => createAccount(true, account.addressIndex)}
+                    disabled={busy !== null}
+                  >
+                    {busy === `deploy-${account.addressIndex}` ? 'Deploying…' : 'Deploy'}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <ResultView outcome={accountOutcome} testId="account-result" />
+        </section>
+
+        <Transactions
+          txs={txs}
+          polling={pending && connected}
+          onRefresh={loadTransactions}
+          canRefresh={connected && !!selected}
+        />
+
+        {GROUPS.map((group) => (
+          <section key={group} className="group">
+            <h2 className="group-title">{group}</h2>
+            <div className="cards">
+              {METHODS.filter((m) => m.group === group).map((spec) => (
+                <MethodCard
+                  key={spec.method}
+                  spec={spec}
+                  client={connected ? client : null}
+                  defaults={defaults}
+                  onResult={onResult}
+                />
+              ))}
+            </div>
+          </section>
+        ))}
+      </main>
+      <footer className="footer muted small">
+        Calls go through <span className="mono">@l2wallet/client</span> →{' '}
+        <span className="mono">wallet_invokeSnap</span>.{' '}
+        {config && (
+          <>
+            Devnet: <span className="mono">{config.devnetRpcUrl}</span>{' '}
+            {devnetChain ? `(chain ${devnetChain})` : '(not reachable)'}
+            <CopyButton text={config.devnetRpcUrl} />
+          </>
+        )}
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import React, { useEffect, useMemo, useState } from 'react';
+import type { StarknetSnapClient } from '@l2wallet/client';
+import {
+  CHAINS,
+  buildParams,
+  type DefaultsContext,
+  type FieldValues,
+  type MethodSpec,
+} from '../methods';
+import { ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
+
+interface Props {
+  spec: MethodSpec;
+  client: StarknetSnapClient | null;
+  defaults: DefaultsContext;
+  onResult(method: string, params: Record<string, unknown> | undefined, result: unknown): void;
+}
+
+export function MethodCard({ spec, client, defaults, onResult }: Props) {
+  const initial = useMemo(() => spec.defaults(defaults), [spec, defaults]);
+  const [values, setValues] = useState<FieldValues>(initial);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  // New defaults (another account, network, signature) refill the form.
+  useEffect(() => setValues(initial), [initial]);
+
+  const set = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
+
+  const run = async () => {
+    if (!client) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const params = buildParams(spec, values);
+      const result = await spec.call(client, params ?? {});
+      setOutcome(okOutcome(result));
+      onResult(spec.method, params, result);
+    } catch (error) {
+      setOutcome(errorOutcome(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card method-card" data-testid={`card-${spec.method}`} id={spec.method}>
+      <header className="card-head">
+        <h3>
+          <code>{spec.method}</code>
+        </h3>
+        <span className="tag">{spec.group}</span>
+      </header>
+      <p className="summary">{spec.summary}</p>
+      <form
+        className="fields"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}
+      >
+        {spec.fields.length === 0 && <p className="muted">No parameters.</p>}
+        {spec.fields.map((field) => {
+          const id = `${spec.method}-${field.name}`;
+          const value = values[field.name] ?? '';
+          let input: React.ReactNode;
+          if (field.kind === 'boolean') {
+            input = (
+              <select
+                id={id}
+                name={field.name}
+                value={value}
+                onChange={(e) => set(field.name, e.target.value)}
+              >
+                {field.optional && <option value="">(omit)</option>}
+                <option value="false">false</option>
+                <option value="true">true</option>
+              </select>
+            );
+          } else if (field.kind === 'chain') {
+            input = (
+              <select
+                id={id}
+                name={field.name}
+                value={value}
+                onChange={(e) => set(field.name, e.target.value)}
+              >
+                {field.optional && <option value="">(omit: snap default)</option>}
+                {CHAINS.map((chain) => (
+                  <option key={chain.chainId} value={chain.chainId}>
+                    {chain.name} — {chain.chainId}
+                  </option>
+                ))}
+              </select>
+            );
+          } else if (field.kind === 'json') {
+            input = (
+              <textarea
+                id={id}
+                name={field.name}
+                value={value}
+                rows={Math.min(10, Math.max(3, value.split('\n').length))}
+                spellCheck={false}
+                onChange={(e) => set(field.name, e.target.value)}
+              />
+            );
+          } else {
+            input = (
+              <input
+                id={id}
+                name={field.name}
+                value={value}
+                inputMode={field.kind === 'number' ? 'numeric' : undefined}
+                spellCheck={false}
+                onChange={(e) => set(field.name, e.target.value)}
+              />
+            );
+          }
+          return (
+            <label key={field.name} htmlFor={id} className="field">
+              <span className="field-name">
+                {field.name}
+                {field.optional && <span className="muted"> optional</span>}
+                {field.hint && <span className="muted"> · {field.hint}</span>}
+              </span>
+              {input}
+            </label>
+          );
+        })}
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={!client || busy}>
+            {busy ? 'Waiting for the wallet…' : 'Call'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => setValues(initial)}
+            disabled={busy}
+          >
+            Reset
+          </button>
+        </div>
+      </form>
+      <ResultView outcome={outcome} testId={`result-${spec.method}`} />
+    </section>
+  );
+}

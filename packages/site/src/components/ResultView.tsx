@@ -1,0 +1,83 @@
+import React, { useState } from 'react';
+
+export type Outcome =
+  | { kind: 'ok'; value: unknown; at: number }
+  | { kind: 'error'; name: string; message: string; code?: number; at: number };
+
+export function errorOutcome(error: unknown): Outcome {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      kind: 'error',
+      name: error.name,
+      message: error.message,
+      code: typeof code === 'number' ? code : undefined,
+      at: Date.now(),
+    };
+  }
+  return { kind: 'error', name: 'Error', message: String(error), at: Date.now() };
+}
+
+export function okOutcome(value: unknown): Outcome {
+  return { kind: 'ok', value, at: Date.now() };
+}
+
+export function formatValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Clipboard blocked (e.g. insecure origin): select-free fallback.
+      const area = document.createElement('textarea');
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1200);
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-small"
+      onClick={copy}
+      title="Copy to clipboard"
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function ResultView({ outcome, testId }: { outcome: Outcome | null; testId?: string }) {
+  if (!outcome) return null;
+  if (outcome.kind === 'ok') {
+    const text = formatValue(outcome.value);
+    return (
+      <div className="result result-ok" data-testid={testId} role="status">
+        <div className="result-head">
+          <span className="result-label">Result</span>
+          <CopyButton text={text} />
+        </div>
+        <pre>{text}</pre>
+      </div>
+    );
+  }
+  const text = `${outcome.name}${outcome.code !== undefined ? ` (code ${outcome.code})` : ''}: ${outcome.message}`;
+  return (
+    <div className="result result-error" data-testid={testId} role="alert">
+      <div className="result-head">
+        <span className="result-label">Error</span>
+        <CopyButton text={text} />
+      </div>
+      <pre>{text}</pre>
+    </div>
+  );
+}
