@@ -1,0 +1,30 @@
+// End-to-end tests of the built snap in @metamask/snaps-jest (build first: `npm run build -w
+// packages/snap`). @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
+module.exports = {
+  displayName: 'snap',
+  rootDir: __dirname,
+  preset: '@metamask/snaps-jest',
+  testEnvironmentOptions: { server: { root: __dirname, port: 0 } },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          allowJs: true,
+          jsx: 'react-jsx',
+          jsxImportSource: '@metamask/snaps-sdk',
+          esModuleInterop: true,
+          module: 'commonjs',
+          target: 'ES2022',
+          strict: true,
+          types: ['node', 'jest'],
+        },
+        isolatedModules: true,
+        diagnostics: false,
+      },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,32 @@
+import { resolve } from 'path';
+
+import type { SnapConfig } from '@metamask/snaps-cli';
+
+// Network endpoints are fixed at build time: a shell variable overrides the public default.
+const config: SnapConfig = {
+  input: 'src/index.ts',
+  server: { port: 8085 },
+  customizeWebpackConfig: (webpackConfig) => {
+    webpackConfig.resolve = {
+      ...webpackConfig.resolve,
+      alias: {
+        ...(webpackConfig.resolve?.alias as Record<string, string> | undefined),
+        lodash$: resolve(__dirname, 'build/lodash-memoize.cjs'),
+      },
+    };
+    return webpackConfig;
+  },
+  // Only guarded `typeof Buffer` checks in dependencies: no polyfill needed.
+  stats: { buffer: false },
+  environment: {
+    SNAP_MAINNET_RPC_URL:
+      process.env.SNAP_MAINNET_RPC_URL ?? 'https://starknet-mainnet.public.blastapi.io/rpc/v0_8',
+    SNAP_TESTNET_RPC_URL:
+      process.env.SNAP_TESTNET_RPC_URL ?? 'https://starknet-sepolia.public.blastapi.io/rpc/v0_8',
+    SNAP_MAINNET_EXPLORER_URL: process.env.SNAP_MAINNET_EXPLORER_URL ?? 'https://voyager.online',
+    SNAP_TESTNET_EXPLORER_URL:
+      process.env.SNAP_TESTNET_EXPLORER_URL ?? 'https://sepolia.voyager.online',
+  },
+};
+
+export default config;

@@ -1,0 +1,36 @@
+import { boolean, defaulted, optional, type } from 'superstruct';
+
+import { accountRecordFor } from '../accounts';
+import { deriveAccountKey } from '../keys';
+import { invalidParams } from '../rpc/errors';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { findAccount, nextUnusedAddressIndex, stateStore, upsertAccount } from '../state';
+
+/**
+ * l2_createAccount: derives the account at `addressIndex` (default: the smallest index with no
+ * account on that chain), stores its record and returns its address. Creating an index that
+ * already exists returns the same account and changes nothing.
+ *
+ * `deploy: true` needs the chain (src/chain/); until the chain methods land it is rejected.
+ */
+export const createAccount = defineMethod({
+  names: ['createAccount'],
+  params: type({
+    addressIndex: optional(AddressIndexStruct),
+    deploy: defaulted(boolean(), false),
+    chainId: OptionalChainIdStruct,
+  }),
+  handler: async ({ addressIndex, deploy, chainId }) => {
+    if (deploy) {
+      throw invalidParams('deploy', 'must be false: account deployment is not available yet');
+    }
+    const record = await stateStore.update(async (state) => {
+      const index = addressIndex ?? nextUnusedAddressIndex(state, chainId);
+      const key = await deriveAccountKey(index);
+      const existing = findAccount(state, chainId, key.address);
+      return existing ?? upsertAccount(state, accountRecordFor(key, chainId));
+    });
+    return { address: record.address, addressIndex: record.addressIndex };
+  },
+});

@@ -1,0 +1,73 @@
+import { optional, type } from 'superstruct';
+
+import { requireOwnAccountKey } from '../accounts';
+import { signHash } from '../keys/signing';
+import { getNetwork } from '../networks';
+import { pickAliased } from '../rpc/aliases';
+import { invalidParams, userRejected } from '../rpc/errors';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressStruct, ChainIdStruct, FeltStruct } from '../rpc/structs';
+import { describeResourceBounds, V3DetailsFields } from '../transactions/details';
+import { declareTransactionHash } from '../transactions/hash';
+import { confirm, SignDeclareScreen } from '../ui';
+
+const DeclareDetailsStruct = type({
+  ...V3DetailsFields,
+  classHash: FeltStruct,
+  compiledClassHash: FeltStruct,
+  senderAddress: optional(AddressStruct),
+  chainId: optional(ChainIdStruct),
+});
+
+/**
+ * l2_signDeclareTransaction: signs the v3 declare hash (classHash, compiledClassHash, sender,
+ * nonce, resourceBounds, ...). Returns {signature}.
+ */
+export const signDeclareTransaction = defineMethod({
+  names: ['signDeclareTransaction'],
+  params: type({
+    address: optional(AddressStruct),
+    senderAddress: optional(AddressStruct),
+    chainId: ChainIdStruct,
+    details: DeclareDetailsStruct,
+  }),
+  handler: async ({ address, senderAddress, chainId, details }) => {
+    const sender = pickAliased({
+      senderAddress,
+      address,
+      'details.senderAddress': details.senderAddress,
+    });
+    if (details.chainId !== undefined && details.chainId !== chainId) {
+      throw invalidParams(
+        'details.chainId',
+        `must equal "chainId" (${chainId}) when both are given`,
+      );
+    }
+    const field = senderAddress ? 'senderAddress' : address ? 'address' : 'details.senderAddress';
+    const key = await requireOwnAccountKey(sender, chainId, field);
+    const transactionHash = declareTransactionHash({
+      senderAddress: key.address,
+      chainId,
+      classHash: details.classHash,
+      compiledClassHash: details.compiledClassHash,
+      details,
+    });
+    const approved = await confirm(
+      SignDeclareScreen({
+        signer: key.address,
+        network: getNetwork(chainId),
+        classHash: details.classHash,
+        compiledClassHash: details.compiledClassHash,
+        fees: {
+          nonce: details.nonce.toString(),
+          tip: details.tip.toString(),
+          resourceBounds: describeResourceBounds(details.resourceBounds),
+        },
+      }),
+    );
+    if (!approved) {
+      throw userRejected();
+    }
+    return { signature: signHash(key, transactionHash) };
+  },
+});

@@ -1,0 +1,54 @@
+import { optional, type } from 'superstruct';
+
+import { requireOwnAccountKey } from '../accounts';
+import { signHash } from '../keys/signing';
+import { getNetwork } from '../networks';
+import { pickAliased } from '../rpc/aliases';
+import { userRejected } from '../rpc/errors';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressStruct, ChainIdStruct } from '../rpc/structs';
+import { CallsStruct } from '../transactions/calls';
+import { describeResourceBounds, V3DetailsStruct } from '../transactions/details';
+import { invokeTransactionHash } from '../transactions/hash';
+import { confirm, SignTransactionScreen } from '../ui';
+
+/**
+ * l2_signTransaction: signs the v3 invoke transaction hash of `transactions` with the details
+ * given; the user sees the calls first. Returns the signature as an array of hex strings.
+ */
+export const signTransaction = defineMethod({
+  names: ['signTransaction'],
+  params: type({
+    address: optional(AddressStruct),
+    senderAddress: optional(AddressStruct),
+    chainId: ChainIdStruct,
+    transactions: CallsStruct,
+    transactionsDetail: V3DetailsStruct,
+  }),
+  handler: async ({ address, senderAddress, chainId, transactions, transactionsDetail }) => {
+    const sender = pickAliased({ address, senderAddress });
+    const key = await requireOwnAccountKey(sender, chainId, address ? 'address' : 'senderAddress');
+    const transactionHash = invokeTransactionHash({
+      senderAddress: key.address,
+      chainId,
+      calls: transactions,
+      details: transactionsDetail,
+    });
+    const approved = await confirm(
+      SignTransactionScreen({
+        signer: key.address,
+        network: getNetwork(chainId),
+        calls: transactions,
+        fees: {
+          nonce: transactionsDetail.nonce.toString(),
+          tip: transactionsDetail.tip.toString(),
+          resourceBounds: describeResourceBounds(transactionsDetail.resourceBounds),
+        },
+      }),
+    );
+    if (!approved) {
+      throw userRejected();
+    }
+    return signHash(key, transactionHash);
+  },
+});

@@ -1,0 +1,49 @@
+import { array, optional, string, type, union } from 'superstruct';
+
+import { isOwnAccount, requireOwnAccountKey } from '../accounts';
+import { verifyHash } from '../keys/signing';
+import { pickAliased } from '../rpc/aliases';
+import { invalidParams } from '../rpc/errors';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressStruct, OptionalChainIdStruct, parseFelt } from '../rpc/structs';
+import { TypedDataStruct, typedDataHash } from '../typedData';
+
+/** "0xr,0xs" or ["0xr", "0xs"]; undefined when any value is not a felt. */
+function parseSignature(signature: string | string[]): string[] | undefined {
+  const parts = Array.isArray(signature) ? signature : signature.split(',');
+  const felts = parts.map((part) => parseFelt(part.trim()));
+  if (felts.length === 0 || felts.some((felt) => felt === undefined)) {
+    return undefined;
+  }
+  return felts.map((felt) => `0x${(felt as bigint).toString(16)}`);
+}
+
+/**
+ * l2_verifySignedMessage: true when `signature` is the signer's signature of the typed data.
+ * A malformed signature is false. The snap's own accounts are verified locally; other accounts
+ * need the chain (is_valid_signature), which comes with the chain methods.
+ */
+export const verifySignedMessage = defineMethod({
+  names: ['verifySignedMessage'],
+  params: type({
+    typedDataMessage: TypedDataStruct,
+    address: optional(AddressStruct),
+    signerAddress: optional(AddressStruct),
+    signature: union([string(), array(string())]),
+    chainId: OptionalChainIdStruct,
+  }),
+  handler: async ({ typedDataMessage, address, signerAddress, signature, chainId }) => {
+    const signer = pickAliased({ address, signerAddress });
+    const field = address ? 'address' : 'signerAddress';
+    if (!(await isOwnAccount(signer, chainId))) {
+      throw invalidParams(
+        field,
+        `is not an account of this snap: ${signer}; verifying other accounts needs on-chain verification, which is not available yet`,
+      );
+    }
+    const key = await requireOwnAccountKey(signer, chainId, field);
+    const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');
+    const parsed = parseSignature(signature);
+    return parsed ? verifyHash(key, messageHash, parsed) : false;
+  },
+});

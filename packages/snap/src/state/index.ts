@@ -1,0 +1,4 @@
+export * from './schema';
+export * from './store';
+export * from './records';
+export { migrateState } from './migrations';

@@ -1,0 +1,67 @@
+/**
+ * Brings any stored state up to STATE_VERSION. A migration is keyed by the version it upgrades
+ * from. Version 0 is "no version field": state written before the schema was versioned, or
+ * nothing at all.
+ */
+import { normalizeChainId } from '../networks';
+import { createInitialState, defaultTokens, STATE_VERSION, type SnapState } from './schema';
+
+type StoredState = Record<string, unknown>;
+type Migration = (state: StoredState) => StoredState;
+
+function isRecord(value: unknown): value is StoredState {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const migrations: Record<number, Migration> = {
+  // v0 -> v1: keep whatever per-chain lists exist, make sure every list is present and every
+  // known chain has its ETH/STRK defaults.
+  0: (state) => {
+    const initial = createInitialState();
+    const chainKeyed = (value: unknown): Record<string, unknown[]> => {
+      const result: Record<string, unknown[]> = {};
+      if (isRecord(value)) {
+        for (const [chainId, list] of Object.entries(value)) {
+          const canonical = normalizeChainId(chainId);
+          if (canonical && Array.isArray(list)) {
+            result[canonical] = list;
+          }
+        }
+      }
+      return result;
+    };
+    const tokens = chainKeyed(state.erc20Tokens);
+    for (const chainId of Object.keys(initial.erc20Tokens)) {
+      tokens[chainId] ??= defaultTokens(chainId);
+    }
+    const current =
+      typeof state.currentChainId === 'string' ? normalizeChainId(state.currentChainId) : undefined;
+    return {
+      version: 1,
+      currentChainId: current ?? initial.currentChainId,
+      accounts: chainKeyed(state.accounts),
+      transactions: chainKeyed(state.transactions),
+      erc20Tokens: tokens,
+    };
+  },
+};
+
+export function migrateState(stored: unknown): SnapState {
+  if (!isRecord(stored)) {
+    return createInitialState();
+  }
+  let state = stored;
+  let version = typeof state.version === 'number' ? state.version : 0;
+  if (version > STATE_VERSION) {
+    throw new Error(`State version ${version} is newer than this snap (${STATE_VERSION})`);
+  }
+  while (version < STATE_VERSION) {
+    const migration = migrations[version];
+    if (!migration) {
+      throw new Error(`No state migration from version ${version}`);
+    }
+    state = migration(state);
+    version += 1;
+  }
+  return state as unknown as SnapState;
+}

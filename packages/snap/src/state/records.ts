@@ -1,0 +1,119 @@
+/**
+ * Pure helpers over SnapState. Mutating ones are meant to run inside `stateStore.update`.
+ */
+import {
+  defaultTokens,
+  type AccountRecord,
+  type Erc20Token,
+  type SnapState,
+  type TransactionRecord,
+} from './schema';
+
+function sameAddress(a: string, b: string): boolean {
+  return BigInt(a) === BigInt(b);
+}
+
+export function accountsOf(state: SnapState, chainId: string): AccountRecord[] {
+  return state.accounts[chainId] ?? [];
+}
+
+export function findAccount(
+  state: SnapState,
+  chainId: string,
+  address: string,
+): AccountRecord | undefined {
+  return accountsOf(state, chainId).find((account) => sameAddress(account.address, address));
+}
+
+/**
+ * An address is the same on every chain, so a snap account known on one chain is known on all:
+ * look on `chainId` first, then anywhere.
+ */
+export function findOwnAccount(
+  state: SnapState,
+  chainId: string,
+  address: string,
+): AccountRecord | undefined {
+  return (
+    findAccount(state, chainId, address) ??
+    Object.values(state.accounts)
+      .flat()
+      .find((account) => sameAddress(account.address, address))
+  );
+}
+
+/** Inserts the record, or replaces the one with the same address on that chain. */
+export function upsertAccount(state: SnapState, record: AccountRecord): AccountRecord {
+  const list = [...accountsOf(state, record.chainId)];
+  const index = list.findIndex((account) => sameAddress(account.address, record.address));
+  if (index >= 0) {
+    list[index] = record;
+  } else {
+    list.push(record);
+  }
+  list.sort((a, b) => a.addressIndex - b.addressIndex);
+  state.accounts[record.chainId] = list;
+  return record;
+}
+
+/** The smallest address index that has no account on this chain yet. */
+export function nextUnusedAddressIndex(state: SnapState, chainId: string): number {
+  const used = new Set(accountsOf(state, chainId).map((account) => account.addressIndex));
+  let index = 0;
+  while (used.has(index)) {
+    index += 1;
+  }
+  return index;
+}
+
+export function tokensOf(state: SnapState, chainId: string): Erc20Token[] {
+  return state.erc20Tokens[chainId] ?? defaultTokens(chainId);
+}
+
+export function findTokenIn(tokens: Erc20Token[], address: string): Erc20Token | undefined {
+  return tokens.find((known) => sameAddress(known.address, address));
+}
+
+/** Adds the token to the chain's watch list, or updates it when its address is already there. */
+export function upsertToken(state: SnapState, token: Erc20Token): Erc20Token {
+  const list = [...tokensOf(state, token.chainId)];
+  const index = list.findIndex((known) => sameAddress(known.address, token.address));
+  if (index >= 0) {
+    list[index] = token;
+  } else {
+    list.push(token);
+  }
+  state.erc20Tokens[token.chainId] = list;
+  return token;
+}
+
+export function transactionsOf(state: SnapState, chainId: string): TransactionRecord[] {
+  return state.transactions[chainId] ?? [];
+}
+
+/** Adds the record, or merges into the one with the same hash. */
+export function upsertTransaction(state: SnapState, record: TransactionRecord): TransactionRecord {
+  const list = [...transactionsOf(state, record.chainId)];
+  const index = list.findIndex((known) => BigInt(known.txnHash) === BigInt(record.txnHash));
+  if (index >= 0) {
+    list[index] = { ...list[index], ...record };
+  } else {
+    list.push(record);
+  }
+  state.transactions[record.chainId] = list;
+  return record;
+}
+
+export function updateTransaction(
+  state: SnapState,
+  chainId: string,
+  txnHash: string,
+  patch: Partial<Omit<TransactionRecord, 'txnHash' | 'chainId'>>,
+): TransactionRecord | undefined {
+  const list = transactionsOf(state, chainId);
+  const record = list.find((known) => BigInt(known.txnHash) === BigInt(txnHash));
+  if (record) {
+    Object.assign(record, patch);
+  }
+  return record;
+}

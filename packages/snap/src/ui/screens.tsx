@@ -1,0 +1,173 @@
+import {
+  Banner,
+  Box,
+  Copyable,
+  Divider,
+  Heading,
+  Text,
+  type JSXElement,
+} from '@metamask/snaps-sdk/jsx';
+
+import type { Network } from '../networks';
+import type { Erc20Token } from '../state/schema';
+import { Field, Fields, flattenForDisplay, MAX_LISTED, shorten, Title } from './components';
+
+export const SwitchNetworkScreen = ({ from, to }: { from: Network; to: Network }): JSXElement => (
+  <Box>
+    <Title title="Switch network" subtitle="This site asks to switch the Starknet network." />
+    <Field label="From" value={`${from.name} (${from.chainId})`} />
+    <Field label="To" value={`${to.name} (${to.chainId})`} />
+  </Box>
+);
+
+export const RevealKeyConfirmScreen = ({ address }: { address: string }): JSXElement => (
+  <Box>
+    <Title title="Show private key?" />
+    <Banner title="Keep it secret" severity="warning">
+      <Text>Anyone with this key controls the account and its funds. Never share it.</Text>
+    </Banner>
+    <Field label="Account" value={address} />
+  </Box>
+);
+
+export const PrivateKeyScreen = ({
+  address,
+  privateKey,
+}: {
+  address: string;
+  privateKey: string;
+}): JSXElement => (
+  <Box>
+    <Heading>Private key</Heading>
+    <Field label="Account" value={address} />
+    <Copyable value={privateKey} sensitive />
+  </Box>
+);
+
+export const SignMessageScreen = ({
+  signer,
+  network,
+  domain,
+  primaryType,
+  message,
+}: {
+  signer: string;
+  network: Network;
+  domain: Record<string, unknown>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}): JSXElement => (
+  <Box>
+    <Title title="Sign message" subtitle="Only sign messages from sites you trust." />
+    <Field label="Signer" value={signer} />
+    <Field label="Network" value={network.name} />
+    <Divider />
+    <Heading size="sm">Domain</Heading>
+    <Fields rows={flattenForDisplay(domain)} />
+    <Divider />
+    <Heading size="sm">{`Message (${primaryType})`}</Heading>
+    <Fields rows={flattenForDisplay(message)} />
+  </Box>
+);
+
+export type DisplayedCall = { contractAddress: string; entrypoint: string; calldata: string[] };
+
+export const CallsView = ({ calls }: { calls: DisplayedCall[] }): JSXElement => (
+  <Box>
+    {calls.slice(0, MAX_LISTED).map((call, index) => (
+      <Box>
+        <Heading size="sm">{`Call ${index + 1}: ${shorten(call.entrypoint, 60)}`}</Heading>
+        <Field label="Contract" value={call.contractAddress} />
+        <Field
+          label="Calldata"
+          value={call.calldata.length > 0 ? call.calldata.join(', ') : '(none)'}
+        />
+      </Box>
+    ))}
+    {calls.length > MAX_LISTED ? (
+      <Text>{`... and ${calls.length - MAX_LISTED} more calls`}</Text>
+    ) : null}
+  </Box>
+);
+
+export type DisplayedFees = { nonce: string; tip: string; resourceBounds: [string, string][] };
+
+export const SignTransactionScreen = ({
+  signer,
+  network,
+  calls,
+  fees,
+}: {
+  signer: string;
+  network: Network;
+  calls: DisplayedCall[];
+  fees: DisplayedFees;
+}): JSXElement => (
+  <Box>
+    <Title title="Sign transaction" subtitle="The signature lets this site send the transaction." />
+    <Field label="Signer" value={signer} />
+    <Field label="Network" value={network.name} />
+    <Field label="Nonce" value={fees.nonce} />
+    <Divider />
+    <CallsView calls={calls} />
+    <Divider />
+    <Heading size="sm">Fee limits</Heading>
+    <Field label="Tip" value={fees.tip} />
+    <Fields rows={fees.resourceBounds} />
+  </Box>
+);
+
+export const SignDeclareScreen = ({
+  signer,
+  network,
+  classHash,
+  compiledClassHash,
+  fees,
+}: {
+  signer: string;
+  network: Network;
+  classHash: string;
+  compiledClassHash: string;
+  fees: DisplayedFees;
+}): JSXElement => (
+  <Box>
+    <Title
+      title="Sign declare transaction"
+      subtitle="The signature lets this site declare a contract class."
+    />
+    <Field label="Signer" value={signer} />
+    <Field label="Network" value={network.name} />
+    <Field label="Class hash" value={classHash} />
+    <Field label="Compiled class hash" value={compiledClassHash} />
+    <Field label="Nonce" value={fees.nonce} />
+    <Divider />
+    <Heading size="sm">Fee limits</Heading>
+    <Field label="Tip" value={fees.tip} />
+    <Fields rows={fees.resourceBounds} />
+  </Box>
+);
+
+export const AddTokenScreen = ({
+  token,
+  network,
+  existing,
+}: {
+  token: Erc20Token;
+  network: Network;
+  existing: boolean;
+}): JSXElement => (
+  <Box>
+    <Title
+      title={existing ? 'Update token' : 'Add token'}
+      subtitle={
+        existing ? 'This site asks to update a watched token.' : 'This site asks to watch a token.'
+      }
+    />
+    <Field label="Network" value={network.name} />
+    <Field label="Address" value={token.address} />
+    <Field label="Name" value={token.name} />
+    <Field label="Symbol" value={token.symbol} />
+    <Field label="Decimals" value={String(token.decimals)} />
+    {token.logo ? <Field label="Logo" value={token.logo} /> : null}
+  </Box>
+);
