@@ -1,0 +1,12 @@
+// @scure/starknet 2 and @noble/* ship ES modules only; ts-jest transpiles them to CommonJS for jest.
+module.exports = {
+  displayName: 'devnet',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
+    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+import { startDevnetServer, DevnetServerOptions } from './server';
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS, UDC_ADDRESS } from './core/constants';
+
+const USAGE = `Usage: l2-devnet [options]
+  --host <host>          interface to bind (default 127.0.0.1)
+  --port <port>          port to listen on (default 5050, 0 = any free port)
+  --seed <n>             seed of the predeployed accounts (default 0)
+  --accounts <n>         number of predeployed accounts (default 10)
+  --block-time <ms>      milliseconds between blocks; 0 = a block per transaction (default 0)
+  --chain-id <id>        SN_SEPOLIA (default), SN_MAIN or any short string
+  --help                 show this help`;
+
+const NUMERIC = new Set(['port', 'seed', 'accounts', 'block-time']);
+
+export function parseArgs(argv: string[]): DevnetServerOptions {
+  const options: DevnetServerOptions = { host: '127.0.0.1', port: 5050 };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`unexpected argument: ${arg}`);
+    const name = match[1];
+    const value = match[2] ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value`);
+    if (NUMERIC.has(name)) {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error(`--${name} must be a non-negative integer`);
+      if (name === 'port') options.port = n;
+      if (name === 'seed') options.seed = n;
+      if (name === 'accounts') options.accounts = n;
+      if (name === 'block-time') options.blockTime = n;
+    } else if (name === 'host') options.host = value;
+    else if (name === 'chain-id') options.chainId = value;
+    else throw new Error(`unknown option --${name}\n${USAGE}`);
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options: DevnetServerOptions;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const devnet = await startDevnetServer(options);
+  const lines = [
+    `l2-devnet listening on ${devnet.url} (JSON-RPC at ${devnet.rpcUrl}, explorer at ${devnet.url}/api/txns)`,
+    `chain id ${options.chainId ?? 'SN_SEPOLIA'}, ${options.blockTime ? `a block every ${options.blockTime} ms` : 'a block per transaction'}`,
+    `ETH ${ETH_TOKEN_ADDRESS}`,
+    `STRK ${STRK_TOKEN_ADDRESS}`,
+    `UDC ${UDC_ADDRESS}`,
+    '',
+    'Predeployed accounts (OpenZeppelin 1.0.0), each funded with ETH and STRK:',
+  ];
+  devnet.predeployedAccounts.forEach((account, index) => {
+    lines.push(
+      `| Account #${index}`,
+      `| Address     ${account.address}`,
+      `| Private key ${account.private_key}`,
+      `| Public key  ${account.public_key}`,
+      `| Balance     ${account.initial_balance}`,
+      '',
+    );
+  });
+  console.log(lines.join('\n'));
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received, shutting down`);
+    devnet.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (require.main === module) {
+  void main();
+}

@@ -1,0 +1,41 @@
+import { Felt } from './felt';
+import { StateDiff } from './state';
+import type { EmittedEvent } from './execution';
+import type { GasUsage } from './fees';
+import type { Transaction } from './transactions';
+
+export type FinalityStatus = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2';
+export type ExecutionStatus = 'SUCCEEDED' | 'REVERTED';
+
+export interface DecodedCall {
+  to: Felt;
+  selector: Felt;
+  calldata: Felt[];
+}
+
+/** An executed transaction and everything its receipt reports. */
+export interface TransactionRecord {
+  hash: Felt;
+  tx: Transaction;
+  blockNumber: number;
+  index: number;
+  executionStatus: ExecutionStatus;
+  revertReason?: string;
+  actualFee: bigint;
+  gas: GasUsage;
+  events: EmittedEvent[];
+  /** Multicall items of an account invoke (for the explorer); empty for other types. */
+  calls: DecodedCall[];
+}
+
+export interface Block {
+  number: number;
+  /** Set when the block closes; a pre-confirmed block has none. */
+  hash?: Felt;
+  parentHash: Felt;
+  timestamp: number;
+  transactions: TransactionRecord[];
+  diff: StateDiff;
+  declared: { classHash: Felt; compiledClassHash: Felt }[];
+  newRoot: Felt;
+}

@@ -1,0 +1,171 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Devnet } from './core/devnet';
+import type { PredeployedAccount } from './core/predeployed';
+import { ExplorerQueryError, listTransactions } from './explorer/txns';
+import { handleRpcBody, RpcMetrics } from './rpc/dispatcher';
+import { DevnetHost } from './rpc/methods';
+
+export interface DevnetServerOptions {
+  host?: string;
+  /** 0 picks a free port. Default 5050. */
+  port?: number;
+  seed?: number;
+  accounts?: number;
+  /** Milliseconds between blocks; 0 (default) closes a block per transaction. */
+  blockTime?: number;
+  chainId?: string;
+  initialBalance?: bigint;
+}
+
+export interface DevnetServer {
+  url: string;
+  rpcUrl: string;
+  port: number;
+  host: string;
+  predeployedAccounts: PredeployedAccount[];
+  metrics: RpcMetrics;
+  resetMetrics(): void;
+  /** The devnet currently served (devnet_load and devnet_restart replace it). */
+  readonly devnet: Devnet;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    // The demo dapp and the snap call the node from a browser origin.
+    'access-control-allow-origin': '*',
+  });
+  res.end(body);
+}
+
+/** Starts the devnet behind a small HTTP server: JSON-RPC on POST / and /rpc, explorer on GET /api/txns. */
+export async function startDevnetServer(options: DevnetServerOptions = {}): Promise<DevnetServer> {
+  const blockTime = options.blockTime ?? 0;
+  const host: DevnetHost = {
+    devnet: new Devnet({
+      seed: options.seed,
+      accounts: options.accounts,
+      chainId: options.chainId,
+      initialBalance: options.initialBalance,
+      blockPerTransaction: blockTime === 0,
+    }),
+  };
+  const metrics: RpcMetrics = { httpRequests: 0, rpcCalls: {} };
+
+  let timer: NodeJS.Timeout | undefined;
+  const armBlockTimer = (): void => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    host.devnet.blockPerTransaction = blockTime === 0;
+    if (blockTime > 0) timer = setInterval(() => host.devnet.closeBlock(), blockTime);
+  };
+  host.onReplaced = armBlockTimer;
+  armBlockTimer();
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://devnet');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          'access-control-allow-headers': 'content-type',
+        });
+        res.end();
+        return;
+      }
+      if (req.method === 'POST' && (url.pathname === '/' || url.pathname === '/rpc')) {
+        const body = await readBody(req);
+        metrics.httpRequests += 1;
+        const response = handleRpcBody(host, metrics, body);
+        if (response === '') {
+          res.writeHead(204);
+          res.end();
+        } else send(res, 200, response);
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/api/txns') {
+        try {
+          send(res, 200, JSON.stringify(listTransactions(host.devnet, url.searchParams)));
+        } catch (error) {
+          if (error instanceof ExplorerQueryError)
+            send(res, 400, JSON.stringify({ error: error.message }));
+          else throw error;
+        }
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/is_alive') {
+        send(res, 200, 'Alive!!!', 'text/plain');
+        return;
+      }
+      send(res, 404, JSON.stringify({ error: `no route for ${req.method} ${url.pathname}` }));
+    } catch (error) {
+      send(
+        res,
+        500,
+        JSON.stringify({ error: error instanceof Error ? error.message : 'internal error' }),
+      );
+    }
+  });
+  // Keep-alive connections would otherwise hold close() open for seconds.
+  server.keepAliveTimeout = 5_000;
+
+  const bindHost = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 5050, bindHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  const url = `http://${urlHost}:${port}`;
+
+  return {
+    url,
+    rpcUrl: `${url}/rpc`,
+    port,
+    host: bindHost,
+    predeployedAccounts: host.devnet.predeployedAccounts,
+    metrics,
+    resetMetrics() {
+      metrics.httpRequests = 0;
+      for (const key of Object.keys(metrics.rpcCalls)) delete metrics.rpcCalls[key];
+    },
+    get devnet() {
+      return host.devnet;
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
