@@ -1,0 +1,335 @@
+/**
+ * What the chain methods do with one of the snap's accounts: read its on-chain state, plan and
+ * estimate a deploy and/or invoke, and send them after the user approved.
+ *
+ * Round trips (each one HTTP request to the node):
+ * - before the dialog: one batch (deployed? nonce, STRK balance) and one estimate;
+ * - after approval: one nonce read and one submission (or two submissions when the account is
+ *   deployed first), so at most 3.
+ */
+import { InvalidInputError } from '@metamask/snaps-sdk';
+
+import type { AccountKey } from '../keys';
+import { STRK_TOKEN_ADDRESS } from '../state/schema';
+import type { ChainTxDetails } from './details';
+import { givenBounds } from './details';
+import {
+  boundsFromEstimate,
+  boundsWithinMaxFee,
+  formatStrk,
+  MaxFeeTooLowError,
+  maxFeeOfBounds,
+  toFeeEstimateResult,
+  type FeeEstimate,
+  type FeeEstimateResult,
+  type ResourceBounds,
+} from './fees';
+import {
+  classHashAtCall,
+  CONTRACT_NOT_FOUND,
+  estimateTransactions,
+  noteSubmittedNonce,
+  nonceCall,
+  readNonce,
+  submitTransaction,
+  viewCall,
+  withNextNonce,
+  type ChainContext,
+} from './node';
+import { toChainError } from './errors';
+import {
+  buildDeployAccount,
+  buildInvoke,
+  estimateDetails,
+  type ChainCall,
+  type DeployAccountData,
+  type V3Details,
+} from './transactions';
+
+export type AccountSnapshot = { deployed: boolean; nonce: bigint; strkBalance: bigint };
+
+/** A u256 returned as [low, high]. */
+export function u256FromFelts(result: readonly string[]): bigint {
+  const low = BigInt(result[0] ?? 0);
+  const high = BigInt(result[1] ?? 0);
+  return low + (high << 128n);
+}
+
+/** Deployed? nonce, STRK balance (pre_confirmed): one batch. */
+export async function readAccountSnapshot(
+  chain: ChainContext,
+  address: string,
+): Promise<AccountSnapshot> {
+  const [classHash, nonce, balance] = await chain.rpc.batch<unknown>([
+    classHashAtCall(address),
+    nonceCall(address),
+    viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [address], 'pre_confirmed'),
+  ]);
+  let deployed = true;
+  if (!classHash.ok) {
+    if (classHash.error.code !== CONTRACT_NOT_FOUND) {
+      throw toChainError(classHash.error, 'Reading the account');
+    }
+    deployed = false;
+  }
+  if (!balance.ok) {
+    throw toChainError(balance.error, 'Reading the STRK balance');
+  }
+  let accountNonce = 0n;
+  if (deployed) {
+    if (!nonce.ok) {
+      throw toChainError(nonce.error, 'Reading the account nonce');
+    }
+    accountNonce = BigInt(nonce.result as string);
+  }
+  return { deployed, nonce: accountNonce, strkBalance: u256FromFelts(balance.result as string[]) };
+}
+
+export function deployDataOf(key: AccountKey): DeployAccountData {
+  return {
+    address: key.address,
+    classHash: key.classHash,
+    salt: key.addressSalt,
+    constructorCalldata: key.constructorCalldata,
+  };
+}
+
+function baseDetails(
+  details: ChainTxDetails | undefined,
+): Omit<V3Details, 'nonce' | 'resourceBounds'> {
+  return {
+    tip: details?.tip ?? 0n,
+    paymasterData: details?.paymasterData ?? [],
+    accountDeploymentData: details?.accountDeploymentData ?? [],
+    nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
+    feeDataAvailabilityMode: details?.feeDataAvailabilityMode,
+  };
+}
+
+/** The most a transaction can be charged: its bounds plus the tip on every unit of L2 gas. */
+export function maxChargeOf(bounds: ResourceBounds, tip: bigint): bigint {
+  return maxFeeOfBounds(bounds) + tip * bounds.l2_gas.max_amount;
+}
+
+export type InvokePlan = {
+  snapshot: AccountSnapshot;
+  includeDeploy: boolean;
+  deployBounds?: ResourceBounds;
+  invokeBounds: ResourceBounds;
+  /** The nonce given in details, if any. */
+  fixedNonce?: bigint;
+  estimates: FeeEstimate[];
+  fee: FeeEstimateResult;
+  maxCharge: bigint;
+  overallFee?: bigint;
+};
+
+function deployTxFor(key: AccountKey, chainId: string, bounds: ResourceBounds, query: boolean) {
+  return buildDeployAccount(
+    deployDataOf(key),
+    { nonce: 0n, resourceBounds: bounds, tip: 0n, paymasterData: [] },
+    { chainId, privateKey: key.privateKey, query, sign: !query },
+  );
+}
+
+/**
+ * Estimates deploy (when the account is not deployed) plus invoke, and chooses the bounds that
+ * will be signed. With `details.resourceBounds` and a deployed account no estimate is made
+ * unless `alwaysEstimate`.
+ */
+export async function planInvoke(
+  chain: ChainContext,
+  key: AccountKey,
+  calls: readonly ChainCall[],
+  details: ChainTxDetails | undefined,
+  alwaysEstimate = false,
+): Promise<InvokePlan> {
+  const chainId = chain.network.chainId;
+  const snapshot = await readAccountSnapshot(chain, key.address);
+  const includeDeploy = !snapshot.deployed;
+  const fixedNonce = details?.nonce;
+  const invokeNonce = fixedNonce ?? (includeDeploy ? 1n : snapshot.nonce);
+  const base = baseDetails(details);
+  const given = givenBounds(details);
+  const skipValidate = details?.skipValidate ?? true;
+
+  let estimates: FeeEstimate[] = [];
+  if (includeDeploy || !given || alwaysEstimate) {
+    const txs = [];
+    if (includeDeploy) {
+      txs.push(
+        buildDeployAccount(deployDataOf(key), estimateDetails(0n), {
+          chainId,
+          privateKey: key.privateKey,
+          query: true,
+          sign: !skipValidate,
+        }),
+      );
+    }
+    txs.push(
+      buildInvoke(key.address, calls, estimateDetails(invokeNonce, base), {
+        chainId,
+        privateKey: key.privateKey,
+        query: true,
+        sign: !skipValidate,
+      }),
+    );
+    estimates = await estimateTransactions(chain.rpc, txs, skipValidate);
+  }
+
+  const invokeEstimate = estimates[estimates.length - 1];
+  const deployBounds = includeDeploy ? boundsFromEstimate(estimates[0]) : undefined;
+  let invokeBounds: ResourceBounds;
+  try {
+    if (given) {
+      invokeBounds = given;
+    } else if (details?.maxFee !== undefined) {
+      const deployMax = deployBounds ? maxFeeOfBounds(deployBounds) : 0n;
+      if (details.maxFee <= deployMax) {
+        throw new MaxFeeTooLowError(details.maxFee, deployMax + invokeEstimate.overall_fee);
+      }
+      invokeBounds = boundsWithinMaxFee(invokeEstimate, details.maxFee - deployMax);
+    } else {
+      invokeBounds = boundsFromEstimate(invokeEstimate);
+    }
+  } catch (error) {
+    if (error instanceof MaxFeeTooLowError) {
+      throw new InvalidInputError(`Invalid params: "details.maxFee" ${error.message}`);
+    }
+    throw error;
+  }
+
+  const boundsList = deployBounds ? [deployBounds, invokeBounds] : [invokeBounds];
+  const fee =
+    estimates.length > 0
+      ? toFeeEstimateResult(estimates, boundsList)
+      : {
+          suggestedMaxFee: maxFeeOfBounds(invokeBounds).toString(10),
+          overallFee: maxFeeOfBounds(invokeBounds).toString(10),
+          gasConsumed: '0',
+          gasPrice: '0',
+          unit: 'wei' as const,
+        };
+  const maxCharge =
+    (deployBounds ? maxChargeOf(deployBounds, 0n) : 0n) + maxChargeOf(invokeBounds, base.tip);
+  return {
+    snapshot,
+    includeDeploy,
+    deployBounds,
+    invokeBounds,
+    fixedNonce,
+    estimates,
+    fee,
+    maxCharge,
+    overallFee: estimates.length > 0 ? BigInt(fee.overallFee) : undefined,
+  };
+}
+
+export type DeployPlan = {
+  snapshot: AccountSnapshot;
+  bounds: ResourceBounds;
+  estimate: FeeEstimate;
+  fee: FeeEstimateResult;
+  maxCharge: bigint;
+};
+
+/** Estimates the account's deployment (whether or not it is deployed already). */
+export async function planDeploy(chain: ChainContext, key: AccountKey): Promise<DeployPlan> {
+  const snapshot = await readAccountSnapshot(chain, key.address);
+  const [estimate] = await estimateTransactions(
+    chain.rpc,
+    [deployTxFor(key, chain.network.chainId, estimateDetails(0n).resourceBounds, true)],
+    true,
+  );
+  const bounds = boundsFromEstimate(estimate);
+  return {
+    snapshot,
+    bounds,
+    estimate,
+    fee: toFeeEstimateResult([estimate], [bounds]),
+    maxCharge: maxChargeOf(bounds, 0n),
+  };
+}
+
+/** Fails before any dialog when the account cannot pay the most the transactions may cost. */
+export function requireFunds(address: string, balance: bigint, needed: bigint, what: string): void {
+  if (balance >= needed) {
+    return;
+  }
+  const missing = needed - balance;
+  throw new InvalidInputError(
+    `Not enough STRK to pay for ${what}: fund the account ${address} with at least ${formatStrk(missing)} (${missing} FRI). It holds ${formatStrk(balance)} and the maximum fee is ${formatStrk(needed)} (${needed} FRI).`,
+    {
+      address,
+      balance: balance.toString(10),
+      maxFee: needed.toString(10),
+      missing: missing.toString(10),
+      unit: 'FRI',
+    },
+  );
+}
+
+export async function sendDeploy(
+  chain: ChainContext,
+  key: AccountKey,
+  bounds: ResourceBounds,
+): Promise<string> {
+  const signed = deployTxFor(key, chain.network.chainId, bounds, false);
+  const txHash = await submitTransaction(chain.rpc, signed, 'Account deployment');
+  noteSubmittedNonce(chain.network.chainId, key.address, 0n);
+  return txHash;
+}
+
+export type SentInvoke = { deployTxnHash?: string; transactionHash: string; nonce: bigint };
+
+/**
+ * Sends what planInvoke planned: the deploy first when needed, then the invoke with the next
+ * nonce (one at a time per account, so concurrent approvals get distinct nonces).
+ * `onDeployed` runs as soon as the deploy is accepted, so it is recorded even if the invoke fails.
+ */
+export async function sendInvoke(
+  chain: ChainContext,
+  key: AccountKey,
+  calls: readonly ChainCall[],
+  details: ChainTxDetails | undefined,
+  plan: InvokePlan,
+  onDeployed: (deployTxnHash: string) => Promise<void>,
+): Promise<SentInvoke> {
+  const chainId = chain.network.chainId;
+  const base = baseDetails(details);
+  const sendWithNonce = async (nonce: bigint): Promise<string> => {
+    const signed = buildInvoke(
+      key.address,
+      calls,
+      { ...base, nonce, resourceBounds: plan.invokeBounds },
+      { chainId, privateKey: key.privateKey },
+    );
+    return submitTransaction(chain.rpc, signed, 'Transaction');
+  };
+
+  let deployTxnHash: string | undefined;
+  if (plan.includeDeploy && plan.deployBounds) {
+    deployTxnHash = await sendDeploy(chain, key, plan.deployBounds);
+    await onDeployed(deployTxnHash);
+    const nonce = plan.fixedNonce ?? 1n;
+    const transactionHash = await sendWithNonce(nonce);
+    noteSubmittedNonce(chainId, key.address, nonce);
+    return { deployTxnHash, transactionHash, nonce };
+  }
+  if (plan.fixedNonce !== undefined) {
+    const transactionHash = await sendWithNonce(plan.fixedNonce);
+    noteSubmittedNonce(chainId, key.address, plan.fixedNonce);
+    return { transactionHash, nonce: plan.fixedNonce };
+  }
+  let usedNonce = 0n;
+  const transactionHash = await withNextNonce(
+    chainId,
+    key.address,
+    () => readNonce(chain.rpc, key.address),
+    async (nonce) => {
+      usedNonce = nonce;
+      return sendWithNonce(nonce);
+    },
+  );
+  return { transactionHash, nonce: usedNonce };
+}

@@ -1,0 +1,66 @@
+/**
+ * l2_createAccount with `deploy: true`: estimate, check the account can pay, show the address
+ * and the fee, deploy, then store the account and the deploy transaction. Nothing is stored
+ * before the user approves and the node accepts the deployment.
+ */
+import { accountRecordFor } from '../accounts';
+import { deriveAccountKey } from '../keys';
+import { userRejected } from '../rpc/errors';
+import {
+  findAccount,
+  nextUnusedAddressIndex,
+  stateStore,
+  upsertAccount,
+  upsertTransaction,
+} from '../state';
+import { confirm } from '../ui';
+import { planDeploy, requireFunds, sendDeploy } from './account';
+import { DeployAccountScreen } from './dialogs';
+import { getChain } from './node';
+import { deployRecord } from './records';
+
+export type DeployResult = { address: string; transaction_hash: string };
+
+export async function deployAccount(
+  addressIndex: number | undefined,
+  chainId: string,
+): Promise<DeployResult> {
+  const index = addressIndex ?? nextUnusedAddressIndex(await stateStore.read(), chainId);
+  const key = await deriveAccountKey(index);
+  const chain = getChain(chainId);
+  const plan = await planDeploy(chain, key);
+
+  if (plan.snapshot.deployed) {
+    // Already on chain: nothing to send; make sure the snap knows the account.
+    const record = await stateStore.update(
+      (state) =>
+        findAccount(state, chainId, key.address) ??
+        upsertAccount(state, accountRecordFor(key, chainId)),
+    );
+    return { address: key.address, transaction_hash: record.deployTxnHash };
+  }
+
+  requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'the account deployment');
+  const approved = await confirm(
+    DeployAccountScreen({
+      address: key.address,
+      network: chain.network,
+      maxFee: plan.maxCharge,
+      overallFee: plan.estimate.overall_fee,
+    }),
+  );
+  if (!approved) {
+    throw userRejected();
+  }
+  const transactionHash = await sendDeploy(chain, key, plan.bounds);
+  const txnRecord = deployRecord(transactionHash, key.address, key.constructorCalldata, chainId);
+  await stateStore.update((state) => {
+    const existing = findAccount(state, chainId, key.address);
+    upsertAccount(state, {
+      ...(existing ?? accountRecordFor(key, chainId)),
+      deployTxnHash: txnRecord.txnHash,
+    });
+    upsertTransaction(state, txnRecord);
+  });
+  return { address: key.address, transaction_hash: transactionHash };
+}

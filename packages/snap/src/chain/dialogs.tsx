@@ -1,0 +1,122 @@
+/**
+ * Confirmation screens of the chain methods. Amounts are shown in STRK with the FRI value.
+ */
+import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
+
+import type { Network } from '../networks';
+import { Field, MAX_LISTED, shorten, Title } from '../ui/components';
+import { formatStrk } from './fees';
+
+export type DecodedArgument = { label: string; value: string };
+
+export type DecodedCall = {
+  contractAddress: string;
+  entrypoint: string;
+  /** Named arguments when an ABI decoded the calldata, else the raw felts. */
+  args: DecodedArgument[];
+  decoded: boolean;
+};
+
+const FeeRows = ({ maxFee, overallFee }: { maxFee: bigint; overallFee?: bigint }): JSXElement => (
+  <Box>
+    {overallFee === undefined ? null : (
+      <Field label="Estimated fee" value={`${formatStrk(overallFee)} (${overallFee} FRI)`} />
+    )}
+    <Field label="Maximum fee" value={`${formatStrk(maxFee)} (${maxFee} FRI)`} />
+  </Box>
+);
+
+export const DeployAccountScreen = ({
+  address,
+  network,
+  maxFee,
+  overallFee,
+}: {
+  address: string;
+  network: Network;
+  maxFee: bigint;
+  overallFee?: bigint;
+}): JSXElement => (
+  <Box>
+    <Title title="Deploy account" subtitle="Deploy this Starknet account contract on chain." />
+    <Field label="Account" value={address} />
+    <Field label="Network" value={network.name} />
+    <Divider />
+    <FeeRows maxFee={maxFee} overallFee={overallFee} />
+  </Box>
+);
+
+export const ExecuteScreen = ({
+  sender,
+  network,
+  calls,
+  maxFee,
+  overallFee,
+  includeDeploy,
+  nonce,
+}: {
+  sender: string;
+  network: Network;
+  calls: DecodedCall[];
+  maxFee: bigint;
+  overallFee?: bigint;
+  includeDeploy: boolean;
+  nonce?: bigint;
+}): JSXElement => (
+  <Box>
+    <Title title="Execute transaction" subtitle="Only approve transactions from sites you trust." />
+    <Field label="Sender" value={sender} />
+    <Field label="Network" value={network.name} />
+    {nonce === undefined ? null : <Field label="Nonce" value={nonce.toString()} />}
+    {includeDeploy ? (
+      <Banner title="Account deployment included" severity="info">
+        <Text>This account is not deployed yet: it is deployed first, in its own transaction.</Text>
+      </Banner>
+    ) : null}
+    <Divider />
+    {calls.slice(0, MAX_LISTED).map((call, index) => (
+      <Box>
+        <Heading size="sm">{`Call ${index + 1}: ${shorten(call.entrypoint, 60)}`}</Heading>
+        <Field label="Contract" value={call.contractAddress} />
+        {call.args.length === 0 ? <Text>No calldata</Text> : null}
+        {call.args.slice(0, MAX_LISTED).map((arg) => (
+          <Field label={arg.label} value={arg.value} />
+        ))}
+        {call.args.length > MAX_LISTED ? (
+          <Text>{`... and ${call.args.length - MAX_LISTED} more values`}</Text>
+        ) : null}
+      </Box>
+    ))}
+    {calls.length > MAX_LISTED ? (
+      <Text>{`... and ${calls.length - MAX_LISTED} more calls`}</Text>
+    ) : null}
+    <Divider />
+    <FeeRows maxFee={maxFee} overallFee={overallFee} />
+  </Box>
+);
+
+export const DeclareScreen = ({
+  sender,
+  network,
+  classHash,
+  compiledClassHash,
+  maxFee,
+  overallFee,
+}: {
+  sender: string;
+  network: Network;
+  classHash: string;
+  compiledClassHash: string;
+  maxFee: bigint;
+  overallFee?: bigint;
+}): JSXElement => (
+  <Box>
+    <Title title="Declare contract" subtitle="Register this contract class on chain." />
+    <Field label="Sender" value={sender} />
+    <Field label="Network" value={network.name} />
+    <Field label="Class hash" value={classHash} />
+    <Field label="Compiled class hash" value={compiledClassHash} />
+    <Divider />
+    <FeeRows maxFee={maxFee} overallFee={overallFee} />
+  </Box>
+);

@@ -1,0 +1,217 @@
+/**
+ * Per-network access to the Starknet node: one RpcClient and one ExplorerClient per chain, and
+ * the reads and writes the chain methods share. Reads that a method needs together go out as
+ * one JSON-RPC batch.
+ */
+import { hash } from 'starknet';
+
+import { getNetwork, type Network } from '../networks';
+import { Mutex } from '../state/mutex';
+import { toChainError } from './errors';
+import { ExplorerClient } from './explorer';
+import { parseFeeEstimate, type FeeEstimate } from './fees';
+import { RpcClient, StarknetRpcError, type RpcCall } from './rpc';
+import type { SignedTransaction } from './transactions';
+
+export type BlockTag = 'latest' | 'pre_confirmed';
+
+export type ChainContext = {
+  network: Network;
+  rpc: RpcClient;
+  explorer: ExplorerClient;
+};
+
+const contexts = new Map<string, ChainContext>();
+
+/** The node and explorer of a network the params struct has already accepted. */
+export function getChain(chainId: string): ChainContext {
+  const network = getNetwork(chainId);
+  let context = contexts.get(network.chainId);
+  if (!context) {
+    context = {
+      network,
+      rpc: new RpcClient(network.rpcUrl),
+      explorer: new ExplorerClient(network.explorerUrl),
+    };
+    contexts.set(network.chainId, context);
+  }
+  return context;
+}
+
+export const CONTRACT_NOT_FOUND = 20;
+
+export function classHashAtCall(address: string, block: BlockTag = 'pre_confirmed'): RpcCall {
+  return {
+    method: 'starknet_getClassHashAt',
+    params: { block_id: block, contract_address: address },
+  };
+}
+
+export function nonceCall(address: string, block: BlockTag = 'pre_confirmed'): RpcCall {
+  return { method: 'starknet_getNonce', params: { block_id: block, contract_address: address } };
+}
+
+export function viewCall(
+  contractAddress: string,
+  entrypoint: string,
+  calldata: readonly string[],
+  block: BlockTag = 'latest',
+): RpcCall {
+  return {
+    method: 'starknet_call',
+    params: {
+      request: {
+        contract_address: contractAddress,
+        entry_point_selector: hash.getSelectorFromName(entrypoint),
+        calldata: [...calldata],
+      },
+      block_id: block,
+    },
+  };
+}
+
+export type AccountChainState = { deployed: boolean; nonce: bigint };
+
+/** Whether the account is deployed, and its nonce: one round trip. */
+export async function readAccountState(
+  rpc: RpcClient,
+  address: string,
+): Promise<AccountChainState> {
+  const [classHash, nonce] = await rpc.batch<string>([
+    classHashAtCall(address),
+    nonceCall(address),
+  ]);
+  if (!classHash.ok) {
+    if (classHash.error.code === CONTRACT_NOT_FOUND) {
+      return { deployed: false, nonce: 0n };
+    }
+    throw toChainError(classHash.error, 'Reading the account');
+  }
+  if (!nonce.ok) {
+    throw toChainError(nonce.error, 'Reading the account nonce');
+  }
+  return { deployed: true, nonce: BigInt(nonce.result) };
+}
+
+export async function readNonce(rpc: RpcClient, address: string): Promise<bigint> {
+  try {
+    return BigInt(await rpc.request<string>(nonceCall(address).method, nonceCall(address).params));
+  } catch (error) {
+    if (error instanceof StarknetRpcError && error.code === CONTRACT_NOT_FOUND) {
+      return 0n;
+    }
+    throw toChainError(error, 'Reading the account nonce');
+  }
+}
+
+/** Estimates transactions that run one after another (e.g. deploy then invoke): one round trip. */
+export async function estimateTransactions(
+  rpc: RpcClient,
+  transactions: readonly SignedTransaction[],
+  skipValidate: boolean,
+): Promise<FeeEstimate[]> {
+  try {
+    const result = await rpc.request<unknown[]>('starknet_estimateFee', {
+      request: transactions.map((tx) => tx.payload),
+      simulation_flags: skipValidate ? ['SKIP_VALIDATE'] : [],
+      block_id: 'pre_confirmed',
+    });
+    if (!Array.isArray(result) || result.length !== transactions.length) {
+      throw new Error('The node answered the fee estimate with the wrong number of entries');
+    }
+    return result.map(parseFeeEstimate);
+  } catch (error) {
+    throw toChainError(error, 'Fee estimation');
+  }
+}
+
+const SUBMIT_METHOD: Record<string, string> = {
+  INVOKE: 'starknet_addInvokeTransaction',
+  DEPLOY_ACCOUNT: 'starknet_addDeployAccountTransaction',
+  DECLARE: 'starknet_addDeclareTransaction',
+};
+
+const SUBMIT_PARAM: Record<string, string> = {
+  INVOKE: 'invoke_transaction',
+  DEPLOY_ACCOUNT: 'deploy_account_transaction',
+  DECLARE: 'declare_transaction',
+};
+
+/** Sends a signed transaction; returns the hash the node reports. */
+export async function submitTransaction(
+  rpc: RpcClient,
+  signed: SignedTransaction,
+  action: string,
+): Promise<string> {
+  const type = String(signed.payload.type);
+  try {
+    const result = await rpc.request<{ transaction_hash: string }>(SUBMIT_METHOD[type], {
+      [SUBMIT_PARAM[type]]: signed.payload,
+    });
+    return result.transaction_hash;
+  } catch (error) {
+    throw toChainError(error, action);
+  }
+}
+
+export async function callView(
+  rpc: RpcClient,
+  contractAddress: string,
+  entrypoint: string,
+  calldata: readonly string[],
+  block: BlockTag = 'latest',
+): Promise<string[]> {
+  const call = viewCall(contractAddress, entrypoint, calldata, block);
+  try {
+    return await rpc.request<string[]>(call.method, call.params);
+  } catch (error) {
+    throw toChainError(error, `Calling ${entrypoint}`);
+  }
+}
+
+const nonceLocks = new Map<string, Mutex>();
+const lastSubmittedNonce = new Map<string, bigint>();
+
+/**
+ * Runs `submit` with the next nonce of `address`, one submission at a time per account. The
+ * nonce is the larger of the chain's (pre_confirmed) and one past the last nonce this snap
+ * submitted, so concurrent approved transactions get distinct, consecutive nonces even while
+ * the earlier ones are still pending.
+ */
+export async function withNextNonce<T>(
+  chainId: string,
+  address: string,
+  readChainNonce: () => Promise<bigint>,
+  submit: (nonce: bigint) => Promise<T>,
+): Promise<T> {
+  const key = `${chainId}:${BigInt(address).toString(16)}`;
+  let lock = nonceLocks.get(key);
+  if (!lock) {
+    lock = new Mutex();
+    nonceLocks.set(key, lock);
+  }
+  return lock.runExclusive(async () => {
+    const chainNonce = await readChainNonce();
+    const local = lastSubmittedNonce.get(key);
+    const nonce = local !== undefined && local + 1n > chainNonce ? local + 1n : chainNonce;
+    let result: T;
+    try {
+      result = await submit(nonce);
+    } catch (error) {
+      // The chain's nonce is the truth again after a failed submission (e.g. a dropped tx).
+      lastSubmittedNonce.delete(key);
+      throw error;
+    }
+    lastSubmittedNonce.set(key, nonce);
+    return result;
+  });
+}
+
+/** Records that a nonce was used outside withNextNonce (explicit details.nonce, deploy). */
+export function noteSubmittedNonce(chainId: string, address: string, nonce: bigint): void {
+  const key = `${chainId}:${BigInt(address).toString(16)}`;
+  const local = lastSubmittedNonce.get(key);
+  if (local === undefined || nonce > local) {
+    lastSubmittedNonce.set(key, nonce);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * A thin Starknet JSON-RPC client for the snap's chain methods.
+ *
+ * The chain methods talk to the node through this client rather than through starknet.js's
+ * RpcProvider: it sends exactly the requests a method needs (so the round-trip budget of
+ * l2_executeTxn and l2_recoverAccounts holds), it speaks JSON-RPC batches, and it turns a dead or
+ * slow node into one clear, retryable error. starknet.js still does all hashing, calldata
+ * encoding and signing (src/chain/transactions.ts).
+ */
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+
+/** How long one HTTP round trip to the node may take before the call fails as retryable. */
+export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
+
+export type RpcCall = { method: string; params?: unknown };
+
+/** A JSON-RPC error answered by the node (a protocol error such as 52 invalid nonce). */
+export class StarknetRpcError extends Error {
+  readonly code: number;
+
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'StarknetRpcError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export type BatchResult<T = unknown> =
+  { ok: true; result: T } | { ok: false; error: StarknetRpcError };
+
+type JsonRpcResponse = {
+  id?: number | string | null;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+/** Only the host is named in errors: the URL may carry an API key in its path or query. */
+export function describeEndpoint(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the configured node';
+  }
+}
+
+/**
+ * The node could not be reached or did not answer in time. It is a ResourceUnavailableError
+ * (-32002) whose data says `retryable: true`; a caller can send the same request again.
+ */
+export function nodeUnavailable(url: string, reason: string): Error {
+  return new ResourceUnavailableError(
+    `The Starknet node (${describeEndpoint(url)}) is unavailable: ${reason}. Nothing was changed in the snap; try again when the node is reachable.`,
+    { retryable: true, reason },
+  );
+}
+
+export type RpcClientOptions = {
+  timeoutMs?: number;
+  fetchFn?: typeof fetch;
+};
+
+export class RpcClient {
+  readonly url: string;
+
+  readonly #timeoutMs: number;
+
+  readonly #fetch: typeof fetch;
+
+  #nextId = 1;
+
+  constructor(url: string, options: RpcClientOptions = {}) {
+    this.url = url;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    this.#fetch = options.fetchFn ?? ((input, init) => fetch(input, init));
+  }
+
+  /** One call, one round trip. A node error is thrown as StarknetRpcError. */
+  async request<T>(method: string, params?: unknown): Promise<T> {
+    const id = this.#nextId++;
+    const body = await this.#post({ jsonrpc: '2.0', id, method, params: params ?? [] });
+    const response = body as JsonRpcResponse;
+    if (Array.isArray(body) || typeof body !== 'object' || body === null) {
+      throw nodeUnavailable(this.url, 'it answered with a malformed JSON-RPC response');
+    }
+    if (response.error) {
+      throw new StarknetRpcError(response.error.code, response.error.message, response.error.data);
+    }
+    return response.result as T;
+  }
+
+  /**
+   * Many calls in one JSON-RPC batch: one round trip. Results come back in call order; each is
+   * either a result or that call's node error.
+   */
+  async batch<T = unknown>(calls: readonly RpcCall[]): Promise<BatchResult<T>[]> {
+    if (calls.length === 0) {
+      return [];
+    }
+    const firstId = this.#nextId;
+    this.#nextId += calls.length;
+    const payload = calls.map((call, index) => ({
+      jsonrpc: '2.0',
+      id: firstId + index,
+      method: call.method,
+      params: call.params ?? [],
+    }));
+    const body = await this.#post(payload);
+    if (!Array.isArray(body)) {
+      const single = body as JsonRpcResponse;
+      if (single?.error) {
+        throw new StarknetRpcError(single.error.code, single.error.message, single.error.data);
+      }
+      throw nodeUnavailable(this.url, 'it answered a batch with a malformed response');
+    }
+    const byId = new Map<number, JsonRpcResponse>();
+    for (const item of body as JsonRpcResponse[]) {
+      if (typeof item?.id === 'number') {
+        byId.set(item.id, item);
+      }
+    }
+    return calls.map((call, index) => {
+      const item = byId.get(firstId + index);
+      if (!item) {
+        return {
+          ok: false,
+          error: new StarknetRpcError(-32603, `No answer for ${call.method} in the batch`),
+        };
+      }
+      if (item.error) {
+        return {
+          ok: false,
+          error: new StarknetRpcError(item.error.code, item.error.message, item.error.data),
+        };
+      }
+      return { ok: true, result: item.result as T };
+    });
+  }
+
+  async #post(payload: unknown): Promise<unknown> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal: controller.signal,
+      });
+    } catch {
+      const reason = controller.signal.aborted
+        ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s`
+        : 'the connection failed';
+      throw nodeUnavailable(this.url, reason);
+    } finally {
+      clearTimeout(timer);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      throw nodeUnavailable(this.url, 'the connection was closed before the answer arrived');
+    }
+    if (!response.ok && text.length === 0) {
+      throw nodeUnavailable(this.url, `HTTP ${response.status}`);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw nodeUnavailable(this.url, `HTTP ${response.status} with a non-JSON answer`);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Transaction record status (SPEC 3): RECEIVED -> PENDING -> ACCEPTED_ON_L2, or REJECTED.
+ *
+ * Mapping of the node's answer (starknet_getTransactionStatus, JSON-RPC 0.10):
+ * - execution_status REVERTED, or finality REJECTED -> REJECTED, keeping the failure reason;
+ * - RECEIVED or CANDIDATE -> RECEIVED (the sequencer has it, not yet in a block);
+ * - PRE_CONFIRMED -> PENDING (executed in the block being built);
+ * - ACCEPTED_ON_L2 or ACCEPTED_ON_L1 -> ACCEPTED_ON_L2.
+ * A status never moves backwards: a stale answer cannot turn ACCEPTED_ON_L2 back into PENDING.
+ */
+export type RecordStatus = 'RECEIVED' | 'PENDING' | 'ACCEPTED_ON_L2' | 'REJECTED';
+
+export type NodeTransactionStatus = {
+  finality_status?: string;
+  execution_status?: string;
+  failure_reason?: string;
+};
+
+export type MappedStatus = { status: RecordStatus; failureReason: string | null };
+
+export function mapNodeStatus(node: NodeTransactionStatus): MappedStatus {
+  const finality = (node.finality_status ?? '').toUpperCase();
+  const execution = (node.execution_status ?? '').toUpperCase();
+  if (execution === 'REVERTED' || finality === 'REJECTED') {
+    return {
+      status: 'REJECTED',
+      failureReason:
+        node.failure_reason ??
+        (execution === 'REVERTED' ? 'Transaction reverted' : 'Transaction rejected'),
+    };
+  }
+  switch (finality) {
+    case 'ACCEPTED_ON_L2':
+    case 'ACCEPTED_ON_L1':
+      return { status: 'ACCEPTED_ON_L2', failureReason: null };
+    case 'PRE_CONFIRMED':
+      return { status: 'PENDING', failureReason: null };
+    default:
+      return { status: 'RECEIVED', failureReason: null };
+  }
+}
+
+const RANK: Record<RecordStatus, number> = {
+  RECEIVED: 0,
+  PENDING: 1,
+  ACCEPTED_ON_L2: 2,
+  REJECTED: 2,
+};
+
+/** The status to store: the newer of the stored one and the node's, never a step back. */
+export function advanceStatus(stored: string | undefined, next: RecordStatus): RecordStatus {
+  if (stored === undefined || !(stored in RANK)) {
+    return next;
+  }
+  const current = stored as RecordStatus;
+  return RANK[next] >= RANK[current] ? next : current;
+}

@@ -1,0 +1,39 @@
+import { type } from 'superstruct';
+
+import { u256FromFelts } from '../chain/account';
+import { toChainError } from '../chain/errors';
+import { getChain, viewCall } from '../chain/node';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+
+/**
+ * l2_getErc20TokenBalance: `balanceLatest` from the latest block and `balancePending` from
+ * pre_confirmed, both u256 as hex; both reads go out in one batch.
+ */
+export const getErc20TokenBalance = defineMethod({
+  names: ['getErc20TokenBalance'],
+  params: type({
+    tokenAddress: AddressStruct,
+    userAddress: AddressStruct,
+    chainId: OptionalChainIdStruct,
+  }),
+  handler: async ({ tokenAddress, userAddress, chainId }) => {
+    const chain = getChain(chainId);
+    const [latest, pending] = await chain.rpc.batch<string[]>([
+      viewCall(tokenAddress, 'balance_of', [userAddress], 'latest'),
+      viewCall(tokenAddress, 'balance_of', [userAddress], 'pre_confirmed'),
+    ]);
+    if (!latest.ok) {
+      throw toChainError(latest.error, 'Reading the token balance');
+    }
+    if (!pending.ok) {
+      throw toChainError(pending.error, 'Reading the pending token balance');
+    }
+    return {
+      balancePending: hex(u256FromFelts(pending.result)),
+      balanceLatest: hex(u256FromFelts(latest.result)),
+    };
+  },
+});

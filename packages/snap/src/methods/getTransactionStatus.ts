@@ -1,0 +1,59 @@
+import { ResourceNotFoundError } from '@metamask/snaps-sdk';
+import { type } from 'superstruct';
+
+import { toChainError } from '../chain/errors';
+import { getChain } from '../chain/node';
+import { StarknetRpcError } from '../chain/rpc';
+import { advanceStatus, mapNodeStatus, type NodeTransactionStatus } from '../chain/status';
+import { defineMethod } from '../rpc/dispatcher';
+import { FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { stateStore, transactionsOf, updateTransaction } from '../state';
+
+const TXN_HASH_NOT_FOUND = 29;
+
+/**
+ * l2_getTransactionStatus: asks the node, maps finality and execution status to the record
+ * status (RECEIVED, PENDING, ACCEPTED_ON_L2, REJECTED with failureReason), updates the stored
+ * record when there is one, and returns the status.
+ */
+export const getTransactionStatus = defineMethod({
+  names: ['getTransactionStatus'],
+  params: type({ transactionHash: FeltStruct, chainId: OptionalChainIdStruct }),
+  handler: async ({ transactionHash, chainId }) => {
+    const chain = getChain(chainId);
+    let node: NodeTransactionStatus;
+    try {
+      node = await chain.rpc.request<NodeTransactionStatus>('starknet_getTransactionStatus', {
+        transaction_hash: transactionHash,
+      });
+    } catch (error) {
+      if (error instanceof StarknetRpcError && error.code === TXN_HASH_NOT_FOUND) {
+        const stored = transactionsOf(await stateStore.read(), chainId).find(
+          (record) => BigInt(record.txnHash) === BigInt(transactionHash),
+        );
+        if (stored) {
+          return stored.status;
+        }
+        throw new ResourceNotFoundError(
+          `Transaction ${transactionHash} is not known on ${chain.network.name}`,
+        );
+      }
+      throw toChainError(error, 'Reading the transaction status');
+    }
+    const mapped = mapNodeStatus(node);
+    return stateStore.update((state) => {
+      const stored = transactionsOf(state, chainId).find(
+        (record) => BigInt(record.txnHash) === BigInt(transactionHash),
+      );
+      if (!stored) {
+        return mapped.status;
+      }
+      const status = advanceStatus(stored.status, mapped.status);
+      updateTransaction(state, chainId, transactionHash, {
+        status,
+        failureReason: status === 'REJECTED' ? mapped.failureReason : stored.failureReason,
+      });
+      return status;
+    });
+  },
+});

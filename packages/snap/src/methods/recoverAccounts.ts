@@ -1,0 +1,106 @@
+import { defaulted, size, integer, type } from 'superstruct';
+
+import { accountRecordFor } from '../accounts';
+import { u256FromFelts } from '../chain/account';
+import { toChainError } from '../chain/errors';
+import { findDeployTxnHash } from '../chain/explorerLookup';
+import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../chain/node';
+import type { RpcCall } from '../chain/rpc';
+import { deriveAccountKey, type AccountKey } from '../keys';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import {
+  ETH_TOKEN_ADDRESS,
+  findAccount,
+  stateStore,
+  STRK_TOKEN_ADDRESS,
+  upsertAccount,
+  type AccountRecord,
+} from '../state';
+
+/** Addresses checked per JSON-RPC batch (3 calls each). */
+export const RECOVERY_BATCH_ADDRESSES = 50;
+const MAX_SCANNED = 1000;
+
+type ScanResult = { key: AccountKey; deployed: boolean; hasBalance: boolean };
+
+/**
+ * l2_recoverAccounts: derives accounts from `startScanIndex` on and checks each on chain
+ * (deployed? ETH or STRK balance?) in JSON-RPC batches. It stops after `maxScanned` addresses or
+ * after `maxMissed` uninitialised ones (neither deployed nor funded), stores every scanned
+ * account and returns their records, with `deployTxnHash` from the explorer when it knows it.
+ */
+export const recoverAccounts = defineMethod({
+  names: ['recoverAccounts'],
+  params: type({
+    startScanIndex: defaulted(AddressIndexStruct, 0),
+    maxScanned: defaulted(size(integer(), 1, MAX_SCANNED), 1),
+    maxMissed: defaulted(size(integer(), 1, MAX_SCANNED), 1),
+    chainId: OptionalChainIdStruct,
+  }),
+  handler: async ({ startScanIndex, maxScanned, maxMissed, chainId }) => {
+    const chain = getChain(chainId);
+    const scanned: ScanResult[] = [];
+    let missed = 0;
+    let next = startScanIndex;
+    while (scanned.length < maxScanned && missed < maxMissed) {
+      const count = Math.min(maxScanned - scanned.length, RECOVERY_BATCH_ADDRESSES);
+      const keys: AccountKey[] = [];
+      for (let index = next; index < next + count; index += 1) {
+        keys.push(await deriveAccountKey(index));
+      }
+      next += count;
+      const calls: RpcCall[] = keys.flatMap((key) => [
+        classHashAtCall(key.address, 'latest'),
+        viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [key.address], 'latest'),
+        viewCall(ETH_TOKEN_ADDRESS, 'balance_of', [key.address], 'latest'),
+      ]);
+      const results = await chain.rpc.batch<unknown>(calls);
+      for (const [position, key] of keys.entries()) {
+        const [classHash, strk, eth] = results.slice(position * 3, position * 3 + 3);
+        if (!classHash.ok && classHash.error.code !== CONTRACT_NOT_FOUND) {
+          throw toChainError(classHash.error, 'Recovering accounts');
+        }
+        for (const balance of [strk, eth]) {
+          if (!balance.ok) {
+            throw toChainError(balance.error, 'Recovering accounts');
+          }
+        }
+        const deployed = classHash.ok;
+        const hasBalance =
+          (strk.ok && u256FromFelts(strk.result as string[]) > 0n) ||
+          (eth.ok && u256FromFelts(eth.result as string[]) > 0n);
+        scanned.push({ key, deployed, hasBalance });
+        if (!deployed && !hasBalance) {
+          missed += 1;
+          if (missed >= maxMissed) {
+            break;
+          }
+        }
+      }
+    }
+
+    const stateBefore = await stateStore.read();
+    const deployHashes = await Promise.all(
+      scanned.map(async ({ key, deployed }) => {
+        if (!deployed) {
+          return '';
+        }
+        const known = findAccount(stateBefore, chainId, key.address)?.deployTxnHash;
+        return known || (await findDeployTxnHash(chain.explorer, key.address));
+      }),
+    );
+
+    return stateStore.update((state) =>
+      scanned.map(({ key }, position): AccountRecord => {
+        const existing = findAccount(state, chainId, key.address);
+        const record = {
+          ...accountRecordFor(key, chainId),
+          deployTxnHash: deployHashes[position] || existing?.deployTxnHash || '',
+        };
+        upsertAccount(state, record);
+        return record;
+      }),
+    );
+  },
+});
