@@ -4,8 +4,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
-    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+    '^.+\\.ts$': ['ts-jest', {}],
+    '^.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
   testTimeout: 60000,
