@@ -26,6 +26,8 @@ const config: SnapConfig = {
     SNAP_MAINNET_EXPLORER_URL: process.env.SNAP_MAINNET_EXPLORER_URL ?? 'https://voyager.online',
     SNAP_TESTNET_EXPLORER_URL:
       process.env.SNAP_TESTNET_EXPLORER_URL ?? 'https://sepolia.voyager.online',
+    // How long the chain methods wait for one node or explorer answer (src/chain/rpc.ts).
+    SNAP_RPC_TIMEOUT_MS: process.env.SNAP_RPC_TIMEOUT_MS ?? '20000',
   },
 };
 

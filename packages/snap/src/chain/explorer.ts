@@ -2,9 +2,9 @@
  * Client of the explorer's per-address transaction list: `GET <base>/api/txns?to=&ps=&p=`
  * (served by packages/devnet locally). Items come newest first.
  */
-import { describeEndpoint, nodeUnavailable } from './rpc';
+import { DEFAULT_RPC_TIMEOUT_MS, describeEndpoint, nodeUnavailable } from './rpc';
 
-export const EXPLORER_TIMEOUT_MS = 20_000;
+export const EXPLORER_TIMEOUT_MS = DEFAULT_RPC_TIMEOUT_MS;
 
 /** One explorer item, in the fields the snap's transaction record needs. */
 export type ExplorerTransaction = {

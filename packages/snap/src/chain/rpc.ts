@@ -9,8 +9,16 @@
  */
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
-/** How long one HTTP round trip to the node may take before the call fails as retryable. */
-export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
+/**
+ * How long one HTTP round trip to the node may take before the call fails as retryable: the
+ * build-time SNAP_RPC_TIMEOUT_MS (snap.config.ts), 20 s by default.
+ */
+export const DEFAULT_RPC_TIMEOUT_MS = parseTimeout(process.env.SNAP_RPC_TIMEOUT_MS);
+
+function parseTimeout(value: string | undefined): number {
+  const parsed = Number(value);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : 20_000;
+}
 
 export type RpcCall = { method: string; params?: unknown };
 

@@ -1,8 +1,8 @@
 import { boolean, defaulted, optional, type } from 'superstruct';
 
 import { accountRecordFor } from '../accounts';
+import { deployAccount } from '../chain/deployAccount';
 import { deriveAccountKey } from '../keys';
-import { invalidParams } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { findAccount, nextUnusedAddressIndex, stateStore, upsertAccount } from '../state';
@@ -12,7 +12,8 @@ import { findAccount, nextUnusedAddressIndex, stateStore, upsertAccount } from '
  * account on that chain), stores its record and returns its address. Creating an index that
  * already exists returns the same account and changes nothing.
  *
- * `deploy: true` needs the chain (src/chain/); until the chain methods land it is rejected.
+ * `deploy: true` also deploys it (src/chain/deployAccount.ts) and returns
+ * {address, transaction_hash}.
  */
 export const createAccount = defineMethod({
   names: ['createAccount'],
@@ -23,7 +24,7 @@ export const createAccount = defineMethod({
   }),
   handler: async ({ addressIndex, deploy, chainId }) => {
     if (deploy) {
-      throw invalidParams('deploy', 'must be false: account deployment is not available yet');
+      return deployAccount(addressIndex, chainId);
     }
     const record = await stateStore.update(async (state) => {
       const index = addressIndex ?? nextUnusedAddressIndex(state, chainId);

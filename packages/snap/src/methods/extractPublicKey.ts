@@ -1,15 +1,18 @@
 import { type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
+import { readOnChainPublicKey } from '../chain/onChainAccount';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 
-/** l2_extractPublicKey: the Stark public key of one of the snap's accounts. */
+/** l2_extractPublicKey: the public key of one of the snap's accounts (on chain when deployed). */
 export const extractPublicKey = defineMethod({
   names: ['extractPublicKey'],
   params: type({ userAddress: AddressStruct, chainId: OptionalChainIdStruct }),
   handler: async ({ userAddress, chainId }) => {
     const key = await requireOwnAccountKey(userAddress, chainId, 'userAddress');
-    return key.publicKey;
+    // A deployed account's key is the one on chain (get_owner), which may differ from the
+    // signer's after an owner change; an undeployed account's is the derived one.
+    return (await readOnChainPublicKey(key.address, chainId)) ?? key.publicKey;
   },
 });

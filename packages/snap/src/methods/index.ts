@@ -5,6 +5,7 @@
  */
 import type { RegisteredMethod } from '../rpc/dispatcher';
 import { addErc20Token } from './addErc20Token';
+import { CHAIN_METHODS } from './chainMethods';
 import { createAccount } from './createAccount';
 import { displayPrivateKey } from './displayPrivateKey';
 import { extractPublicKey } from './extractPublicKey';
@@ -26,4 +27,5 @@ export const METHODS: readonly RegisteredMethod[] = [
   signTransaction,
   signDeclareTransaction,
   addErc20Token,
+  ...CHAIN_METHODS,
 ];

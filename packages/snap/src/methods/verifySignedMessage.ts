@@ -1,6 +1,7 @@
 import { array, optional, string, type, union } from 'superstruct';
 
 import { isOwnAccount, requireOwnAccountKey } from '../accounts';
+import { verifyOnChain } from '../chain/onChainAccount';
 import { verifyHash } from '../keys/signing';
 import { pickAliased } from '../rpc/aliases';
 import { invalidParams } from '../rpc/errors';
@@ -21,7 +22,7 @@ function parseSignature(signature: string | string[]): string[] | undefined {
 /**
  * l2_verifySignedMessage: true when `signature` is the signer's signature of the typed data.
  * A malformed signature is false. The snap's own accounts are verified locally; other accounts
- * need the chain (is_valid_signature), which comes with the chain methods.
+ * by their contract's is_valid_signature on chain.
  */
 export const verifySignedMessage = defineMethod({
   names: ['verifySignedMessage'],
@@ -36,10 +37,19 @@ export const verifySignedMessage = defineMethod({
     const signer = pickAliased({ address, signerAddress });
     const field = address ? 'address' : 'signerAddress';
     if (!(await isOwnAccount(signer, chainId))) {
-      throw invalidParams(
-        field,
-        `is not an account of this snap: ${signer}; verifying other accounts needs on-chain verification, which is not available yet`,
-      );
+      const parsed = parseSignature(signature);
+      if (!parsed) {
+        return false;
+      }
+      const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
+      const onChain = await verifyOnChain(signer, messageHash, parsed, chainId);
+      if (!onChain.deployed) {
+        throw invalidParams(
+          field,
+          `is neither an account of this snap nor a deployed account: ${signer} has no contract whose is_valid_signature could check the signature`,
+        );
+      }
+      return onChain.valid;
     }
     const key = await requireOwnAccountKey(signer, chainId, field);
     const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');

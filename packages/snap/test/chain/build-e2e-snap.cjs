@@ -1,0 +1,135 @@
+/**
+ * Builds (once per source change) the snap bundle for the chain end-to-end tests and the
+ * benchmark: Testnet RPC http://127.0.0.1:5059/rpc, explorer http://127.0.0.1:5059, node
+ * timeout 4 s. The folder holds what snaps-simulation installs from (manifest with a matching
+ * shasum, dist/bundle.js, images/icon.svg, package.json) and lives under node_modules/.cache, so
+ * the normal packages/snap/dist build is never touched.
+ *
+ * Concurrent callers (parallel jest workers) serialise on a lock directory; a stamp of the
+ * sources decides whether a rebuild is needed. `node build-e2e-snap.cjs` builds from the shell.
+ */
+const { createHash } = require('crypto');
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const SNAP_ROOT = path.resolve(__dirname, '../..');
+const REPO_ROOT = path.resolve(SNAP_ROOT, '../..');
+const E2E_SNAP_DIR = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-snap-e2e');
+const DEVNET_PORT = 5059;
+/** Short, so the slow-node test does not wait 20 s. */
+const E2E_RPC_TIMEOUT_MS = '4000';
+const LOCK_DIR = `${E2E_SNAP_DIR}.lock`;
+const STAMP = path.join(E2E_SNAP_DIR, '.stamp');
+
+function listFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+function sourceStamp() {
+  const hash = createHash('sha256');
+  const files = [
+    ...listFiles(path.join(SNAP_ROOT, 'src')),
+    path.join(SNAP_ROOT, 'snap.config.ts'),
+    path.join(SNAP_ROOT, 'snap.manifest.json'),
+    path.join(SNAP_ROOT, 'package.json'),
+    __filename,
+  ].sort();
+  for (const file of files) {
+    hash.update(file);
+    hash.update(fs.readFileSync(file));
+  }
+  return hash.digest('hex');
+}
+
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function withLock(task) {
+  const started = Date.now();
+  fs.mkdirSync(path.dirname(LOCK_DIR), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK_DIR);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') {
+        throw error;
+      }
+      // A lock older than 5 minutes belongs to a build that died.
+      const age = Date.now() - fs.statSync(LOCK_DIR).mtimeMs;
+      if (age > 300_000) {
+        fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      } else if (Date.now() - started > 300_000) {
+        throw new Error(`Timed out waiting for ${LOCK_DIR}`);
+      } else {
+        sleep(250);
+      }
+    }
+  }
+  try {
+    return task();
+  } finally {
+    fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+  }
+}
+
+/** Returns the folder of an up-to-date e2e snap build. */
+function ensureE2eSnap() {
+  return withLock(() => {
+    const stamp = sourceStamp();
+    const bundle = path.join(E2E_SNAP_DIR, 'dist/bundle.js');
+    if (fs.existsSync(bundle) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === stamp) {
+      return E2E_SNAP_DIR;
+    }
+    fs.mkdirSync(path.join(E2E_SNAP_DIR, 'images'), { recursive: true });
+    fs.copyFileSync(
+      path.join(SNAP_ROOT, 'snap.manifest.json'),
+      path.join(E2E_SNAP_DIR, 'snap.manifest.json'),
+    );
+    fs.copyFileSync(path.join(SNAP_ROOT, 'package.json'), path.join(E2E_SNAP_DIR, 'package.json'));
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(SNAP_ROOT, 'snap.manifest.json'), 'utf8'),
+    );
+    const iconPath = manifest.source.location.npm.iconPath;
+    if (iconPath) {
+      fs.mkdirSync(path.dirname(path.join(E2E_SNAP_DIR, iconPath)), { recursive: true });
+      fs.copyFileSync(path.join(SNAP_ROOT, iconPath), path.join(E2E_SNAP_DIR, iconPath));
+    }
+    // snap.config.ts resolves input, output and manifest against the working directory: run
+    // it in the e2e folder with src linked in, so the build is the real one with other URLs.
+    const srcLink = path.join(E2E_SNAP_DIR, 'src');
+    if (!fs.existsSync(srcLink)) {
+      fs.symlinkSync(path.join(SNAP_ROOT, 'src'), srcLink, 'dir');
+    }
+    const cliIndex = require.resolve('@metamask/snaps-cli', { paths: [SNAP_ROOT] });
+    const cli = path.join(path.dirname(cliIndex), 'main.mjs');
+    const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
+    execFileSync(
+      process.execPath,
+      [cli, 'build', '--config', path.join(SNAP_ROOT, 'snap.config.ts')],
+      {
+        cwd: E2E_SNAP_DIR,
+        env: {
+          ...process.env,
+          SNAP_TESTNET_RPC_URL: `${devnetUrl}/rpc`,
+          SNAP_TESTNET_EXPLORER_URL: devnetUrl,
+          SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    fs.writeFileSync(STAMP, stamp);
+    return E2E_SNAP_DIR;
+  });
+}
+
+module.exports = { ensureE2eSnap, E2E_SNAP_DIR, DEVNET_PORT, E2E_RPC_TIMEOUT_MS };
+
+if (require.main === module) {
+  console.log(ensureE2eSnap());
+}
