@@ -477,7 +477,6 @@ export class Devnet {
             : 1;
       return gasUsage({
         calldataLength,
-        signatureLength: tx.signature.length,
         calls: validation.callCount + (execution?.callCount ?? 0),
         events: withExecution && execution ? execution.events.length : 0,
         signatureChecks: validation.signatureChecks,

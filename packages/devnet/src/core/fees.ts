@@ -11,7 +11,6 @@ export interface GasUsage {
 /** What a transaction did, the only inputs of the resource model. */
 export interface WorkDone {
   calldataLength: number;
-  signatureLength: number;
   calls: number;
   events: number;
   signatureChecks: number;
@@ -32,7 +31,6 @@ export interface WorkDone {
 export const GAS_MODEL = {
   l2Base: 40_000n,
   l2PerCalldataFelt: 1_000n,
-  l2PerSignatureFelt: 1_000n,
   l2PerCall: 60_000n,
   l2PerEvent: 10_000n,
   l2PerSignatureCheck: 100_000n,
@@ -51,7 +49,6 @@ export function gasUsage(work: WorkDone): GasUsage {
   const l2Gas =
     m.l2Base +
     m.l2PerCalldataFelt * BigInt(work.calldataLength) +
-    m.l2PerSignatureFelt * BigInt(work.signatureLength) +
     m.l2PerCall * BigInt(work.calls) +
     m.l2PerEvent * BigInt(work.events) +
     m.l2PerSignatureCheck * BigInt(work.signatureChecks) +

@@ -3,7 +3,7 @@ import { GAS_PRICES, SEQUENCER_ADDRESS, STARKNET_VERSION } from '../core/constan
 import type { Devnet, RunResult } from '../core/devnet';
 import type { CallFrame, EmittedEvent } from '../core/execution';
 import { Felt, selectorFromName, toHex } from '../core/felt';
-import type { GasUsage } from '../core/fees';
+import { feeFor, GasUsage } from '../core/fees';
 import type { StateDiff } from '../core/state';
 import { transactionToJson } from '../core/transactions';
 
@@ -124,7 +124,8 @@ export function feeEstimateJson(result: RunResult): Record<string, string> {
     l2_gas_price: toHex(GAS_PRICES.l2Gas.fri),
     l1_data_gas_consumed: toHex(result.gas.l1DataGas),
     l1_data_gas_price: toHex(GAS_PRICES.l1DataGas.fri),
-    overall_fee: toHex(result.fee),
+    // The spec's sum of consumed x price; a tip is charged on top of it.
+    overall_fee: toHex(feeFor(result.gas)),
     unit: 'FRI',
   };
 }
