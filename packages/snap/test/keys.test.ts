@@ -78,15 +78,6 @@ describe('l2_createAccount', () => {
     expect(onMainnet.addressIndex).toBe(0);
   });
 
-  it('rejects deploy: true until the chain methods exist', async () => {
-    const { request } = await installSnap();
-    expectError(
-      await request({ method: 'l2_createAccount', params: { deploy: true } }),
-      -32602,
-      /"deploy".*not available/u,
-    );
-  });
-
   it.each([
     [{ addressIndex: -1 }, /"addressIndex".*integer from 0 to 2147483647/u],
     [{ addressIndex: 1.5 }, /"addressIndex"/u],

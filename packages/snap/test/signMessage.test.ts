@@ -240,23 +240,6 @@ describe('l2_verifySignedMessage', () => {
     ).toBe(false);
   });
 
-  it("gives a clear error for an address that is not the snap's (on-chain verification comes later)", async () => {
-    const foreign = await expectedAccount(OTHER_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    expectError(
-      await request({
-        method: 'l2_verifySignedMessage',
-        params: {
-          typedDataMessage: REV0_TYPED_DATA,
-          address: foreign.address,
-          signature: '0x1,0x2',
-        },
-      }),
-      -32602,
-      /"address" is not an account of this snap.*on-chain verification/u,
-    );
-  });
-
   it.each([
     ['no typed data', { typedDataMessage: undefined }, /"typedDataMessage" is required/u],
     ['bad typed data', { typedDataMessage: '[1,2' }, /"typedDataMessage"/u],

@@ -2,6 +2,10 @@
  * On-chain reads of account contracts: the owner key of a deployed Argent account, and
  * signature checks through the account's own is_valid_signature (SNIP-6).
  */
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+
+import type { AccountKey } from '../keys';
+import { findOwnAccount, stateStore } from '../state';
 import { toChainError } from './errors';
 import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from './node';
 
@@ -63,4 +67,24 @@ export async function verifyOnChain(
   }
   const [answer] = result.result as string[];
   return { deployed: true, valid: answer !== undefined && BigInt(answer) === VALID };
+}
+
+/**
+ * l2_extractPublicKey of one of the snap's accounts: the owner on chain when the account is
+ * deployed. When the node cannot be reached and the snap has never seen the account deployed,
+ * the derived key is the answer (it is the owner until an owner change, which needs a deployed
+ * account); for an account known to be deployed the node error stands (retryable).
+ */
+export async function accountPublicKey(key: AccountKey, chainId: string): Promise<string> {
+  try {
+    return (await readOnChainPublicKey(key.address, chainId)) ?? key.publicKey;
+  } catch (error) {
+    if (error instanceof ResourceUnavailableError) {
+      const record = findOwnAccount(await stateStore.read(), chainId, key.address);
+      if (!record?.deployTxnHash) {
+        return key.publicKey;
+      }
+    }
+    throw error;
+  }
 }

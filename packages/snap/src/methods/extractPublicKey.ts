@@ -1,7 +1,7 @@
 import { type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
-import { readOnChainPublicKey } from '../chain/onChainAccount';
+import { accountPublicKey } from '../chain/onChainAccount';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 
@@ -13,6 +13,6 @@ export const extractPublicKey = defineMethod({
     const key = await requireOwnAccountKey(userAddress, chainId, 'userAddress');
     // A deployed account's key is the one on chain (get_owner), which may differ from the
     // signer's after an owner change; an undeployed account's is the derived one.
-    return (await readOnChainPublicKey(key.address, chainId)) ?? key.publicKey;
+    return accountPublicKey(key, chainId);
   },
 });

@@ -95,9 +95,9 @@ export async function startChainDevnet(
 export type Snap = Awaited<ReturnType<typeof installSnap>>;
 
 export async function installChainSnap(snapId: string, srp?: string): Promise<Snap> {
-  return srp
-    ? installSnap(snapId, { options: { secretRecoveryPhrase: srp } })
-    : installSnap(snapId);
+  // snaps-jest brands SnapId with its own snaps-sdk copy; the string is what it needs.
+  const id = snapId as never;
+  return srp ? installSnap(id, { options: { secretRecoveryPhrase: srp } }) : installSnap(id);
 }
 
 export function provider(devnet: DevnetServer): RpcProvider {
