@@ -1,0 +1,250 @@
+import { hash, num } from 'starknet';
+import { RPC_SPEC_VERSION, STRK_TOKEN_ADDRESS } from '../src';
+import { rpc, startTestDevnet, strkBalance, TestDevnet, transferCall, WAIT } from './helpers';
+
+describe('chain info and blocks (a block per transaction)', () => {
+  let t: TestDevnet;
+  let txHash: string;
+  beforeAll(async () => {
+    t = await startTestDevnet({ seed: 42 });
+    const result = await t
+      .account(0)
+      .execute(transferCall(t.devnet.predeployedAccounts[1].address, 100n));
+    txHash = result.transaction_hash;
+    await t.provider.waitForTransaction(txHash, WAIT);
+  });
+  afterAll(() => t.devnet.close());
+
+  test('spec version, chain id, syncing', async () => {
+    expect(await t.provider.getSpecVersion()).toBe(RPC_SPEC_VERSION);
+    expect(await t.provider.getChainId()).toBe('0x534e5f5345504f4c4941');
+    expect(await t.provider.getSyncingStats()).toBe(false);
+  });
+
+  test('block ids: latest, pre_confirmed, number, hash', async () => {
+    const latest = await t.provider.getBlockLatestAccepted();
+    expect(latest.block_number).toBe(1);
+    expect(await t.provider.getBlockNumber()).toBe(1);
+    const byNumber = await t.provider.getBlockWithTxHashes(1);
+    const byHash = await t.provider.getBlockWithTxHashes(latest.block_hash);
+    expect(byHash).toEqual(byNumber);
+    expect(byNumber).toMatchObject({
+      status: 'ACCEPTED_ON_L2',
+      block_number: 1,
+      transactions: [txHash],
+    });
+    const genesis = await t.provider.getBlockWithTxHashes(0);
+    expect((byNumber as { parent_hash: string }).parent_hash).toBe(
+      (genesis as { block_hash: string }).block_hash,
+    );
+    const pending = await t.provider.getBlockWithTxHashes('pre_confirmed');
+    expect(pending).toMatchObject({ block_number: 2, transactions: [] });
+    expect(pending).not.toHaveProperty('block_hash');
+    expect(await t.provider.getBlockTransactionCount(1)).toBe(1);
+  });
+
+  test('getBlockWithTxs, getBlockWithReceipts, getTransactionByBlockIdAndIndex', async () => {
+    const withTxs = (await t.provider.getBlockWithTxs(1)) as unknown as {
+      transactions: { transaction_hash: string; tip: string; version: string }[];
+    };
+    expect(withTxs.transactions[0]).toMatchObject({ transaction_hash: txHash, version: '0x3' });
+    const withReceipts = (await t.provider.getBlockWithReceipts(1)) as unknown as {
+      transactions: {
+        transaction: { transaction_hash: string };
+        receipt: { execution_status: string };
+      }[];
+    };
+    expect(withReceipts.transactions[0].transaction.transaction_hash).toBe(txHash);
+    expect(withReceipts.transactions[0].receipt.execution_status).toBe('SUCCEEDED');
+    const byIndex = await t.provider.getTransactionByBlockIdAndIndex('latest', 0);
+    expect(byIndex.transaction_hash).toBe(txHash);
+  });
+
+  test('receipt and status of an accepted transaction', async () => {
+    const receipt = (await t.provider.getTransactionReceipt(txHash)).value as unknown as Record<
+      string,
+      unknown
+    >;
+    const block = await t.provider.getBlockWithTxHashes(1);
+    expect(receipt).toMatchObject({
+      type: 'INVOKE',
+      finality_status: 'ACCEPTED_ON_L2',
+      execution_status: 'SUCCEEDED',
+      block_number: 1,
+      block_hash: (block as { block_hash: string }).block_hash,
+    });
+    expect(await t.provider.getTransactionStatus(txHash)).toEqual({
+      finality_status: 'ACCEPTED_ON_L2',
+      execution_status: 'SUCCEEDED',
+    });
+  });
+
+  test('state reads at past blocks see the past', async () => {
+    const recipient = t.devnet.predeployedAccounts[1].address;
+    const now = await strkBalance(t.provider, recipient, 'latest');
+    const before = await strkBalance(t.provider, recipient, '0');
+    expect(now - before).toBe(100n);
+    expect(await t.provider.getNonceForAddress(t.devnet.predeployedAccounts[0].address, 0)).toBe(
+      '0x0',
+    );
+    expect(await t.provider.getNonceForAddress(t.devnet.predeployedAccounts[0].address, 1)).toBe(
+      '0x1',
+    );
+    // The OpenZeppelin ERC-20 layout: balance low word at pedersen(sn_keccak('ERC20_balances'), owner).
+    const slot = hash.computePedersenHash(hash.getSelectorFromName('ERC20_balances'), recipient);
+    expect(BigInt((await t.provider.getStorageAt(STRK_TOKEN_ADDRESS, slot)).value)).toBe(now);
+  });
+
+  test('getStateUpdate reports the block diff', async () => {
+    const update = (await t.provider.getStateUpdate(1)) as unknown as {
+      block_hash: string;
+      state_diff: {
+        nonces: { contract_address: string; nonce: string }[];
+        storage_diffs: { address: string }[];
+      };
+    };
+    expect(update.state_diff.nonces).toEqual([
+      { contract_address: num.toHex(t.devnet.predeployedAccounts[0].address), nonce: '0x1' },
+    ]);
+    expect(update.state_diff.storage_diffs.map((d) => d.address)).toContain(
+      num.toHex(STRK_TOKEN_ADDRESS),
+    );
+    const genesis = (await t.provider.getStateUpdate(0)) as unknown as {
+      state_diff: { deployed_contracts: unknown[] };
+    };
+    expect(genesis.state_diff.deployed_contracts.length).toBe(4 + 10);
+  });
+
+  test('getEvents: filters, chunks and continuation tokens', async () => {
+    // Three more transfers: each has a Transfer for the amount and one for the fee.
+    const sender = t.account(2);
+    for (let i = 0; i < 3; i += 1) {
+      const r = await sender.execute(
+        transferCall(t.devnet.predeployedAccounts[3].address, BigInt(i + 1)),
+      );
+      await t.provider.waitForTransaction(r.transaction_hash, WAIT);
+    }
+    const transferKey = num.toHex(hash.getSelectorFromName('Transfer'));
+    const filter = {
+      address: STRK_TOKEN_ADDRESS,
+      keys: [
+        [transferKey],
+        [num.toHex(sender.address)],
+        [num.toHex(t.devnet.predeployedAccounts[3].address)],
+      ],
+      from_block: { block_number: 2 },
+      to_block: 'latest' as const,
+      chunk_size: 2,
+    };
+    const first = await t.provider.getEvents(filter);
+    expect(first.events).toHaveLength(2);
+    expect(first.continuation_token).toBeDefined();
+    const second = await t.provider.getEvents({
+      ...filter,
+      continuation_token: first.continuation_token,
+    });
+    expect(second.events).toHaveLength(1);
+    expect(second.continuation_token).toBeUndefined();
+    expect([...first.events, ...second.events].map((e) => e.data[0])).toEqual([
+      '0x1',
+      '0x2',
+      '0x3',
+    ]);
+    const event = first.events[0] as unknown as Record<string, unknown>;
+    expect(event).toMatchObject({
+      transaction_index: 0,
+      from_address: num.toHex(STRK_TOKEN_ADDRESS),
+    });
+    expect(event.block_hash).toBeDefined();
+    const bad = await rpc(t.devnet.rpcUrl, 'starknet_getEvents', {
+      filter: { ...filter, continuation_token: 'zz' },
+    });
+    expect(bad.error?.code).toBe(33);
+    const tooBig = await rpc(t.devnet.rpcUrl, 'starknet_getEvents', {
+      filter: { ...filter, chunk_size: 5000 },
+    });
+    expect(tooBig.error?.code).toBe(31);
+  });
+});
+
+describe('block time: transactions wait in the pre-confirmed block', () => {
+  let t: TestDevnet;
+  beforeAll(async () => {
+    t = await startTestDevnet({ blockTime: 400 });
+  });
+  afterAll(() => t.devnet.close());
+
+  test('statuses go PRE_CONFIRMED then ACCEPTED_ON_L2; waitForTransaction waits for the block', async () => {
+    const sender = t.account(0);
+    const recipient = t.devnet.predeployedAccounts[1].address;
+    const startBlock = await t.provider.getBlockNumber();
+    const result = await sender.execute(transferCall(recipient, 5n));
+
+    const status = await t.provider.getTransactionStatus(result.transaction_hash);
+    if (status.finality_status === 'PRE_CONFIRMED') {
+      // Reads on pre_confirmed see it, latest does not yet (unless the block closed meanwhile).
+      const receipt = (await t.provider.getTransactionReceipt(result.transaction_hash))
+        .value as unknown as Record<string, unknown>;
+      expect(receipt).not.toHaveProperty('block_hash');
+      expect(receipt.finality_status).toBe('PRE_CONFIRMED');
+      expect(await t.provider.getNonceForAddress(sender.address, 'pre_confirmed')).toBe('0x1');
+      const pending = await t.provider.getBlockWithTxHashes('pre_confirmed');
+      expect(pending.transactions).toContain(result.transaction_hash);
+    }
+    const receipt = await t.provider.waitForTransaction(result.transaction_hash, WAIT);
+    expect(receipt.isSuccess()).toBe(true);
+    expect((receipt.value as unknown as { finality_status: string }).finality_status).toBe(
+      'ACCEPTED_ON_L2',
+    );
+    expect(await t.provider.getBlockNumber()).toBeGreaterThan(startBlock);
+    expect(await t.provider.getNonceForAddress(sender.address, 'latest')).toBe('0x1');
+  });
+
+  test('several transactions share one block', async () => {
+    const a = t.account(2);
+    const b = t.account(3);
+    const [ra, rb] = await Promise.all([
+      a.execute(transferCall(t.devnet.predeployedAccounts[1].address, 1n)),
+      b.execute(transferCall(t.devnet.predeployedAccounts[1].address, 1n)),
+    ]);
+    expect((await t.provider.getTransactionStatus(ra.transaction_hash)).finality_status).toBe(
+      'PRE_CONFIRMED',
+    );
+    const [receiptA, receiptB] = await Promise.all([
+      t.provider.waitForTransaction(ra.transaction_hash, WAIT),
+      t.provider.waitForTransaction(rb.transaction_hash, WAIT),
+    ]);
+    const blockA = (receiptA.value as unknown as { block_number: number }).block_number;
+    const blockB = (receiptB.value as unknown as { block_number: number }).block_number;
+    expect(Math.abs(blockA - blockB)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('block time: observing every status deterministically', () => {
+  test('with a long block time the status stays PRE_CONFIRMED until devnet_createBlock', async () => {
+    const t = await startTestDevnet({ blockTime: 3_600_000 });
+    try {
+      const result = await t
+        .account(0)
+        .execute(transferCall(t.devnet.predeployedAccounts[1].address, 7n));
+      expect(await t.provider.getTransactionStatus(result.transaction_hash)).toEqual({
+        finality_status: 'PRE_CONFIRMED',
+        execution_status: 'SUCCEEDED',
+      });
+      const recipient = t.devnet.predeployedAccounts[1].address;
+      const latest = await strkBalance(t.provider, recipient, 'latest');
+      const preConfirmed = await strkBalance(t.provider, recipient, 'pre_confirmed');
+      expect(preConfirmed - latest).toBe(7n);
+      const waiting = t.provider.waitForTransaction(result.transaction_hash, WAIT);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const created = await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
+      expect((created.result as { block_hash: string }).block_hash).toMatch(/^0x/);
+      const receipt = await waiting;
+      expect((receipt.value as unknown as { finality_status: string }).finality_status).toBe(
+        'ACCEPTED_ON_L2',
+      );
+    } finally {
+      await t.devnet.close();
+    }
+  });
+});
