@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { startDevnetServer, DevnetServerOptions } from './server';
+import { DevnetServer, DevnetServerOptions, startDevnetServer } from './server';
 import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS, UDC_ADDRESS } from './core/constants';
 
 const USAGE = `Usage: l2-devnet [options]
@@ -49,7 +49,30 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const devnet = await startDevnetServer(options);
+  // Handlers first, so a signal that arrives right after start-up still shuts down cleanly.
+  let devnet: DevnetServer | undefined;
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received, shutting down`);
+    (devnet ? devnet.close() : Promise.resolve()).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  devnet = await startDevnetServer(options);
+  if (closing) {
+    await devnet.close();
+    return;
+  }
+  console.log(describeDevnet(devnet, options));
+}
+
+function describeDevnet(devnet: DevnetServer, options: DevnetServerOptions): string {
   const lines = [
     `l2-devnet listening on ${devnet.url} (JSON-RPC at ${devnet.rpcUrl}, explorer at ${devnet.url}/api/txns)`,
     `chain id ${options.chainId ?? 'SN_SEPOLIA'}, ${options.blockTime ? `a block every ${options.blockTime} ms` : 'a block per transaction'}`,
@@ -69,20 +92,7 @@ async function main(): Promise<void> {
       '',
     );
   });
-  console.log(lines.join('\n'));
-
-  let closing = false;
-  const shutdown = (signal: string): void => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal} received, shutting down`);
-    devnet.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  return lines.join('\n');
 }
 
 if (require.main === module) {

@@ -1,0 +1,106 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from '../src/cli';
+import { rpc } from './helpers';
+
+const packageDir = join(__dirname, '..');
+
+function startCli(
+  args: string[],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [join(packageDir, 'dist/cli.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], output: () => output });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`CLI exited with ${code}:\n${output}`)));
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('l2-devnet CLI', () => {
+  beforeAll(() => {
+    // The CLI ships as the built dist/cli.js (the package's bin): build it as `npm run build` does.
+    execFileSync(process.execPath, [
+      require.resolve('typescript/bin/tsc'),
+      '-p',
+      join(packageDir, 'tsconfig.build.json'),
+    ]);
+  });
+
+  test('parses flags, with defaults as documented', () => {
+    expect(parseArgs([])).toEqual({ host: '127.0.0.1', port: 5050 });
+    expect(
+      parseArgs([
+        '--host',
+        '0.0.0.0',
+        '--port=6000',
+        '--seed',
+        '3',
+        '--accounts',
+        '2',
+        '--block-time',
+        '500',
+        '--chain-id',
+        'SN_MAIN',
+      ]),
+    ).toEqual({
+      host: '0.0.0.0',
+      port: 6000,
+      seed: 3,
+      accounts: 2,
+      blockTime: 500,
+      chainId: 'SN_MAIN',
+    });
+    expect(() => parseArgs(['--port', '-1'])).toThrow(/non-negative integer/);
+    expect(() => parseArgs(['--bogus', '1'])).toThrow(/unknown option --bogus/);
+  });
+
+  test('serves, prints the predeployed accounts, and exits cleanly on SIGTERM', async () => {
+    const { child, url, output } = await startCli([
+      '--port',
+      '0',
+      '--accounts',
+      '2',
+      '--seed',
+      '3',
+      '--chain-id',
+      'SN_MAIN',
+    ]);
+    const exited = exitCode(child);
+    try {
+      expect((await rpc(`${url}/rpc`, 'starknet_chainId')).result).toBe('0x534e5f4d41494e');
+      const accounts = (await rpc(url, 'devnet_getPredeployedAccounts')).result as {
+        address: string;
+        private_key: string;
+      }[];
+      expect(accounts).toHaveLength(2);
+      expect(output()).toContain(accounts[1].address);
+      expect(output()).toContain(accounts[1].private_key);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  test('exits cleanly on SIGINT too', async () => {
+    const { child } = await startCli(['--port', '0', '--accounts', '1', '--block-time', '1000']);
+    const exited = exitCode(child);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
