@@ -1,0 +1,204 @@
+/**
+ * The site in headless Chromium with an injected EIP-6963 "MetaMask Flask" whose snap calls run
+ * the real snap bundle (built against a real local devnet) in @metamask/snaps-simulation.
+ * Assertions are on visible text; each flow saves a screenshot to packages/site/screenshots/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, buildSite, buildSnap } from './harness/build';
+import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
+import { serveDirectory, type StaticServer } from './harness/static-server';
+import { SimulatedFlask, injectedProviderScript } from './harness/wallet';
+
+interface DevnetServer {
+  url: string;
+  rpcUrl: string;
+  close(): Promise<void>;
+}
+// Required (not imported) so this file type-checks before packages/devnet is built.
+const { startDevnetServer } = require('@l2wallet/devnet') as {
+  startDevnetServer(options: { host: string; port: number }): Promise<DevnetServer>;
+};
+
+const MAINNET = '0x534e5f4d41494e';
+
+export interface Stack {
+  devnet: DevnetServer;
+  snapServer: StaticServer;
+  siteServer: StaticServer;
+  wallet: SimulatedFlask;
+  browser: LaunchedBrowser;
+  page: Page;
+  pageErrors: string[];
+}
+
+/** Everything a flow needs; stopped in afterAll whatever happened. */
+export async function startStack(): Promise<Stack> {
+  const stack: Partial<Stack> = {};
+  try {
+    stack.devnet = await startDevnetServer({ host: '127.0.0.1', port: 0 });
+    const [snapFolder, siteFolder] = await Promise.all([
+      buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),
+      buildSite(),
+    ]);
+    stack.snapServer = await serveDirectory(snapFolder);
+    stack.siteServer = await serveDirectory(siteFolder);
+    stack.wallet = new SimulatedFlask(stack.snapServer.url, snapFolder);
+    stack.browser = await launchChromium();
+    const context = stack.browser.context;
+    const wallet = stack.wallet;
+    await context.exposeBinding('__flaskRequest', async ({ page }, body: string) => {
+      const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
+      return JSON.stringify(await wallet.handle(method, params, new URL(page.url()).origin));
+    });
+    await context.addInitScript(injectedProviderScript('__flaskRequest'));
+    // Only loopback traffic: anything else is refused, so a stray request fails loudly.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
+    stack.page = await context.newPage();
+    stack.pageErrors = [];
+    stack.page.on('pageerror', (error) => stack.pageErrors?.push(error.message));
+    return stack as Stack;
+  } catch (error) {
+    await stopStack(stack);
+    throw error;
+  }
+}
+
+export async function stopStack(stack: Partial<Stack>) {
+  await stack.browser?.close();
+  await stack.wallet?.close();
+  await stack.siteServer?.close();
+  await stack.snapServer?.close();
+  await stack.devnet?.close();
+}
+
+const card = (page: Page, method: string) => page.getByTestId(`card-${method}`);
+
+async function callCard(page: Page, method: string) {
+  const target = card(page, method);
+  await target.scrollIntoViewIfNeeded();
+  await target.getByRole('button', { name: 'Call' }).click();
+  return target.getByTestId(`result-${method}`);
+}
+
+describe('site in the browser with the snap in snaps-simulation', () => {
+  let stack: Stack;
+  let page: Page;
+  let account = '';
+
+  beforeAll(async () => {
+    rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    stack = await startStack();
+    page = stack.page;
+  }, 600_000);
+
+  afterAll(async () => {
+    if (stack) await stopStack(stack);
+  });
+
+  it('finds the wallet announced as MetaMask Flask and connects (installs the snap)', async () => {
+    const query = new URLSearchParams({ snapId: stack.wallet.snapId, devnet: stack.devnet.rpcUrl });
+    await page.goto(`${stack.siteServer.url}/?${query.toString()}`);
+    await waitForText(page.getByTestId('wallet-status'), /MetaMask Flask.*io\.metamask\.flask/);
+    await waitForText(page.getByTestId('connect-panel'), /Not connected/);
+
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const panel = await waitForText(
+      page.getByTestId('connect-panel'),
+      /Connected[\s\S]*Installed version 0\.1\.0/,
+    );
+    expect(panel).toContain(stack.wallet.snapId);
+    await waitForText(page.getByTestId('network-panel'), /Testnet[\s\S]*0x534e5f5345504f4c4941/);
+    // The devnet behind the snap answers for Testnet, so the page offers local funding.
+    await waitForText(page.getByTestId('network-panel'), /Local devnet/);
+    expect(stack.wallet.dialogs.map((d) => d.type)).toContain('install');
+    await screenshot(page, SCREENSHOT_DIR, '01-connected');
+  });
+
+  it('creates an account and lists it', async () => {
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const result = await waitForText(
+      page.getByTestId('account-result'),
+      /"address": "0x[0-9a-f]+"/,
+    );
+    account = /"address": "(0x[0-9a-f]+)"/.exec(result)?.[1] ?? '';
+    expect(account).toMatch(/^0x[0-9a-f]{50,64}$/);
+    // Listed (selected) next to any account the page recovered on connect.
+    const row = page.getByTestId('account-row').filter({ hasText: account.slice(0, 10) });
+    await waitForText(row, /#\d+[\s\S]*Fund from devnet[\s\S]*Deploy/);
+    expect(await row.locator('input[type="radio"]').isChecked()).toBe(true);
+    // The method cards now default to this account.
+    expect(
+      await card(page, 'l2_signMessage').locator('input[name="signerAddress"]').inputValue(),
+    ).toBe(account);
+    await screenshot(page, SCREENSHOT_DIR, '02-account-created');
+  });
+
+  it('signs a typed-data message (approving the dialog) and verifies the signature', async () => {
+    const dialogsBefore = stack.wallet.dialogs.length;
+    const signed = await waitForText(
+      await callCard(page, 'l2_signMessage'),
+      /Result\s+Copy\s+0x[0-9a-f]+,0x[0-9a-f]+/,
+    );
+    const signature = /(0x[0-9a-f]+,0x[0-9a-f]+)/.exec(signed)?.[1];
+    const dialog = stack.wallet.dialogs[dialogsBefore];
+    expect(dialog).toMatchObject({ method: 'l2_signMessage', action: 'approve' });
+    expect(dialog.text).toContain('Hello, Bob!');
+
+    // The verify card is pre-filled with the last signature.
+    expect(
+      await card(page, 'l2_verifySignedMessage').locator('input[name="signature"]').inputValue(),
+    ).toBe(signature);
+    await waitForText(await callCard(page, 'l2_verifySignedMessage'), /Result\s+Copy\s+true/);
+    await screenshot(page, SCREENSHOT_DIR, '03-signed-and-verified');
+  });
+
+  it('switches the network to Mainnet and back', async () => {
+    const panel = page.getByTestId('network-panel');
+    await panel.scrollIntoViewIfNeeded();
+    await panel.getByRole('combobox').selectOption(MAINNET);
+    await panel.getByRole('button', { name: 'Switch network' }).click();
+    await waitForText(panel, /Mainnet[\s\S]*0x534e5f4d41494e/);
+    await waitForText(panel, /Switched\./);
+    expect(await panel.innerText()).not.toContain('Local devnet');
+    await screenshot(page, SCREENSHOT_DIR, '04-switched-to-mainnet');
+
+    await panel.getByRole('combobox').selectOption('0x534e5f5345504f4c4941');
+    await panel.getByRole('button', { name: 'Switch network' }).click();
+    await waitForText(panel, /Testnet[\s\S]*0x534e5f5345504f4c4941[\s\S]*Switched\./);
+    await waitForText(panel, /Local devnet/);
+    // Accounts are per network: back on Testnet the page lists account #0 again.
+    if ((await page.getByTestId('account-row').count()) === 0) {
+      await page.getByRole('button', { name: 'Create account' }).click();
+    }
+    await waitForText(page.getByTestId('account-row'), /#0/);
+  });
+
+  it('adds a token to the watch list', async () => {
+    const result = await waitForText(
+      await callCard(page, 'l2_addErc20Token'),
+      /Result[\s\S]*"symbol": "STRK"/,
+    );
+    expect(result).toMatch(/"decimals": 18/);
+    expect(result.toLowerCase()).toContain(
+      '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+    );
+    await screenshot(page, SCREENSHOT_DIR, '05-token-added');
+  });
+
+  it('shows a declined dialog as a user-rejected error', async () => {
+    stack.wallet.declineNextDialog();
+    const result = await waitForText(await callCard(page, 'l2_signMessage'), /Error/);
+    expect(result).toMatch(/UserRejectedError \(code 4001\)/);
+    expect(stack.wallet.dialogs.at(-1)).toMatchObject({
+      method: 'l2_signMessage',
+      action: 'decline',
+    });
+    await screenshot(page, SCREENSHOT_DIR, '06-declined');
+  });
+
+  it('raised no uncaught errors in the page', () => {
+    expect(stack.pageErrors).toEqual([]);
+  });
+});
