@@ -50,13 +50,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // Handlers first, so a signal that arrives right after start-up still shuts down cleanly.
-  let devnet: DevnetServer | undefined;
+  const running: { devnet?: DevnetServer } = {};
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;
     closing = true;
     console.log(`${signal} received, shutting down`);
-    (devnet ? devnet.close() : Promise.resolve()).then(
+    (running.devnet ? running.devnet.close() : Promise.resolve()).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  devnet = await startDevnetServer(options);
+  const devnet = await startDevnetServer(options);
+  running.devnet = devnet;
   if (closing) {
     await devnet.close();
     return;
