@@ -53,7 +53,7 @@ export function sameAddress(a: string, b: string): boolean {
 /** A felt as a hex or decimal string, or a safe integer; coerced to canonical hex. */
 export const FeltStruct: Struct<string, null> = coerce(
   define<string>('felt', (value) =>
-    typeof value === 'string' && HEX.test(value)
+    typeof value === 'string' && HEX.test(value) && parseFelt(value) !== undefined
       ? true
       : 'expected a felt: a hex (0x...) or decimal string below the Stark field prime',
   ),

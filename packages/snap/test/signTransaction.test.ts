@@ -1,0 +1,410 @@
+import { hash, transaction, type Call } from 'starknet';
+
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectError,
+  expectedAccount,
+  hex,
+  MAINNET,
+  OTHER_SRP,
+  resultOf,
+  snapWithAccounts,
+  TESTNET,
+  verifyWithScure,
+} from './helpers';
+
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const RECIPIENT = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+const CALLS = [
+  { contractAddress: STRK, entrypoint: 'transfer', calldata: [RECIPIENT, '1000', '0'] },
+  { contractAddress: STRK, entrypoint: 'approve', calldata: ['0x42', 5, '0x0'] },
+];
+
+const BOUNDS = {
+  l1_gas: { max_amount: '0x186a0', max_price_per_unit: '0x5af3107a4000' },
+  l2_gas: { max_amount: '1000000', max_price_per_unit: '0x2540be400' },
+  l1_data_gas: { max_amount: '0x200', max_price_per_unit: '0x3b9aca00' },
+};
+
+const DETAILS = {
+  nonce: '0x5',
+  resourceBounds: BOUNDS,
+  tip: '0x10',
+  paymasterData: ['0x7'],
+  nonceDataAvailabilityMode: 'L1',
+  feeDataAvailabilityMode: 'L2',
+  version: '0x3',
+};
+
+function toBoundsBN(bounds: typeof BOUNDS) {
+  const bn = (b: { max_amount: string; max_price_per_unit: string }) => ({
+    max_amount: BigInt(b.max_amount),
+    max_price_per_unit: BigInt(b.max_price_per_unit),
+  });
+  return {
+    l1_gas: bn(bounds.l1_gas),
+    l2_gas: bn(bounds.l2_gas),
+    l1_data_gas: bn(bounds.l1_data_gas),
+  };
+}
+
+/** The v3 invoke hash as starknet.js computes it. */
+function expectedInvokeHash(
+  sender: string,
+  chainId: string,
+  calls: Call[],
+  details = DETAILS,
+): string {
+  return hash.calculateInvokeTransactionHash({
+    senderAddress: sender,
+    version: '0x3',
+    compiledCalldata: transaction.getExecuteCalldata(calls, '1'),
+    chainId: chainId as never,
+    nonce: details.nonce,
+    accountDeploymentData: [],
+    nonceDataAvailabilityMode: details.nonceDataAvailabilityMode === 'L1' ? 0 : 1,
+    feeDataAvailabilityMode: details.feeDataAvailabilityMode === 'L1' ? 0 : 1,
+    resourceBounds: toBoundsBN(details.resourceBounds),
+    tip: details.tip,
+    paymasterData: details.paymasterData,
+  });
+}
+
+describe('l2_signTransaction', () => {
+  it.each([
+    ['address', TESTNET, DEFAULT_SRP, 0],
+    ['senderAddress', MAINNET, DEFAULT_SRP, 7],
+    ['address', TESTNET, OTHER_SRP, 1],
+  ])('signs the v3 invoke hash (sender in %s, chain %s)', async (field, chainId, srp, index) => {
+    const account = await expectedAccount(srp, index);
+    const { request } = await snapWithAccounts([index], srp === DEFAULT_SRP ? undefined : srp);
+    const pending = request({
+      method: 'l2_signTransaction',
+      params: {
+        [field]: account.address,
+        chainId,
+        transactions: CALLS,
+        transactionsDetail: DETAILS,
+      },
+    });
+    const ui = await pending.getInterface();
+    expect(ui.type).toBe('confirmation');
+    const text = dialogText(ui.content);
+    expect(text).toContain(account.address);
+    expect(text).toContain('transfer');
+    expect(text).toContain('approve');
+    expect(text).toContain(`0x${BigInt(STRK).toString(16).padStart(64, '0')}`);
+    expect(text).toContain(hex(RECIPIENT));
+    await ui.ok();
+
+    const signature = resultOf<string[]>(await pending);
+    expect(signature).toHaveLength(2);
+    signature.forEach((value) => expect(value).toMatch(/^0x[0-9a-f]+$/u));
+    const txHash = expectedInvokeHash(account.address, chainId, CALLS as Call[]);
+    expect(verifyWithScure(account, txHash, signature)).toBe(true);
+  });
+
+  it('defaults tip, paymasterData, DA modes and l1_data_gas like starknet.js', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const { l1_data_gas: _omitted, ...bounds } = BOUNDS;
+    const pending = request({
+      method: 'starkNet_signTransaction',
+      params: {
+        address: account.address,
+        chainId: TESTNET,
+        transactions: [CALLS[0]],
+        transactionsDetail: { nonce: 0, resourceBounds: bounds },
+      },
+    });
+    await (await pending.getInterface()).ok();
+    const signature = resultOf<string[]>(await pending);
+    const txHash = expectedInvokeHash(account.address, TESTNET, [CALLS[0]] as Call[], {
+      nonce: '0x0',
+      resourceBounds: { ...BOUNDS, l1_data_gas: { max_amount: '0', max_price_per_unit: '0' } },
+      tip: '0x0',
+      paymasterData: [],
+      nonceDataAvailabilityMode: 'L1',
+      feeDataAvailabilityMode: 'L1',
+      version: '0x3',
+    });
+    expect(verifyWithScure(account, txHash, signature)).toBe(true);
+  });
+
+  it('answers 4001 when the user declines', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const pending = request({
+      method: 'l2_signTransaction',
+      params: {
+        address: account.address,
+        chainId: TESTNET,
+        transactions: CALLS,
+        transactionsDetail: DETAILS,
+      },
+    });
+    await (await pending.getInterface()).cancel();
+    expectError(await pending, 4001);
+  });
+
+  const base = (address: string): Record<string, unknown> => ({
+    address,
+    chainId: TESTNET,
+    transactions: CALLS,
+    transactionsDetail: DETAILS,
+  });
+
+  it.each([
+    ['no transactions', { transactions: undefined }, /"transactions" is required/u],
+    ['an empty call list', { transactions: [] }, /"transactions"/u],
+    [
+      'a call with a bad contract address',
+      { transactions: [{ ...CALLS[0], contractAddress: '0xg' }] },
+      /"transactions.0.contractAddress".*Starknet address/u,
+    ],
+    [
+      'a call without entrypoint',
+      { transactions: [{ contractAddress: STRK, calldata: [] }] },
+      /"transactions.0.entrypoint" is required/u,
+    ],
+    [
+      'a call with an empty entrypoint',
+      { transactions: [{ contractAddress: STRK, entrypoint: ' ' }] },
+      /"transactions.0.entrypoint"/u,
+    ],
+    [
+      'calldata that is not felts',
+      { transactions: [{ ...CALLS[0], calldata: ['abc'] }] },
+      /"transactions.0.calldata.0".*felt/u,
+    ],
+    [
+      'calldata above the field prime',
+      { transactions: [{ ...CALLS[0], calldata: [`0x${'f'.repeat(64)}`] }] },
+      /"transactions.0.calldata.0"/u,
+    ],
+    ['no details', { transactionsDetail: undefined }, /"transactionsDetail" is required/u],
+    [
+      'no nonce',
+      { transactionsDetail: { ...DETAILS, nonce: undefined } },
+      /"transactionsDetail.nonce" is required/u,
+    ],
+    [
+      'a negative nonce',
+      { transactionsDetail: { ...DETAILS, nonce: -1 } },
+      /"transactionsDetail.nonce"/u,
+    ],
+    [
+      'no resourceBounds',
+      { transactionsDetail: { ...DETAILS, resourceBounds: undefined } },
+      /"transactionsDetail.resourceBounds" is required/u,
+    ],
+    [
+      'a u64 amount overflow',
+      {
+        transactionsDetail: {
+          ...DETAILS,
+          resourceBounds: {
+            ...BOUNDS,
+            l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+          },
+        },
+      },
+      /"transactionsDetail.resourceBounds.l2_gas.max_amount".*u64/u,
+    ],
+    [
+      'a bad DA mode',
+      { transactionsDetail: { ...DETAILS, feeDataAvailabilityMode: 'L3' } },
+      /"transactionsDetail.feeDataAvailabilityMode".*'L1' or 'L2'/u,
+    ],
+    [
+      'version 1',
+      { transactionsDetail: { ...DETAILS, version: '0x1' } },
+      /"transactionsDetail.version"/u,
+    ],
+    ['no chainId', { chainId: undefined }, /"chainId" is required/u],
+    ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
+    ['no sender', { address: undefined }, /"address" is required/u],
+  ])('rejects %s with -32602', async (_label, override, message) => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const params = JSON.parse(JSON.stringify({ ...base(account.address), ...override }));
+    expectError(await request({ method: 'l2_signTransaction', params }), -32602, message);
+  });
+
+  it("rejects a sender that is not the snap's", async () => {
+    const foreign = await expectedAccount(OTHER_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    expectError(
+      await request({ method: 'l2_signTransaction', params: base(foreign.address) }),
+      -32602,
+      /"address" is not an account of this snap/u,
+    );
+  });
+});
+
+describe('l2_signDeclareTransaction', () => {
+  const CLASS_HASH = '0x5c478ee27f2112411f86f207605b2e2c58cdb647bac0df27f660ef2252359c6';
+  const COMPILED_CLASS_HASH = '0x1f6be1e0a2e4e4fbc5f9a1bc7e2dd4ebbbb36b6fcf0c0d5d1e5b8f0f4a1d1e1';
+
+  function expectedDeclareHash(sender: string, chainId: string): string {
+    return hash.calculateDeclareTransactionHash({
+      classHash: CLASS_HASH,
+      compiledClassHash: COMPILED_CLASS_HASH,
+      senderAddress: sender,
+      version: '0x3',
+      chainId: chainId as never,
+      nonce: DETAILS.nonce,
+      accountDeploymentData: [],
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 1,
+      resourceBounds: toBoundsBN(BOUNDS),
+      tip: DETAILS.tip,
+      paymasterData: DETAILS.paymasterData,
+    });
+  }
+
+  const declareParams = (address: string, chainId = TESTNET): Record<string, unknown> => ({
+    address,
+    senderAddress: address,
+    chainId,
+    details: {
+      ...DETAILS,
+      classHash: CLASS_HASH,
+      compiledClassHash: COMPILED_CLASS_HASH,
+      senderAddress: address,
+      chainId,
+    },
+  });
+
+  it.each([
+    [TESTNET, DEFAULT_SRP, 1],
+    [MAINNET, OTHER_SRP, 7],
+  ])('signs the v3 declare hash on %s and returns {signature}', async (chainId, srp, index) => {
+    const account = await expectedAccount(srp, index);
+    const { request } = await snapWithAccounts([index], srp === DEFAULT_SRP ? undefined : srp);
+    const pending = request({
+      method: 'l2_signDeclareTransaction',
+      params: declareParams(account.address, chainId),
+    });
+    const ui = await pending.getInterface();
+    const text = dialogText(ui.content);
+    expect(text).toContain(account.address);
+    expect(text).toContain(CLASS_HASH);
+    expect(text).toContain(COMPILED_CLASS_HASH);
+    await ui.ok();
+    const { signature } = resultOf<{ signature: string[] }>(await pending);
+    expect(signature).toHaveLength(2);
+    expect(verifyWithScure(account, expectedDeclareHash(account.address, chainId), signature)).toBe(
+      true,
+    );
+  });
+
+  it('takes the sender from details.senderAddress alone', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const { address: _a, senderAddress: _s, ...params } = declareParams(account.address);
+    const pending = request({ method: 'starkNet_signDeclareTransaction', params });
+    await (await pending.getInterface()).ok();
+    const { signature } = resultOf<{ signature: string[] }>(await pending);
+    expect(verifyWithScure(account, expectedDeclareHash(account.address, TESTNET), signature)).toBe(
+      true,
+    );
+  });
+
+  it('answers 4001 when the user declines', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const pending = request({
+      method: 'l2_signDeclareTransaction',
+      params: declareParams(account.address),
+    });
+    await (await pending.getInterface()).cancel();
+    expectError(await pending, 4001);
+  });
+
+  it.each([
+    [
+      'no details',
+      (p: Record<string, unknown>) => ({ ...p, details: undefined }),
+      /"details" is required/u,
+    ],
+    [
+      'no classHash',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), classHash: undefined },
+      }),
+      /"details.classHash" is required/u,
+    ],
+    [
+      'a bad classHash',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), classHash: 'hash' },
+      }),
+      /"details.classHash".*felt/u,
+    ],
+    [
+      'no compiledClassHash',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), compiledClassHash: undefined },
+      }),
+      /"details.compiledClassHash" is required/u,
+    ],
+    [
+      'no nonce',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), nonce: undefined },
+      }),
+      /"details.nonce" is required/u,
+    ],
+    [
+      'no resourceBounds',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), resourceBounds: undefined },
+      }),
+      /"details.resourceBounds" is required/u,
+    ],
+    [
+      'a mismatched details.chainId',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), chainId: MAINNET },
+      }),
+      /"details.chainId" must equal "chainId"/u,
+    ],
+    [
+      'a mismatched details.senderAddress',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), senderAddress: '0x1234' },
+      }),
+      /"details.senderAddress" must equal/u,
+    ],
+    [
+      'no sender at all',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        address: undefined,
+        senderAddress: undefined,
+        details: { ...(p.details as object), senderAddress: undefined },
+      }),
+      /"senderAddress" is required/u,
+    ],
+    [
+      'no chainId',
+      (p: Record<string, unknown>) => ({ ...p, chainId: undefined }),
+      /"chainId" is required/u,
+    ],
+  ])('rejects %s with -32602', async (_label, change, message) => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const params = JSON.parse(JSON.stringify(change(declareParams(account.address))));
+    expectError(await request({ method: 'l2_signDeclareTransaction', params }), -32602, message);
+  });
+});
