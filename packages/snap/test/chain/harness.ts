@@ -151,3 +151,35 @@ export async function isDeployed(devnet: DevnetServer, address: string): Promise
     return false;
   }
 }
+
+type DialogActions = { ok: () => Promise<void>; cancel: () => Promise<void>; content: unknown };
+type Pending = ReturnType<Snap['request']>;
+
+/** Waits for the request's confirmation dialog and returns it (content, ok, cancel). */
+export async function dialogOf(pending: Pending): Promise<DialogActions> {
+  return (await pending.getInterface()) as unknown as DialogActions;
+}
+
+export async function approve(pending: Pending): Promise<Awaited<Pending>> {
+  await (await dialogOf(pending)).ok();
+  return pending;
+}
+
+export async function decline(pending: Pending): Promise<Awaited<Pending>> {
+  await (await dialogOf(pending)).cancel();
+  return pending;
+}
+
+/** Starknet JSON-RPC calls the devnet answered since the last reset, by method. */
+export function rpcCalls(devnet: DevnetServer): Record<string, number> {
+  return { ...devnet.metrics.rpcCalls };
+}
+
+export function submissions(devnet: DevnetServer): number {
+  const calls = devnet.metrics.rpcCalls;
+  return (
+    (calls.starknet_addInvokeTransaction ?? 0) +
+    (calls.starknet_addDeployAccountTransaction ?? 0) +
+    (calls.starknet_addDeclareTransaction ?? 0)
+  );
+}

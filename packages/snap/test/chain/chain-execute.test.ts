@@ -1,0 +1,618 @@
+/**
+ * l2_estimateFee, l2_executeTxn, l2_getErc20TokenBalance and l2_getTransactionStatus end to end:
+ * the real snap bundle in snaps-jest against a packages/devnet node on 127.0.0.1:5059.
+ * Balances, nonces and transactions are read back from the devnet with starknet.js; hashes are
+ * recomputed with starknet.js's hash functions and signatures verified with @scure/starknet.
+ */
+import { getPublicKey, Signature, verify } from '@scure/starknet';
+import { Account, hash, transaction } from 'starknet';
+
+import type { DevnetServer } from '../../../devnet/src';
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
+import {
+  approve,
+  balanceOf,
+  decline,
+  dialogOf,
+  installChainSnap,
+  isDeployed,
+  mintStrk,
+  provider,
+  serveE2eSnap,
+  startChainDevnet,
+  STRK,
+  STRK_UNIT,
+  submissions,
+  TESTNET,
+  type Snap,
+  type SnapServer,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+const ERC20_ABI = [
+  {
+    type: 'function',
+    name: 'transfer',
+    inputs: [
+      { name: 'recipient', type: 'core::starknet::contract_address::ContractAddress' },
+      { name: 'amount', type: 'core::integer::u256' },
+    ],
+    outputs: [{ type: 'core::bool' }],
+    state_mutability: 'external',
+  },
+];
+
+type FeeEstimate = {
+  suggestedMaxFee: string;
+  overallFee: string;
+  gasConsumed: string;
+  gasPrice: string;
+  unit: string;
+  includeDeploy: boolean;
+};
+
+type TxRecord = {
+  txnHash: string;
+  txnType: string;
+  senderAddress: string;
+  contractAddress: string;
+  contractFuncName: string;
+  contractCallData: string[];
+  status: string;
+  failureReason: string | null;
+  timestamp: number;
+  chainId: string;
+};
+
+let devnet: DevnetServer;
+let server: SnapServer;
+let snap: Snap;
+let sender: ExpectedAccount;
+let undeployed: ExpectedAccount;
+const GENEROUS_BOUNDS = {
+  l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+  l2_gas: { max_amount: '0x2000000', max_price_per_unit: '0x2540be400' },
+  l1_data_gas: { max_amount: '0x400', max_price_per_unit: '0x2540be400' },
+};
+const RECIPIENT = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde';
+
+function transferCall(amount: bigint, to = RECIPIENT) {
+  return {
+    contractAddress: STRK,
+    entrypoint: 'transfer',
+    calldata: [to, `0x${amount.toString(16)}`, '0x0'],
+  };
+}
+
+async function execute(params: Record<string, unknown>) {
+  return approve(snap.request({ method: 'l2_executeTxn', params }));
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error('timed out waiting');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function storedRecords(address: string): Promise<TxRecord[]> {
+  return resultOf<TxRecord[]>(
+    await snap.request({
+      method: 'l2_getTransactions',
+      params: { senderAddress: address, onlyFromState: true, withDeployTxn: true },
+    }),
+  );
+}
+
+beforeAll(async () => {
+  server = await serveE2eSnap();
+  devnet = await startChainDevnet();
+  snap = await installChainSnap(server.snapId);
+  sender = await expectedAccount(DEFAULT_SRP, 0);
+  undeployed = await expectedAccount(DEFAULT_SRP, 1);
+  for (const index of [0, 1, 2]) {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: index } }));
+  }
+  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
+  await mintStrk(devnet, undeployed.address, 100n * STRK_UNIT);
+  resultOf(
+    await approve(
+      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
+    ),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  await server?.close();
+});
+
+describe('l2_estimateFee', () => {
+  it('estimates a deployed account (base-10 strings, unit wei = FRI, includeDeploy false)', async () => {
+    const fee = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: { address: sender.address, invocations: [transferCall(1000n)] },
+      }),
+    );
+    expect(fee.includeDeploy).toBe(false);
+    expect(fee.unit).toBe('wei');
+    for (const field of ['suggestedMaxFee', 'overallFee', 'gasConsumed', 'gasPrice'] as const) {
+      expect(fee[field]).toMatch(/^[0-9]+$/u);
+    }
+    expect(BigInt(fee.suggestedMaxFee)).toBeGreaterThan(BigInt(fee.overallFee));
+    expect(BigInt(fee.gasPrice)).toBe(BigInt(fee.overallFee) / BigInt(fee.gasConsumed));
+
+    // The same invoke estimated by starknet.js's own Account against the devnet.
+    const account = new Account({
+      provider: provider(devnet),
+      address: sender.address,
+      signer: sender.privateKey,
+      cairoVersion: '1',
+    });
+    const direct = await account.estimateInvokeFee([transferCall(1000n)], { skipValidate: true });
+    // starknet.js applies the same 50% margins to amounts and prices as the snap does.
+    const bounds = direct.resourceBounds as unknown as Record<
+      string,
+      { max_amount: bigint; max_price_per_unit: bigint }
+    >;
+    const starknetJsMax = Object.values(bounds).reduce(
+      (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
+      0n,
+    );
+    expect(BigInt(fee.suggestedMaxFee)).toBe(starknetJsMax);
+  });
+
+  it('includes the deployment for an account that is not deployed', async () => {
+    const deployOnly = resultOf<FeeEstimate>(
+      await snap.request({ method: 'l2_estimateAccountDeployFee', params: { addressIndex: 1 } }),
+    );
+    const fee = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'starkNet_estimateFee',
+        params: { address: undeployed.address, invocations: [transferCall(5n)], chainId: TESTNET },
+      }),
+    );
+    expect(fee.includeDeploy).toBe(true);
+    expect(BigInt(fee.overallFee)).toBeGreaterThan(BigInt(deployOnly.overallFee));
+    expect(await isDeployed(devnet, undeployed.address)).toBe(false);
+  });
+
+  it.each([
+    [{ invocations: [transferCall(1n)] }, /"address" is required/u],
+    [
+      { address: '0x1', invocations: [] },
+      /"address" is not an account of this snap|"invocations"/u,
+    ],
+    [{ address: 'nope', invocations: [transferCall(1n)] }, /"address"/u],
+    [{ address: '0xabc', invocations: 'x' }, /"invocations"/u],
+    [{ address: '0xabc', invocations: [{ entrypoint: 'x' }] }, /"invocations.0.contractAddress"/u],
+    [{ address: '0xabc', invocations: [transferCall(1n)], chainId: '0x1' }, /"chainId"/u],
+    [
+      { address: '0xabc', invocations: [transferCall(1n)], details: { tip: 'x' } },
+      /"details.tip"/u,
+    ],
+  ])('rejects invalid params %j with -32602', async (params, message) => {
+    expectError(await snap.request({ method: 'l2_estimateFee', params }), -32602, message);
+  });
+
+  it('reports a call the node cannot execute as a clear chain error', async () => {
+    const response = await snap.request({
+      method: 'l2_estimateFee',
+      params: {
+        address: sender.address,
+        invocations: [{ contractAddress: STRK, entrypoint: 'no_such_entrypoint', calldata: [] }],
+      },
+    });
+    expectError(response, -32003, /Fee estimation failed/u);
+  });
+});
+
+describe('l2_executeTxn', () => {
+  it('shows sender, network, decoded calls and max fee, sends, records, and returns the hash', async () => {
+    const before = await balanceOf(devnet, STRK, RECIPIENT);
+    const senderBefore = await balanceOf(devnet, STRK, sender.address);
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: { address: sender.address, calls: [transferCall(12345n)], abis: ERC20_ABI },
+    });
+    const dialog = await dialogOf(pending);
+    const text = dialogText(dialog.content);
+    expect(text).toContain(sender.address);
+    expect(text).toContain('Testnet');
+    expect(text).toContain('transfer');
+    expect(text).toContain('recipient (ContractAddress)');
+    expect(text).toContain('amount (u256)');
+    expect(text).toContain('12345');
+    expect(text).toMatch(/Maximum fee/u);
+    await dialog.ok();
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
+
+    // On chain: the transfer happened and the sender paid the fee.
+    expect(await balanceOf(devnet, STRK, RECIPIENT)).toBe(before + 12345n);
+    const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
+      actual_fee: { amount: string; unit: string };
+      execution_status: string;
+    };
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    expect(receipt.actual_fee.unit).toBe('FRI');
+    expect(await balanceOf(devnet, STRK, sender.address)).toBe(
+      senderBefore - 12345n - BigInt(receipt.actual_fee.amount),
+    );
+
+    // The hash is the v3 invoke hash starknet.js computes, and the signature verifies with
+    // @scure/starknet against the account's derived key.
+    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
+      sender_address: string;
+      calldata: string[];
+      nonce: string;
+      signature: string[];
+      resource_bounds: Record<
+        'l1_gas' | 'l2_gas' | 'l1_data_gas',
+        { max_amount: string; max_price_per_unit: string }
+      >;
+      tip: string;
+      paymaster_data: string[];
+      account_deployment_data: string[];
+    };
+    const bn = (bound: { max_amount: string; max_price_per_unit: string }) => ({
+      max_amount: BigInt(bound.max_amount),
+      max_price_per_unit: BigInt(bound.max_price_per_unit),
+    });
+    const recomputed = hash.calculateInvokeTransactionHash({
+      senderAddress: tx.sender_address,
+      version: '0x3',
+      compiledCalldata: transaction.getExecuteCalldata([transferCall(12345n)], '1'),
+      chainId: TESTNET as never,
+      nonce: tx.nonce,
+      accountDeploymentData: tx.account_deployment_data,
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 0,
+      resourceBounds: {
+        l1_gas: bn(tx.resource_bounds.l1_gas),
+        l2_gas: bn(tx.resource_bounds.l2_gas),
+        l1_data_gas: bn(tx.resource_bounds.l1_data_gas),
+      },
+      tip: tx.tip,
+      paymasterData: tx.paymaster_data,
+    });
+    expect(BigInt(recomputed)).toBe(BigInt(txHash));
+    const [r, s] = tx.signature.map((value) => BigInt(value));
+    expect(
+      verify(
+        new Signature(r, s),
+        `0x${BigInt(txHash).toString(16)}`,
+        getPublicKey(sender.privateKey, false),
+      ),
+    ).toBe(true);
+
+    const records = await storedRecords(sender.address);
+    const record = records.find((item) => BigInt(item.txnHash) === BigInt(txHash));
+    expect(record).toMatchObject({
+      txnType: 'invoke',
+      senderAddress: sender.address,
+      contractAddress: STRK,
+      contractFuncName: 'transfer',
+      chainId: TESTNET,
+      failureReason: null,
+    });
+    expect(['RECEIVED', 'PENDING', 'ACCEPTED_ON_L2']).toContain(record?.status);
+  });
+
+  it('shows raw calldata when no ABI is given', async () => {
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: { address: sender.address, calls: [transferCall(7n)] },
+    });
+    const dialog = await dialogOf(pending);
+    expect(dialogText(dialog.content)).toContain('calldata[1]');
+    await dialog.cancel();
+    expectError(await pending, 4001);
+  });
+
+  it('honours details: nonce, resourceBounds, tip and paymasterData', async () => {
+    const nonce = BigInt(
+      await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
+    );
+    const bounds = {
+      l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+      l2_gas: { max_amount: '0x2000000', max_price_per_unit: '0x2540be400' },
+      l1_data_gas: { max_amount: '0x400', max_price_per_unit: '0x2540be400' },
+    };
+    const result = await execute({
+      address: sender.address,
+      calls: [transferCall(1n)],
+      details: { nonce: nonce.toString(), resourceBounds: bounds, tip: '7', paymasterData: [] },
+    });
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(result);
+    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
+      nonce: string;
+      tip: string;
+      resource_bounds: typeof bounds;
+    };
+    expect(BigInt(tx.nonce)).toBe(nonce);
+    expect(BigInt(tx.tip)).toBe(7n);
+    expect(BigInt(tx.resource_bounds.l2_gas.max_amount)).toBe(0x2000000n);
+    expect(BigInt(tx.resource_bounds.l2_gas.max_price_per_unit)).toBe(0x2540be400n);
+  });
+
+  it('keeps the signed bounds within details.maxFee, and refuses a maxFee below the estimate', async () => {
+    const fee = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: { address: sender.address, invocations: [transferCall(2n)] },
+      }),
+    );
+    const maxFee = (BigInt(fee.overallFee) * 11n) / 10n;
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+      await execute({
+        address: sender.address,
+        calls: [transferCall(2n)],
+        details: { maxFee: maxFee.toString() },
+      }),
+    );
+    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
+      resource_bounds: Record<string, { max_amount: string; max_price_per_unit: string }>;
+    };
+    const signedMax = Object.values(tx.resource_bounds).reduce(
+      (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
+      0n,
+    );
+    expect(signedMax).toBeLessThanOrEqual(maxFee);
+
+    const sent = submissions(devnet);
+    expectError(
+      await snap.request({
+        method: 'l2_executeTxn',
+        params: { address: sender.address, calls: [transferCall(2n)], details: { maxFee: '1' } },
+      }),
+      -32000,
+      /maxFee.*below the estimated fee/u,
+    );
+    expect(submissions(devnet)).toBe(sent);
+  });
+
+  it('estimates with validation when skipValidate is false', async () => {
+    const skip = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: {
+          address: sender.address,
+          invocations: [transferCall(3n)],
+          details: { skipValidate: true },
+        },
+      }),
+    );
+    const full = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: {
+          address: sender.address,
+          invocations: [transferCall(3n)],
+          details: { skipValidate: false },
+        },
+      }),
+    );
+    expect(BigInt(full.overallFee)).toBeGreaterThanOrEqual(BigInt(skip.overallFee));
+    resultOf(
+      await execute({
+        address: sender.address,
+        calls: [transferCall(3n)],
+        details: { skipValidate: false },
+      }),
+    );
+  });
+
+  it('deploys an undeployed account first, then executes, recording both', async () => {
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: { address: undeployed.address, calls: [transferCall(99n)] },
+    });
+    const dialog = await dialogOf(pending);
+    expect(dialogText(dialog.content)).toMatch(/deployed first/u);
+    await dialog.ok();
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
+    expect(await isDeployed(devnet, undeployed.address)).toBe(true);
+    const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
+      execution_status: string;
+    };
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const records = await storedRecords(undeployed.address);
+    expect(records.map((record) => record.txnType).sort()).toEqual(['deploy_account', 'invoke']);
+  });
+
+  it('sends nothing and stores nothing when the user declines', async () => {
+    const sent = submissions(devnet);
+    const recordsBefore = await storedRecords(sender.address);
+    const nonceBefore = await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed');
+    expectError(
+      await decline(
+        snap.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [transferCall(5n)] },
+        }),
+      ),
+      4001,
+    );
+    expect(submissions(devnet)).toBe(sent);
+    expect(await storedRecords(sender.address)).toEqual(recordsBefore);
+    expect(await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed')).toBe(
+      nonceBefore,
+    );
+  });
+
+  it.each([
+    [{ calls: [transferCall(1n)] }, /"address" is required/u],
+    [{ address: '0x123', calls: [transferCall(1n)] }, /"address" is not an account of this snap/u],
+    [{ address: '0xabc', calls: [] }, /"calls"/u],
+    [
+      { address: '0xabc', calls: [{ contractAddress: STRK, calldata: [] }] },
+      /"calls.0.entrypoint"/u,
+    ],
+    [
+      { address: '0xabc', calls: [{ contractAddress: STRK, entrypoint: 'x', calldata: ['zz'] }] },
+      /"calls.0.calldata.0"/u,
+    ],
+    [{ address: '0xabc', calls: [transferCall(1n)], details: { nonce: -1 } }, /"details.nonce"/u],
+    [
+      { address: '0xabc', calls: [transferCall(1n)], details: { skipValidate: 'yes' } },
+      /"details.skipValidate"/u,
+    ],
+    [
+      { address: '0xabc', calls: [transferCall(1n)], details: { resourceBounds: { l1_gas: 1 } } },
+      /"details.resourceBounds/u,
+    ],
+  ])('rejects invalid params %j with -32602', async (params, message) => {
+    expectError(await snap.request({ method: 'l2_executeTxn', params }), -32602, message);
+  });
+
+  it('gives the address to fund and the amount when the account has too little STRK', async () => {
+    const poor = await expectedAccount(DEFAULT_SRP, 2);
+    await mintStrk(devnet, poor.address, 10n ** 15n);
+    resultOf(
+      await approve(
+        snap.request({ method: 'l2_createAccount', params: { addressIndex: 2, deploy: true } }),
+      ),
+    );
+    const sent = submissions(devnet);
+    const response = await snap.request({
+      method: 'l2_executeTxn',
+      params: {
+        address: poor.address,
+        calls: [transferCall(10n ** 15n)],
+        details: {
+          resourceBounds: {
+            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+            l2_gas: { max_amount: '0x10000000', max_price_per_unit: '0x2540be400' },
+            l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+          },
+        },
+      },
+    });
+    expectError(
+      response,
+      -32000,
+      new RegExp(`fund the account ${poor.address} with at least .* STRK \\([0-9]+ FRI\\)`, 'u'),
+    );
+    expect(submissions(devnet)).toBe(sent);
+  });
+
+  it('records a reverted transaction as REJECTED with the revert reason', async () => {
+    const balance = await balanceOf(devnet, STRK, sender.address);
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+      // Given bounds skip the estimate (which would already fail), so the node includes it.
+      await execute({
+        address: sender.address,
+        calls: [transferCall(balance * 2n)],
+        details: { resourceBounds: GENEROUS_BOUNDS },
+      }),
+    );
+    const status = resultOf<string>(
+      await snap.request({
+        method: 'l2_getTransactionStatus',
+        params: { transactionHash: txHash },
+      }),
+    );
+    expect(status).toBe('REJECTED');
+    const record = (await storedRecords(sender.address)).find(
+      (item) => BigInt(item.txnHash) === BigInt(txHash),
+    );
+    expect(record?.status).toBe('REJECTED');
+    const nodeStatus = (await provider(devnet).getTransactionStatus(txHash)) as {
+      failure_reason?: string;
+    };
+    expect(record?.failureReason).toBeTruthy();
+    expect(record?.failureReason).toBe(nodeStatus.failure_reason);
+  });
+
+  it('lands ten concurrently approved transactions with distinct nonces and ten records', async () => {
+    const startNonce = BigInt(
+      await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
+    );
+    const recordsBefore = (await storedRecords(sender.address)).length;
+    const estimatesBefore = devnet.metrics.rpcCalls.starknet_estimateFee ?? 0;
+    const pendings = Array.from({ length: 10 }, (_unused, index) =>
+      snap.request({
+        method: 'l2_executeTxn',
+        params: { address: sender.address, calls: [transferCall(BigInt(1000 + index))] },
+      }),
+    );
+    // snaps-simulation resolves every open dialog with one click: wait until all ten requests
+    // have estimated and show their dialog, then approve them all at once.
+    await waitFor(
+      () => (devnet.metrics.rpcCalls.starknet_estimateFee ?? 0) >= estimatesBefore + 10,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await (await dialogOf(pendings[0])).ok();
+    const hashes = (await Promise.all(pendings)).map(
+      (response) => resultOf<{ transaction_hash: string }>(response).transaction_hash,
+    );
+    expect(new Set(hashes).size).toBe(10);
+    const nonces = await Promise.all(
+      hashes.map(async (txHash) =>
+        BigInt(
+          ((await provider(devnet).getTransactionByHash(txHash)) as unknown as { nonce: string })
+            .nonce,
+        ),
+      ),
+    );
+    expect(new Set(nonces.map(String)).size).toBe(10);
+    expect([...nonces].sort((a, b) => Number(a - b))).toEqual(
+      Array.from({ length: 10 }, (_unused, index) => startNonce + BigInt(index)),
+    );
+    for (const txHash of hashes) {
+      const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
+        execution_status: string;
+      };
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+    }
+    expect((await storedRecords(sender.address)).length).toBe(recordsBefore + 10);
+  });
+});
+
+describe('l2_getErc20TokenBalance', () => {
+  it('returns latest and pending balances as hex u256, matching the devnet', async () => {
+    const balance = resultOf<{ balanceLatest: string; balancePending: string }>(
+      await snap.request({
+        method: 'l2_getErc20TokenBalance',
+        params: { tokenAddress: STRK, userAddress: RECIPIENT },
+      }),
+    );
+    expect(balance.balanceLatest).toMatch(/^0x[0-9a-f]+$/u);
+    expect(BigInt(balance.balanceLatest)).toBe(await balanceOf(devnet, STRK, RECIPIENT, 'latest'));
+    expect(BigInt(balance.balancePending)).toBe(
+      await balanceOf(devnet, STRK, RECIPIENT, 'pre_confirmed'),
+    );
+  });
+
+  it.each([
+    [{ userAddress: RECIPIENT }, /"tokenAddress" is required/u],
+    [{ tokenAddress: STRK }, /"userAddress" is required/u],
+    [{ tokenAddress: 'STRK', userAddress: RECIPIENT }, /"tokenAddress"/u],
+    [{ tokenAddress: STRK, userAddress: RECIPIENT, chainId: 'x' }, /"chainId"/u],
+  ])('rejects invalid params %j with -32602', async (params, message) => {
+    expectError(await snap.request({ method: 'l2_getErc20TokenBalance', params }), -32602, message);
+  });
+
+  it('reports a token address with no contract as a clear chain error', async () => {
+    expectError(
+      await snap.request({
+        method: 'l2_getErc20TokenBalance',
+        params: { tokenAddress: '0x1234', userAddress: RECIPIENT },
+      }),
+      -32001,
+      /contract not found/u,
+    );
+  });
+});
