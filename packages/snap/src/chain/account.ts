@@ -233,9 +233,21 @@ export type DeployPlan = {
   maxCharge: bigint;
 };
 
-/** Estimates the account's deployment (whether or not it is deployed already). */
-export async function planDeploy(chain: ChainContext, key: AccountKey): Promise<DeployPlan> {
-  const snapshot = await readAccountSnapshot(chain, key.address);
+/**
+ * Estimates the account's deployment. An account already on chain has nothing to deploy: a
+ * clear error, unless the caller handles that case itself (`snapshot.deployed`).
+ */
+export async function planDeploy(
+  chain: ChainContext,
+  key: AccountKey,
+  snapshot?: AccountSnapshot,
+): Promise<DeployPlan> {
+  const state = snapshot ?? (await readAccountSnapshot(chain, key.address));
+  if (state.deployed) {
+    throw new InvalidInputError(
+      `Account ${key.address} is already deployed on ${chain.network.name}: there is no deployment fee to estimate.`,
+    );
+  }
   const [estimate] = await estimateTransactions(
     chain.rpc,
     [deployTxFor(key, chain.network.chainId, estimateDetails(0n).resourceBounds, true)],
@@ -243,7 +255,7 @@ export async function planDeploy(chain: ChainContext, key: AccountKey): Promise<
   );
   const bounds = boundsFromEstimate(estimate);
   return {
-    snapshot,
+    snapshot: state,
     bounds,
     estimate,
     fee: toFeeEstimateResult([estimate], [bounds]),

@@ -14,7 +14,7 @@ import {
   upsertTransaction,
 } from '../state';
 import { confirm } from '../ui';
-import { planDeploy, requireFunds, sendDeploy } from './account';
+import { planDeploy, readAccountSnapshot, requireFunds, sendDeploy } from './account';
 import { DeployAccountScreen } from './dialogs';
 import { getChain } from './node';
 import { deployRecord } from './records';
@@ -28,9 +28,9 @@ export async function deployAccount(
   const index = addressIndex ?? nextUnusedAddressIndex(await stateStore.read(), chainId);
   const key = await deriveAccountKey(index);
   const chain = getChain(chainId);
-  const plan = await planDeploy(chain, key);
+  const snapshot = await readAccountSnapshot(chain, key.address);
 
-  if (plan.snapshot.deployed) {
+  if (snapshot.deployed) {
     // Already on chain: nothing to send; make sure the snap knows the account.
     const record = await stateStore.update(
       (state) =>
@@ -40,6 +40,7 @@ export async function deployAccount(
     return { address: key.address, transaction_hash: record.deployTxnHash };
   }
 
+  const plan = await planDeploy(chain, key, snapshot);
   requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'the account deployment');
   const approved = await confirm(
     DeployAccountScreen({

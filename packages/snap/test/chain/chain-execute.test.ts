@@ -93,7 +93,7 @@ function transferCall(amount: bigint, to = RECIPIENT) {
 }
 
 async function execute(params: Record<string, unknown>) {
-  return approve(snap.request({ method: 'l2_executeTxn', params }));
+  return approve(snap.request({ method: 'l2_executeTxn', params: params as never }));
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
