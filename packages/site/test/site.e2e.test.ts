@@ -168,11 +168,10 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await panel.getByRole('button', { name: 'Switch network' }).click();
     await waitForText(panel, /Testnet[\s\S]*0x534e5f5345504f4c4941[\s\S]*Switched\./);
     await waitForText(panel, /Local devnet/);
-    // Accounts are per network: back on Testnet the page lists account #0 again.
-    if ((await page.getByTestId('account-row').count()) === 0) {
-      await page.getByRole('button', { name: 'Create account' }).click();
-    }
-    await waitForText(page.getByTestId('account-row'), /#0/);
+    // Accounts are per network: back on Testnet the page lists (and selects) our account again.
+    const row = page.getByTestId('account-row').filter({ hasText: account.slice(0, 10) });
+    await waitForText(row, /Deploy/);
+    expect(await row.locator('input[type="radio"]').isChecked()).toBe(true);
   });
 
   it('adds a token to the watch list', async () => {
@@ -187,6 +186,66 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await screenshot(page, SCREENSHOT_DIR, '05-token-added');
   });
 
+  // ---- chain flows (the snap's chain methods against the devnet) ----
+
+  const selectedRow = () =>
+    page.getByTestId('account-row').filter({ hasText: account.slice(0, 10) });
+
+  it('funds the account from the devnet and deploys it', async () => {
+    await selectedRow().getByRole('button', { name: 'Fund from devnet' }).click();
+    const funded = await waitForText(page.getByTestId('account-result'), /"new_balance"/);
+    expect(funded).toContain('"amount": "100 STRK"');
+    expect(funded).toContain('"unit": "FRI"');
+
+    await selectedRow().getByRole('button', { name: 'Deploy' }).click();
+    const deployed = await waitForText(
+      page.getByTestId('account-result'),
+      /"transaction_hash": "0x[0-9a-f]+"/,
+      60_000,
+    );
+    const hash = /"transaction_hash": "(0x[0-9a-f]+)"/.exec(deployed)?.[1] ?? '';
+    expect(stack.wallet.dialogs.at(-1)).toMatchObject({
+      method: 'l2_createAccount',
+      action: 'approve',
+    });
+    const row = page.getByTestId('tx-row').filter({ hasText: hash.slice(0, 8) });
+    await waitForText(row, /ACCEPTED_ON_L2[\s\S]*Deploy account/, 60_000);
+    await screenshot(page, SCREENSHOT_DIR, '06-funded-and-deployed');
+  });
+
+  it('executes a transfer and shows its status reaching ACCEPTED_ON_L2', async () => {
+    const result = await waitForText(
+      await callCard(page, 'l2_executeTxn'),
+      /"transaction_hash": "0x[0-9a-f]+"/,
+      60_000,
+    );
+    const hash = /"transaction_hash": "(0x[0-9a-f]+)"/.exec(result)?.[1] ?? '';
+    const row = page.getByTestId('tx-row').filter({ hasText: hash.slice(0, 8) });
+    await row.scrollIntoViewIfNeeded();
+    await waitForText(row, /executeTxn/);
+    await waitForText(row, /ACCEPTED_ON_L2/, 60_000);
+    // The status card is pre-filled with the last transaction and reads the same status.
+    await waitForText(
+      await callCard(page, 'l2_getTransactionStatus'),
+      /Result[\s\S]*ACCEPTED_ON_L2/,
+      30_000,
+    );
+    await screenshot(page, SCREENSHOT_DIR, '07-transfer-accepted');
+  });
+
+  it('reads the balance of the added token', async () => {
+    const result = await waitForText(
+      await callCard(page, 'l2_getErc20TokenBalance'),
+      /"balanceLatest": "0x[0-9a-f]+"/,
+      30_000,
+    );
+    const latest = BigInt(/"balanceLatest": "(0x[0-9a-f]+)"/.exec(result)?.[1] ?? '0x0');
+    // 100 STRK minted, minus the deploy and transfer fees (the self-transfer nets to zero).
+    expect(latest).toBeGreaterThan(90n * 10n ** 18n);
+    expect(latest).toBeLessThan(100n * 10n ** 18n);
+    await screenshot(page, SCREENSHOT_DIR, '08-token-balance');
+  });
+
   it('shows a declined dialog as a user-rejected error', async () => {
     stack.wallet.declineNextDialog();
     const result = await waitForText(await callCard(page, 'l2_signMessage'), /Error/);
@@ -195,7 +254,7 @@ describe('site in the browser with the snap in snaps-simulation', () => {
       method: 'l2_signMessage',
       action: 'decline',
     });
-    await screenshot(page, SCREENSHOT_DIR, '06-declined');
+    await screenshot(page, SCREENSHOT_DIR, '09-declined');
   });
 
   it('raised no uncaught errors in the page', () => {

@@ -122,11 +122,25 @@ export function App() {
     }
   }, []);
 
+  // Accounts are per network; the ones created here are remembered so that switching away and
+  // back lists them again (recovery stops at the first undeployed index).
+  const knownAccounts = useRef<Record<string, Account[]>>({});
+  const selectedByChain = useRef<Record<string, string>>({});
+  const chainRef = useRef(TESTNET_CHAIN_ID);
+  chainRef.current = network?.chainId ?? TESTNET_CHAIN_ID;
+  if (selected) selectedByChain.current[chainRef.current] = selected;
+
+  const mergeAccounts = (old: Account[], more: Account[]) => {
+    const byAddress = new Map(old.map((a) => [a.address, a]));
+    for (const account of more)
+      byAddress.set(account.address, { ...byAddress.get(account.address), ...account });
+    return [...byAddress.values()].sort((a, b) => a.addressIndex - b.addressIndex);
+  };
+
   const addAccount = useCallback((account: Account) => {
-    setAccounts((old) => {
-      const rest = old.filter((a) => a.address !== account.address);
-      return [...rest, account].sort((a, b) => a.addressIndex - b.addressIndex);
-    });
+    const chain = chainRef.current;
+    knownAccounts.current[chain] = mergeAccounts(knownAccounts.current[chain] ?? [], [account]);
+    setAccounts((old) => mergeAccounts(old, [account]));
     setSelected((current) => current || account.address);
   }, []);
 
@@ -144,9 +158,15 @@ export function App() {
           addressIndex: r.addressIndex,
           deployed: Boolean(r.deployTxnHash),
         }));
-        setAccounts(found);
+        const all = mergeAccounts(knownAccounts.current[onChain] ?? [], found);
+        setAccounts(all);
+        const remembered = selectedByChain.current[onChain];
         setSelected((current) =>
-          found.some((a) => a.address === current) ? current : (found[0]?.address ?? ''),
+          all.some((a) => a.address === current)
+            ? current
+            : all.some((a) => a.address === remembered)
+              ? remembered
+              : (all[0]?.address ?? ''),
         );
         if (!quiet) setAccountOutcome(okOutcome(records));
       } catch (error) {

@@ -12,6 +12,7 @@ interface JsxLike {
   props?: Record<string, unknown>;
 }
 interface SimulatedInterface {
+  id: string;
   type?: string;
   content: JsxLike;
   ok?: () => Promise<void>;
@@ -165,18 +166,26 @@ export class SimulatedFlask {
       inner === undefined ? { method, origin } : { method, params: inner, origin },
     );
     let settled = false;
-    // A request may open a dialog; answer it as queued. Requests without one just resolve.
-    request
-      .getInterface()
-      .then(async (ui) => {
+    // A request may open dialogs, one after another; answer each as queued. Requests without a
+    // dialog just resolve (getInterface then never answers, which is harmless here).
+    const answered = new Set<string>();
+    const answerDialogs = async () => {
+      while (!settled) {
+        const ui = await request.getInterface();
         if (settled) return;
+        if (answered.has(ui.id)) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        answered.add(ui.id);
         const action = this.nextAction();
         this.dialogs.push({ method, type: ui.type ?? 'custom', text: jsxText(ui.content), action });
         if (action === 'approve' && ui.ok) await ui.ok();
         else if (ui.cancel) await ui.cancel();
         else if (ui.ok) await ui.ok();
-      })
-      .catch(() => undefined);
+      }
+    };
+    answerDialogs().catch(() => undefined);
     const { response } = await request;
     settled = true;
     if (response.error) {
