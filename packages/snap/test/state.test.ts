@@ -1,0 +1,133 @@
+import { installSnap } from '@metamask/snaps-jest';
+
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  MAINNET,
+  pad,
+  resultOf,
+  TESTNET,
+} from './helpers';
+
+describe('state under concurrency', () => {
+  it('20 concurrent l2_createAccount calls lose no record', async () => {
+    const { request } = await installSnap();
+    const created = await Promise.all(
+      Array.from({ length: 20 }, async () =>
+        resultOf<{ address: string; addressIndex: number }>(
+          await request({ method: 'l2_createAccount' }),
+        ),
+      ),
+    );
+    const indexes = created.map((account) => account.addressIndex).sort((a, b) => a - b);
+    expect(indexes).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(new Set(created.map((account) => account.address)).size).toBe(20);
+    // Every record is in state: each address is known, and the next default index is 20.
+    for (const account of created) {
+      const expected = await expectedAccount(DEFAULT_SRP, account.addressIndex);
+      expect(account.address).toBe(expected.address);
+      expect(
+        resultOf<string>(
+          await request({
+            method: 'l2_extractPublicKey',
+            params: { userAddress: account.address },
+          }),
+        ),
+      ).toBe(expected.publicKey);
+    }
+    expect(
+      resultOf<{ addressIndex: number }>(await request({ method: 'l2_createAccount' }))
+        .addressIndex,
+    ).toBe(20);
+  });
+
+  it('20 concurrent l2_addErc20Token calls lose no record', async () => {
+    const { request } = await installSnap();
+    const addresses = Array.from({ length: 20 }, (_, index) => pad(BigInt(0x1000 + index)));
+    const pending = addresses.map((tokenAddress, index) =>
+      request({
+        method: 'l2_addErc20Token',
+        params: {
+          tokenAddress,
+          tokenName: `Token ${index}`,
+          tokenSymbol: `T${index}`,
+          tokenDecimals: index,
+          chainId: TESTNET,
+        },
+      }),
+    );
+    // The simulator shows one dialog at a time: approve each as it comes, without waiting for
+    // the approved request to finish, so the state writes overlap.
+    for (const request_ of pending) {
+      const ui = await request_.getInterface();
+      expect(dialogText(ui.content)).toContain('Add token');
+      await ui.ok();
+    }
+    const tokens = await Promise.all(
+      pending.map(async (request_) => resultOf<{ address: string }>(await request_)),
+    );
+    expect(tokens.map((token) => token.address)).toEqual(addresses);
+
+    // All 20 are stored: re-adding each one is an update.
+    for (const tokenAddress of addresses) {
+      const again = request({
+        method: 'l2_addErc20Token',
+        params: { tokenAddress, tokenName: 'Again', tokenSymbol: 'AG', chainId: TESTNET },
+      });
+      const ui = await again.getInterface();
+      expect(dialogText(ui.content)).toContain('Update token');
+      await ui.cancel();
+      await again;
+    }
+  });
+});
+
+describe('state migrations', () => {
+  it('reads state written before the schema had a version', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 3);
+    const { request } = await installSnap({
+      options: {
+        state: {
+          currentChainId: '0x534E5F4D41494E',
+          accounts: {
+            [TESTNET]: [
+              {
+                address: account.address,
+                addressIndex: 3,
+                publicKey: account.publicKey,
+                addressSalt: account.publicKey,
+                deployTxnHash: '',
+                derivationPath: "m/44'/9004'/0'/0/3",
+                chainId: TESTNET,
+              },
+            ],
+          },
+        },
+      },
+    });
+    expect(resultOf(await request({ method: 'l2_getCurrentNetwork' }))).toEqual({
+      name: 'Mainnet',
+      chainId: MAINNET,
+    });
+    expect(
+      resultOf<string>(
+        await request({ method: 'l2_extractPublicKey', params: { userAddress: account.address } }),
+      ),
+    ).toBe(account.publicKey);
+    // The migration added the ETH/STRK defaults.
+    const pending = request({
+      method: 'l2_addErc20Token',
+      params: {
+        tokenAddress: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        tokenName: 'Ether',
+        tokenSymbol: 'ETH',
+        chainId: TESTNET,
+      },
+    });
+    const ui = await pending.getInterface();
+    expect(dialogText(ui.content)).toContain('Update token');
+    await ui.cancel();
+    await pending;
+  });
+});
