@@ -21,7 +21,7 @@ import {
 } from './execution';
 import { encodeShortString, Felt, parseFelt, selectorFromName, toHex } from './felt';
 import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
-import { poseidonMany } from './hashing';
+import { poseidonHash, poseidonMany } from './hashing';
 import { argentAccountClass, isAccountClass, ozAccountClass } from './native/accounts';
 import { balanceIn, balanceSlot, chargeFee, erc20Class, initToken, mintTo } from './native/erc20';
 import { legacyUdcClass, udcClass } from './native/udc';
@@ -110,7 +110,6 @@ const VALIDATE_DECLARE = selectorFromName('__validate_declare__');
 const STRK = BigInt(STRK_TOKEN_ADDRESS);
 const ETH = BigInt(ETH_TOKEN_ADDRESS);
 const SEQUENCER = BigInt(SEQUENCER_ADDRESS);
-const BLOCK_HASH_PREFIX = encodeShortString('STARKNET_BLOCK_HASH0');
 
 function resolveChainId(chainId: string): Felt {
   if (CHAIN_IDS[chainId]) return BigInt(CHAIN_IDS[chainId]);
@@ -238,20 +237,14 @@ export class Devnet {
     const block = this.pending;
     block.timestamp = timestamp;
     const previousRoot = this.blocks.at(-1)?.newRoot ?? 0n;
-    // A commitment to the state change, chained like a root; not the protocol's Patricia root.
-    block.newRoot = poseidonMany([
-      previousRoot,
-      BigInt(block.number),
-      ...block.transactions.map((t) => t.hash),
-      BigInt(block.diff.storage.size + block.diff.nonces.size + block.diff.deployed.size),
-    ]);
+    // A commitment chained over the blocks' transactions; not the protocol's Patricia root (no
+    // tries here). One permutation per block: block closing is on the per-transaction hot path.
+    const txDigest = block.transactions.reduce((acc, t) => poseidonHash(acc, t.hash), 0n);
+    block.newRoot = poseidonHash(previousRoot, txDigest + BigInt(block.number));
+    // Number and timestamp share one felt (64 bits each) to keep this at two permutations.
     block.hash = poseidonMany([
-      BLOCK_HASH_PREFIX,
-      BigInt(block.number),
+      (BigInt(block.timestamp) << 64n) + BigInt(block.number),
       block.newRoot,
-      SEQUENCER,
-      BigInt(block.timestamp),
-      BigInt(block.transactions.length),
       block.parentHash,
     ]);
     this.blocks.push(block);
@@ -383,12 +376,12 @@ export class Devnet {
    */
   private run(
     tx: Transaction,
+    hash: Felt,
     base: StateReader,
     block: Block,
     flags: SimulationFlags,
     tracing: boolean,
   ): RunResult {
-    const hash = transactionHash(tx, this.chainId);
     const sender = tx.senderAddress;
     if (tx.type === 'DECLARE') {
       if (this.classes.get(tx.classHash, block.number)) throw rpcErrors.classAlreadyDeclared();
@@ -552,6 +545,7 @@ export class Devnet {
     const block = this.pending;
     const result = this.run(
       tx,
+      hash,
       this.state.at(block.number),
       block,
       { skipValidate: false, skipFeeCharge: false },
@@ -593,7 +587,7 @@ export class Devnet {
         throw rpcErrors.unsupportedTxVersion();
       let result: RunResult;
       try {
-        result = this.run(tx, base, block, flags, tracing);
+        result = this.run(tx, transactionHash(tx, this.chainId), base, block, flags, tracing);
       } catch (error) {
         if (error instanceof StarknetRpcError) {
           const detail =

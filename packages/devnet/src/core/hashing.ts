@@ -1,4 +1,10 @@
-import { pedersen, poseidonHashMany, keccak } from '@scure/starknet';
+import {
+  keccak,
+  pedersen,
+  poseidonHash as scurePoseidonHash,
+  poseidonHashMany,
+} from '@scure/starknet';
+import { fastPoseidon } from './poseidon';
 import { ADDR_BOUND, Felt, encodeShortString } from './felt';
 
 // Protocol hashing, computed from the primitives so tests can cross-check starknet.js against it.
@@ -14,8 +20,12 @@ export function pedersenHashOnElements(values: readonly Felt[]): Felt {
   return pedersenHash(acc, BigInt(values.length));
 }
 
+export function poseidonHash(a: Felt, b: Felt): Felt {
+  return scurePoseidonHash(a, b, fastPoseidon);
+}
+
 export function poseidonMany(values: readonly Felt[]): Felt {
-  return poseidonHashMany(values as Felt[]);
+  return poseidonHashMany(values as Felt[], fastPoseidon);
 }
 
 const CONTRACT_ADDRESS_PREFIX = encodeShortString('STARKNET_CONTRACT_ADDRESS');

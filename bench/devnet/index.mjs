@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Throughput and latency of the devnet (packages/devnet, built dist) under signed ERC-20 transfers.
+// The node runs as its own process (the l2-devnet CLI), the client here signs with starknet.js.
+// Build first: npm run build -w packages/devnet
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '../../packages/devnet/dist/cli.js');
+const { STRK_TOKEN_ADDRESS } = await import('../../packages/devnet/dist/index.js').then((m) => m.default ?? m);
+
+const SEQUENTIAL_TXS = Number(process.env.BENCH_SEQUENTIAL_TXS ?? 600);
+const CONCURRENT_CLIENTS = 8;
+const TXS_PER_CLIENT = Number(process.env.BENCH_TXS_PER_CLIENT ?? 100);
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const BOUNDS = {
+  l1_gas: { max_amount: 0n, max_price_per_unit: 200_000_000_000n },
+  l2_gas: { max_amount: 2_000_000n, max_price_per_unit: 2_000_000n },
+  l1_data_gas: { max_amount: 2_000n, max_price_per_unit: 200_000n },
+};
+
+config.set('logLevel', 'ERROR');
+
+function startNode() {
+  const child = spawn(process.execPath, [cli, '--port', '0', '--accounts', String(CONCURRENT_CLIENTS + 1)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code, signal) => {
+      if (code) console.error(`devnet exited with ${code} ${signal ?? ''}`);
+      reject(new Error(`devnet exited with ${code}`));
+    });
+  });
+}
+
+let requestId = 0;
+async function rpc(url, method, params) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params }),
+  });
+  const reply = await response.json();
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message} ${JSON.stringify(reply.error.data)}`);
+  return reply.result;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (value) => value.toFixed(2);
+
+/** Signs `count` transfers from one account with consecutive nonces, as a wallet would. */
+async function signTransfers(account, recipient, count, firstNonce) {
+  const signed = [];
+  for (let i = 0; i < count; i += 1) {
+    signed.push(
+      await account.getSignedTransaction(
+        {
+          contractAddress: STRK_TOKEN_ADDRESS,
+          entrypoint: 'transfer',
+          calldata: CallData.compile({ recipient, amount: uint256.bnToUint256(1n) }),
+        },
+        { nonce: firstNonce + i, resourceBounds: BOUNDS, tip: 0 },
+      ),
+    );
+  }
+  return signed;
+}
+
+async function submitAll(url, signed, latencies) {
+  for (const tx of signed) {
+    const start = performance.now();
+    await rpc(url, 'starknet_addInvokeTransaction', { invoke_transaction: tx });
+    latencies?.push(performance.now() - start);
+  }
+}
+
+const { child, url: baseUrl } = await startNode();
+const url = `${baseUrl}/rpc`;
+try {
+  const provider = new RpcProvider({ nodeUrl: url });
+  const predeployed = await rpc(url, 'devnet_getPredeployedAccounts', {});
+  const accounts = predeployed.map(
+    (a) => new Account({ provider, address: a.address, signer: a.private_key, cairoVersion: '1' }),
+  );
+  // A fresh address: its balance counts the transfers that were accepted.
+  const recipient = '0x5ea1ed';
+
+  // Warm-up: JIT, key precomputation, storage slot caches.
+  await submitAll(url, await signTransfers(accounts[0], recipient, 20, 0));
+
+  // 1. One client, sequential, pre-signed: what the node accepts per second.
+  const sequential = await signTransfers(accounts[0], recipient, SEQUENTIAL_TXS, 20);
+  const invokeLatencies = [];
+  let start = performance.now();
+  await submitAll(url, sequential, invokeLatencies);
+  const sequentialSeconds = (performance.now() - start) / 1000;
+
+  // 2. One client that also signs each transfer right before sending it (wallet-like, end to end).
+  start = performance.now();
+  const signAndSendCount = 200;
+  for (let i = 0; i < signAndSendCount; i += 1) {
+    const [tx] = await signTransfers(accounts[0], recipient, 1, 20 + SEQUENTIAL_TXS + i);
+    await rpc(url, 'starknet_addInvokeTransaction', { invoke_transaction: tx });
+  }
+  const signAndSendSeconds = (performance.now() - start) / 1000;
+
+  // 3. Eight clients (eight accounts) at once, each sending its pre-signed transfers in order.
+  const batches = await Promise.all(
+    accounts.slice(1, CONCURRENT_CLIENTS + 1).map((account) => signTransfers(account, recipient, TXS_PER_CLIENT, 0)),
+  );
+  start = performance.now();
+  await Promise.all(batches.map((signed) => submitAll(url, signed)));
+  const concurrentSeconds = (performance.now() - start) / 1000;
+
+  // 4. starknet_call latency (ERC-20 balance_of on latest).
+  const callLatencies = [];
+  const request = {
+    contract_address: STRK_TOKEN_ADDRESS,
+    entry_point_selector: '0x35a73cd311a05d46deda634c5ee045db92f811b4e74bca4437fcb5302b7af33',
+    calldata: [recipient],
+  };
+  for (let i = 0; i < CALLS; i += 1) {
+    const t0 = performance.now();
+    await rpc(url, 'starknet_call', { request, block_id: 'latest' });
+    callLatencies.push(performance.now() - t0);
+  }
+
+  const received = uint256.uint256ToBN({
+    low: (await rpc(url, 'starknet_call', { request, block_id: 'latest' }))[0],
+    high: 0,
+  });
+  const expectedTransfers = 20 + SEQUENTIAL_TXS + signAndSendCount + CONCURRENT_CLIENTS * TXS_PER_CLIENT;
+  if (received !== BigInt(expectedTransfers)) {
+    throw new Error(`recipient received ${received} transfers, expected ${expectedTransfers}`);
+  }
+
+  invokeLatencies.sort((a, b) => a - b);
+  callLatencies.sort((a, b) => a - b);
+  const rows = [
+    ['signed ERC-20 transfers/s, 1 client sequential (pre-signed)', (SEQUENTIAL_TXS / sequentialSeconds).toFixed(0)],
+    ['signed ERC-20 transfers/s, 1 client signing each before sending', (signAndSendCount / signAndSendSeconds).toFixed(0)],
+    [
+      `signed ERC-20 transfers/s, ${CONCURRENT_CLIENTS} concurrent clients (pre-signed)`,
+      ((CONCURRENT_CLIENTS * TXS_PER_CLIENT) / concurrentSeconds).toFixed(0),
+    ],
+    ['starknet_addInvokeTransaction p50 / p95 (ms)', `${ms(percentile(invokeLatencies, 50))} / ${ms(percentile(invokeLatencies, 95))}`],
+    ['starknet_call (balance_of) p50 / p95 (ms)', `${ms(percentile(callLatencies, 50))} / ${ms(percentile(callLatencies, 95))}`],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}); block per transaction`);
+  console.log(`${SEQUENTIAL_TXS} sequential, ${CONCURRENT_CLIENTS}x${TXS_PER_CLIENT} concurrent, ${CALLS} calls; every transfer checked on chain\n`);
+  console.log(`| ${'metric'.padEnd(width)} | value |`);
+  console.log(`| ${'-'.repeat(width)} | ----- |`);
+  for (const [name, value] of rows) console.log(`| ${name.padEnd(width)} | ${value} |`);
+} finally {
+  child.kill('SIGTERM');
+}
