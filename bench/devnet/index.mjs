@@ -10,7 +10,9 @@ import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../../packages/devnet/dist/cli.js');
-const { STRK_TOKEN_ADDRESS } = await import('../../packages/devnet/dist/index.js').then((m) => m.default ?? m);
+const { STRK_TOKEN_ADDRESS } = await import('../../packages/devnet/dist/index.js').then(
+  (m) => m.default ?? m,
+);
 
 const SEQUENTIAL_TXS = Number(process.env.BENCH_SEQUENTIAL_TXS ?? 600);
 const CONCURRENT_CLIENTS = 8;
@@ -25,9 +27,13 @@ const BOUNDS = {
 config.set('logLevel', 'ERROR');
 
 function startNode() {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--accounts', String(CONCURRENT_CLIENTS + 1)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cli, '--port', '0', '--accounts', String(CONCURRENT_CLIENTS + 1)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
@@ -50,11 +56,15 @@ async function rpc(url, method, params) {
     body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params }),
   });
   const reply = await response.json();
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message} ${JSON.stringify(reply.error.data)}`);
+  if (reply.error)
+    throw new Error(
+      `${method}: ${reply.error.code} ${reply.error.message} ${JSON.stringify(reply.error.data)}`,
+    );
   return reply.result;
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (value) => value.toFixed(2);
 
 /** Signs `count` transfers from one account with consecutive nonces, as a wallet would. */
@@ -115,7 +125,9 @@ try {
 
   // 3. Eight clients (eight accounts) at once, each sending its pre-signed transfers in order.
   const batches = await Promise.all(
-    accounts.slice(1, CONCURRENT_CLIENTS + 1).map((account) => signTransfers(account, recipient, TXS_PER_CLIENT, 0)),
+    accounts
+      .slice(1, CONCURRENT_CLIENTS + 1)
+      .map((account) => signTransfers(account, recipient, TXS_PER_CLIENT, 0)),
   );
   start = performance.now();
   await Promise.all(batches.map((signed) => submitAll(url, signed)));
@@ -138,7 +150,8 @@ try {
     low: (await rpc(url, 'starknet_call', { request, block_id: 'latest' }))[0],
     high: 0,
   });
-  const expectedTransfers = 20 + SEQUENTIAL_TXS + signAndSendCount + CONCURRENT_CLIENTS * TXS_PER_CLIENT;
+  const expectedTransfers =
+    20 + SEQUENTIAL_TXS + signAndSendCount + CONCURRENT_CLIENTS * TXS_PER_CLIENT;
   if (received !== BigInt(expectedTransfers)) {
     throw new Error(`recipient received ${received} transfers, expected ${expectedTransfers}`);
   }
@@ -146,18 +159,34 @@ try {
   invokeLatencies.sort((a, b) => a - b);
   callLatencies.sort((a, b) => a - b);
   const rows = [
-    ['signed ERC-20 transfers/s, 1 client sequential (pre-signed)', (SEQUENTIAL_TXS / sequentialSeconds).toFixed(0)],
-    ['signed ERC-20 transfers/s, 1 client signing each before sending', (signAndSendCount / signAndSendSeconds).toFixed(0)],
+    [
+      'signed ERC-20 transfers/s, 1 client sequential (pre-signed)',
+      (SEQUENTIAL_TXS / sequentialSeconds).toFixed(0),
+    ],
+    [
+      'signed ERC-20 transfers/s, 1 client signing each before sending',
+      (signAndSendCount / signAndSendSeconds).toFixed(0),
+    ],
     [
       `signed ERC-20 transfers/s, ${CONCURRENT_CLIENTS} concurrent clients (pre-signed)`,
       ((CONCURRENT_CLIENTS * TXS_PER_CLIENT) / concurrentSeconds).toFixed(0),
     ],
-    ['starknet_addInvokeTransaction p50 / p95 (ms)', `${ms(percentile(invokeLatencies, 50))} / ${ms(percentile(invokeLatencies, 95))}`],
-    ['starknet_call (balance_of) p50 / p95 (ms)', `${ms(percentile(callLatencies, 50))} / ${ms(percentile(callLatencies, 95))}`],
+    [
+      'starknet_addInvokeTransaction p50 / p95 (ms)',
+      `${ms(percentile(invokeLatencies, 50))} / ${ms(percentile(invokeLatencies, 95))}`,
+    ],
+    [
+      'starknet_call (balance_of) p50 / p95 (ms)',
+      `${ms(percentile(callLatencies, 50))} / ${ms(percentile(callLatencies, 95))}`,
+    ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
-  console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}); block per transaction`);
-  console.log(`${SEQUENTIAL_TXS} sequential, ${CONCURRENT_CLIENTS}x${TXS_PER_CLIENT} concurrent, ${CALLS} calls; every transfer checked on chain\n`);
+  console.log(
+    `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}); block per transaction`,
+  );
+  console.log(
+    `${SEQUENTIAL_TXS} sequential, ${CONCURRENT_CLIENTS}x${TXS_PER_CLIENT} concurrent, ${CALLS} calls; every transfer checked on chain\n`,
+  );
   console.log(`| ${'metric'.padEnd(width)} | value |`);
   console.log(`| ${'-'.repeat(width)} | ----- |`);
   for (const [name, value] of rows) console.log(`| ${name.padEnd(width)} | ${value} |`);
