@@ -200,7 +200,7 @@ export function buildDeclare(
         sierra_program: sierra.sierra_program,
         contract_class_version: sierra.contract_class_version,
         entry_points_by_type: sierra.entry_points_by_type,
-        abi: typeof sierra.abi === 'string' ? sierra.abi : JSON.stringify(sierra.abi),
+        abi: abiString(sierra.abi),
       },
       account_deployment_data: accountDeploymentData,
       ...commonFields(details),
@@ -219,4 +219,24 @@ export function estimateDetails(nonce: bigint, base?: Partial<V3Details>): V3Det
     nonceDataAvailabilityMode: base?.nonceDataAvailabilityMode,
     feeDataAvailabilityMode: base?.feeDataAvailabilityMode,
   };
+}
+
+/**
+ * The ABI string a Sierra class carries on chain, formatted as starknet.js formats it for the
+ * class hash (JSON with a space after every ':' and ',' outside strings), so the node computes
+ * the same class hash the snap signed.
+ */
+export function abiString(abi: unknown): string {
+  const parsed: unknown = typeof abi === 'string' ? JSON.parse(abi) : abi;
+  const json = JSON.stringify(parsed);
+  let insideQuotes = false;
+  let out = '';
+  for (let index = 0; index < json.length; index += 1) {
+    const char = json[index];
+    if (char === '"' && json[index - 1] !== '\\') {
+      insideQuotes = !insideQuotes;
+    }
+    out += !insideQuotes && (char === ':' || char === ',') ? `${char} ` : char;
+  }
+  return out;
 }

@@ -66,10 +66,21 @@ function readPayload(payload: {
       'must be a Sierra contract class (with sierra_program); only Cairo 1 classes are declared with v3 transactions',
     );
   }
+  // A string ABI is parsed, so the class hash and the ABI sent are formatted the same way.
+  const raw = contract as CompiledSierra;
+  let sierra: CompiledSierra;
+  try {
+    sierra = {
+      ...raw,
+      abi: typeof raw.abi === 'string' ? (JSON.parse(raw.abi) as CompiledSierra['abi']) : raw.abi,
+    };
+  } catch {
+    throw invalidParams('contractPayload.contract.abi', 'is not valid JSON');
+  }
   let hashes;
   try {
     hashes = extractContractHashes({
-      contract: contract as CompiledSierra,
+      contract: sierra,
       casm: payload.casm as never,
       compiledClassHash: payload.compiledClassHash,
       classHash: payload.classHash,
@@ -81,7 +92,7 @@ function readPayload(payload: {
     );
   }
   return {
-    sierra: contract as CompiledSierra,
+    sierra,
     classHash: hex(hashes.classHash),
     compiledClassHash: hex(hashes.compiledClassHash as string),
   };

@@ -1,0 +1,214 @@
+/**
+ * l2_declareContract end to end against a packages/devnet node on 127.0.0.1:5059, with the
+ * devnet's Sierra fixture (counter.cairo compiled by wasm-cairo, see
+ * packages/devnet/test/fixtures/README.md). wasm-cairo gives no CASM, so the payload states its
+ * compiled class hash (the devnet stores it as given). The class hash is recomputed with
+ * starknet.js.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { hash, type CompiledSierra } from 'starknet';
+
+import type { DevnetServer } from '../../../devnet/src';
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
+import {
+  approve,
+  decline,
+  dialogOf,
+  installChainSnap,
+  mintStrk,
+  provider,
+  serveE2eSnap,
+  startChainDevnet,
+  STRK_UNIT,
+  submissions,
+  type Snap,
+  type SnapServer,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+const SIERRA = JSON.parse(
+  readFileSync(
+    join(__dirname, '../../../devnet/test/fixtures/counter.contract_class.json'),
+    'utf8',
+  ),
+) as CompiledSierra;
+const COMPILED_CLASS_HASH = '0x1234567890abcdef';
+
+let devnet: DevnetServer;
+let server: SnapServer;
+let snap: Snap;
+let sender: ExpectedAccount;
+
+beforeAll(async () => {
+  server = await serveE2eSnap();
+  devnet = await startChainDevnet();
+  snap = await installChainSnap(server.snapId);
+  sender = await expectedAccount(DEFAULT_SRP, 0);
+  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
+  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
+  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
+  resultOf(
+    await approve(
+      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
+    ),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  await server?.close();
+});
+
+describe('l2_declareContract', () => {
+  const expectedClassHash = `0x${BigInt(hash.computeSierraContractClassHash(SIERRA)).toString(16)}`;
+
+  it('sends nothing when the user declines', async () => {
+    const sent = submissions(devnet);
+    expectError(
+      await decline(
+        snap.request({
+          method: 'l2_declareContract',
+          params: {
+            senderAddress: sender.address,
+            contractPayload: { contract: SIERRA, compiledClassHash: COMPILED_CLASS_HASH },
+          },
+        }),
+      ),
+      4001,
+    );
+    expect(submissions(devnet)).toBe(sent);
+    await expect(provider(devnet).getClassByHash(expectedClassHash)).rejects.toThrow();
+  });
+
+  it('confirms, declares with v3, and returns {transaction_hash, class_hash}', async () => {
+    const pending = snap.request({
+      method: 'l2_declareContract',
+      params: {
+        senderAddress: sender.address,
+        // The contract as a JSON string is accepted too.
+        contractPayload: {
+          contract: JSON.stringify(SIERRA),
+          compiledClassHash: COMPILED_CLASS_HASH,
+        },
+      },
+    });
+    const dialog = await dialogOf(pending);
+    const text = dialogText(dialog.content);
+    expect(text).toContain(sender.address);
+    expect(text).toContain(expectedClassHash);
+    expect(text).toMatch(/Maximum fee/u);
+    await dialog.ok();
+    const result = resultOf<{ transaction_hash: string; class_hash: string }>(await pending);
+    expect(result.class_hash).toBe(expectedClassHash);
+
+    const tx = (await provider(devnet).getTransactionByHash(
+      result.transaction_hash,
+    )) as unknown as {
+      type: string;
+      version: string;
+      class_hash: string;
+      compiled_class_hash: string;
+    };
+    expect(tx.type).toBe('DECLARE');
+    expect(tx.version).toBe('0x3');
+    expect(BigInt(tx.class_hash)).toBe(BigInt(expectedClassHash));
+    expect(BigInt(tx.compiled_class_hash)).toBe(BigInt(COMPILED_CLASS_HASH));
+    const receipt = (await provider(devnet).getTransactionReceipt(
+      result.transaction_hash,
+    )) as unknown as {
+      execution_status: string;
+    };
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const declared = (await provider(devnet).getClassByHash(expectedClassHash)) as unknown as {
+      sierra_program: string[];
+    };
+    expect(declared.sierra_program.length).toBe(SIERRA.sierra_program.length);
+
+    const records = resultOf<{ txnHash: string; txnType: string }[]>(
+      await snap.request({
+        method: 'l2_getTransactions',
+        params: { senderAddress: sender.address, onlyFromState: true },
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        txnHash: `0x${BigInt(result.transaction_hash).toString(16)}`,
+        txnType: 'declare',
+      }),
+    );
+  });
+
+  it('gives a clear error for a class that is already declared, before any dialog', async () => {
+    const sent = submissions(devnet);
+    expectError(
+      await snap.request({
+        method: 'l2_declareContract',
+        params: {
+          senderAddress: sender.address,
+          contractPayload: { contract: SIERRA, compiledClassHash: COMPILED_CLASS_HASH },
+        },
+      }),
+      -32000,
+      new RegExp(`Class ${expectedClassHash} is already declared on Testnet`, 'u'),
+    );
+    expect(submissions(devnet)).toBe(sent);
+  });
+
+  it('asks to deploy an account that is not deployed', async () => {
+    const other = await expectedAccount(DEFAULT_SRP, 1);
+    expectError(
+      await snap.request({
+        method: 'l2_declareContract',
+        params: {
+          senderAddress: other.address,
+          contractPayload: {
+            contract: { ...SIERRA, sierra_program: [...SIERRA.sierra_program, '0x1'] },
+            compiledClassHash: COMPILED_CLASS_HASH,
+          },
+        },
+      }),
+      -32602,
+      /"senderAddress" is not deployed/u,
+    );
+  });
+
+  it.each([
+    [{ contractPayload: { contract: {} } }, /"senderAddress" is required/u],
+    [{ senderAddress: '0xabc' }, /"contractPayload" is required/u],
+    [
+      { senderAddress: '0xabc', contractPayload: { contract: SIERRA } },
+      /not an account of this snap/u,
+    ],
+  ])('rejects invalid params %# with -32602', async (params, message) => {
+    expectError(
+      await snap.request({ method: 'l2_declareContract', params: params as never }),
+      -32602,
+      message,
+    );
+  });
+
+  it.each([
+    [{ contract: '{not json' }, /"contractPayload.contract" is not valid JSON/u],
+    [{ contract: { program: {} } }, /"contractPayload.contract" must be a Sierra contract class/u],
+    [{ contract: SIERRA }, /"contractPayload" needs casm .* or compiledClassHash/u],
+    [{ contract: SIERRA, compiledClassHash: 'xyz' }, /"contractPayload.compiledClassHash"/u],
+  ])('rejects the payload %# with -32602', async (contractPayload, message) => {
+    expectError(
+      await snap.request({
+        method: 'l2_declareContract',
+        params: { senderAddress: sender.address, contractPayload } as never,
+      }),
+      -32602,
+      message,
+    );
+  });
+});
