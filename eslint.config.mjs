@@ -22,7 +22,10 @@ export default tseslint.config(
       globals: { ...globals.node, ...globals.browser, ...globals.jest },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
