@@ -149,7 +149,8 @@ export class Devnet {
   blockPerTransaction: boolean;
   private readonly transactions = new Map<Felt, TransactionRecord>();
   private readonly blockNumbersByHash = new Map<Felt, number>();
-  private readonly actions: DumpAction[] = [];
+  /** Actions as they happened; transactions are turned into JSON only when dumping. */
+  private readonly actions: (DumpAction | { kind: 'tx'; parsed: Transaction })[] = [];
   private readonly options: Required<Omit<DevnetOptions, 'now'>>;
   private readonly now: () => number;
   private genesisTimestamp: number;
@@ -238,10 +239,11 @@ export class Devnet {
     block.timestamp = timestamp;
     const previousRoot = this.blocks.at(-1)?.newRoot ?? 0n;
     // A commitment chained over the blocks' transactions; not the protocol's Patricia root (no
-    // tries here). One permutation per block: block closing is on the per-transaction hot path.
-    const txDigest = block.transactions.reduce((acc, t) => poseidonHash(acc, t.hash), 0n);
-    block.newRoot = poseidonHash(previousRoot, txDigest + BigInt(block.number));
-    // Number and timestamp share one felt (64 bits each) to keep this at two permutations.
+    // tries here). Kept to three permutations: block closing is on the per-transaction hot path.
+    const hashes = block.transactions.map((t) => t.hash);
+    const txCommitment = hashes.length === 1 ? hashes[0] : poseidonMany(hashes);
+    block.newRoot = poseidonHash(previousRoot, txCommitment);
+    // Number and timestamp share one felt (64 bits each).
     block.hash = poseidonMany([
       (BigInt(block.timestamp) << 64n) + BigInt(block.number),
       block.newRoot,
@@ -570,7 +572,7 @@ export class Devnet {
     };
     block.transactions.push(record);
     this.transactions.set(hash, record);
-    this.actions.push({ kind: 'tx', tx: transactionToJson(tx, true) });
+    this.actions.push({ kind: 'tx', parsed: tx });
     if (this.blockPerTransaction) this.closeBlock();
     return record;
   }
@@ -637,7 +639,9 @@ export class Devnet {
         blockPerTransaction: this.blockPerTransaction,
       },
       genesisTimestamp: this.genesisTimestamp,
-      actions: [...this.actions],
+      actions: this.actions.map((action) =>
+        'parsed' in action ? { kind: 'tx', tx: transactionToJson(action.parsed, true) } : action,
+      ),
     };
   }
 

@@ -24,7 +24,11 @@ export function poseidonHash(a: Felt, b: Felt): Felt {
   return scurePoseidonHash(a, b, fastPoseidon);
 }
 
+/** poseidon([]) is a constant, and most transactions carry empty paymaster/deployment data. */
+let emptyHash: Felt | undefined;
+
 export function poseidonMany(values: readonly Felt[]): Felt {
+  if (values.length === 0) return (emptyHash ??= poseidonHashMany([], fastPoseidon));
   return poseidonHashMany(values as Felt[], fastPoseidon);
 }
 
