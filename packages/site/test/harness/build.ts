@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -45,6 +45,19 @@ export function run(
         );
     });
   });
+}
+
+/**
+ * The workspace packages the test loads from their dist (the site bundles @l2wallet/client; the
+ * test starts @l2wallet/devnet in-process): built here when a clean clone has no dist yet.
+ */
+export async function ensureWorkspaceBuilds(): Promise<void> {
+  await run(bin('tsc'), ['-p', 'tsconfig.build.json'], {
+    cwd: path.join(REPO_ROOT, 'packages/client'),
+  });
+  if (!existsSync(path.join(REPO_ROOT, 'packages/devnet/dist/index.js'))) {
+    await run('npm', ['run', 'build', '--workspace', 'packages/devnet'], { cwd: REPO_ROOT });
+  }
 }
 
 /** gatsby build of the site into packages/site/public. The snap id and devnet URL come from the page URL. */
