@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -14,6 +14,11 @@ export interface LaunchedBrowser {
 
 /** Headless Debian Chromium with a fresh profile (--user-data-dir) and no background traffic. */
 export async function launchChromium(): Promise<LaunchedBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
+    );
+  }
   const profile = mkdtempSync(path.join(os.tmpdir(), 'site-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
