@@ -1,0 +1,288 @@
+/**
+ * Failure paths end to end: the node killed between the dialog and the submission, a node that
+ * never answers, and on-chain signature verification for accounts that are not the snap's
+ * (is_valid_signature of a devnet predeployed account). The devnet runs on 127.0.0.1:5059; a
+ * killed devnet is restarted from its own dump (devnet_dump / devnet_load), so a retry sees the
+ * same chain.
+ */
+import { getPublicKey, Signature, verify } from '@scure/starknet';
+import { mkdtempSync, rmSync } from 'fs';
+import { createServer, type Server, type Socket } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Account, typedData } from 'starknet';
+
+import type { DevnetServer } from '../../../devnet/src';
+import {
+  DEFAULT_SRP,
+  expectedAccount,
+  expectError,
+  OTHER_SRP,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
+import { REV0_TYPED_DATA, REV1_TYPED_DATA } from '../typedData';
+import {
+  approve,
+  DEVNET_PORT,
+  devnetRpc,
+  dialogOf,
+  installChainSnap,
+  isDeployed,
+  mintStrk,
+  provider,
+  RPC_TIMEOUT_MS,
+  serveE2eSnap,
+  startChainDevnet,
+  STRK,
+  STRK_UNIT,
+  submissions,
+  type Snap,
+  type SnapServer,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+let devnet: DevnetServer;
+let server: SnapServer;
+let snap: Snap;
+let sender: ExpectedAccount;
+let dumpDir: string;
+
+const transfer = {
+  contractAddress: STRK,
+  entrypoint: 'transfer',
+  calldata: ['0x0555', '0x10', '0x0'],
+};
+
+async function storedHashes(address: string): Promise<string[]> {
+  return resultOf<{ txnHash: string }[]>(
+    await snap.request({
+      method: 'l2_getTransactions',
+      params: { senderAddress: address, onlyFromState: true, withDeployTxn: true },
+    }),
+  ).map((record) => record.txnHash);
+}
+
+/** Stops the devnet after saving its chain; `revive` starts it again on the same chain. */
+async function killDevnet(): Promise<() => Promise<void>> {
+  const path = join(dumpDir, `dump-${Date.now()}.json`);
+  await devnetRpc(devnet, 'devnet_dump', { path });
+  await devnet.close();
+  return async () => {
+    devnet = await startChainDevnet();
+    await devnetRpc(devnet, 'devnet_load', { path });
+  };
+}
+
+beforeAll(async () => {
+  dumpDir = mkdtempSync(join(tmpdir(), 'snap-chain-'));
+  server = await serveE2eSnap();
+  devnet = await startChainDevnet();
+  snap = await installChainSnap(server.snapId);
+  sender = await expectedAccount(DEFAULT_SRP, 0);
+  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
+  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
+  resultOf(
+    await approve(
+      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
+    ),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  await server?.close();
+  rmSync(dumpDir, { recursive: true, force: true });
+});
+
+describe('node killed mid-flow', () => {
+  it('l2_executeTxn: approved after the node died -> retryable -32002, nothing stored, retry works', async () => {
+    const before = await storedHashes(sender.address);
+    const nonce = await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed');
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: { address: sender.address, calls: [transfer] },
+    });
+    const dialog = await dialogOf(pending);
+    const revive = await killDevnet();
+    await dialog.ok();
+    const response = await pending;
+    expectError(response, -32002, /Starknet node \(127\.0\.0\.1:5059\) is unavailable.*try again/u);
+    expect(
+      (response.response as { error: { data: { retryable: boolean } } }).error.data.retryable,
+    ).toBe(true);
+    expect(await storedHashes(sender.address)).toEqual(before);
+
+    await revive();
+    expect(await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed')).toBe(nonce);
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+      await approve(
+        snap.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [transfer] },
+        }),
+      ),
+    );
+    const after = await storedHashes(sender.address);
+    expect(after).toHaveLength(before.length + 1);
+    expect(after).toEqual(expect.arrayContaining([...before, `0x${BigInt(txHash).toString(16)}`]));
+  });
+
+  it('l2_createAccount deploy: node dies before approval -> -32002, account not stored or deployed', async () => {
+    const fresh = await expectedAccount(DEFAULT_SRP, 3);
+    await mintStrk(devnet, fresh.address, STRK_UNIT);
+    const pending = snap.request({
+      method: 'l2_createAccount',
+      params: { addressIndex: 3, deploy: true },
+    });
+    const dialog = await dialogOf(pending);
+    const revive = await killDevnet();
+    await dialog.ok();
+    expectError(await pending, -32002, /unavailable/u);
+    expectError(
+      await snap.request({ method: 'l2_extractPublicKey', params: { userAddress: fresh.address } }),
+      -32602,
+      /not an account of this snap/u,
+    );
+    await revive();
+    expect(await isDeployed(devnet, fresh.address)).toBe(false);
+  });
+
+  it('read methods fail the same clear way while the node is down', async () => {
+    const revive = await killDevnet();
+    try {
+      for (const [method, params] of [
+        ['l2_getErc20TokenBalance', { tokenAddress: STRK, userAddress: sender.address }],
+        ['l2_estimateFee', { address: sender.address, invocations: [transfer] }],
+        ['l2_getTransactionStatus', { transactionHash: '0x1234' }],
+        ['l2_getTransactions', { senderAddress: sender.address }],
+        ['l2_recoverAccounts', {}],
+      ] as const) {
+        expectError(await snap.request({ method, params }), -32002, /unavailable.*try again/u);
+      }
+    } finally {
+      await revive();
+    }
+  });
+});
+
+describe('slow node', () => {
+  it('times out with a retryable -32002 when the node accepts but never answers', async () => {
+    const revive = await killDevnet();
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => {
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(DEVNET_PORT, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const sent = submissions(devnet);
+      expectError(
+        await snap.request({
+          method: 'l2_getErc20TokenBalance',
+          params: { tokenAddress: STRK, userAddress: sender.address },
+        }),
+        -32002,
+        new RegExp(`no answer within ${RPC_TIMEOUT_MS / 1000} s`, 'u'),
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 100);
+      expectError(
+        await snap.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [transfer] },
+        }),
+        -32002,
+        /no answer within/u,
+      );
+      expect(submissions(devnet)).toBe(sent);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await revive();
+    }
+  });
+});
+
+describe('l2_verifySignedMessage on chain', () => {
+  it.each([
+    ['revision 0', REV0_TYPED_DATA],
+    ['revision 1', REV1_TYPED_DATA],
+  ])('asks is_valid_signature of a foreign deployed account (%s)', async (_label, data) => {
+    const [predeployed] = devnet.predeployedAccounts;
+    const account = new Account({
+      provider: provider(devnet),
+      address: predeployed.address,
+      signer: predeployed.private_key,
+    });
+    const signature = (await account.signMessage(data as never)) as unknown as
+      { r: bigint; s: bigint } | string[];
+    const parts = Array.isArray(signature)
+      ? signature.map((value) => `0x${BigInt(value).toString(16)}`)
+      : [`0x${signature.r.toString(16)}`, `0x${signature.s.toString(16)}`];
+    const before = devnet.metrics.rpcCalls.starknet_call ?? 0;
+    expect(
+      resultOf<boolean>(
+        await snap.request({
+          method: 'l2_verifySignedMessage',
+          params: {
+            typedDataMessage: data,
+            address: predeployed.address,
+            signature: parts.join(','),
+          },
+        }),
+      ),
+    ).toBe(true);
+    expect((devnet.metrics.rpcCalls.starknet_call ?? 0) - before).toBe(1);
+    // Cross-check with @scure/starknet: the signature is over starknet.js's message hash.
+    const messageHash = typedData.getMessageHash(data as never, predeployed.address);
+    const [r, s] = parts.map((value) => BigInt(value));
+    expect(
+      verify(new Signature(r, s), messageHash, getPublicKey(predeployed.private_key, false)),
+    ).toBe(true);
+
+    const tampered = [parts[0], `0x${(BigInt(parts[1]) + 1n).toString(16)}`];
+    expect(
+      resultOf<boolean>(
+        await snap.request({
+          method: 'l2_verifySignedMessage',
+          params: { typedDataMessage: data, address: predeployed.address, signature: tampered },
+        }),
+      ),
+    ).toBe(false);
+  });
+
+  it('answers false for a malformed signature without asking the chain', async () => {
+    const [predeployed] = devnet.predeployedAccounts;
+    const before = devnet.metrics.httpRequests;
+    expect(
+      resultOf<boolean>(
+        await snap.request({
+          method: 'l2_verifySignedMessage',
+          params: {
+            typedDataMessage: REV0_TYPED_DATA,
+            address: predeployed.address,
+            signature: 'zz,1',
+          },
+        }),
+      ),
+    ).toBe(false);
+    expect(devnet.metrics.httpRequests).toBe(before);
+  });
+
+  it('gives a clear error for a foreign address with no contract', async () => {
+    const foreign = await expectedAccount(OTHER_SRP, 0);
+    expectError(
+      await snap.request({
+        method: 'l2_verifySignedMessage',
+        params: {
+          typedDataMessage: REV0_TYPED_DATA,
+          address: foreign.address,
+          signature: '0x1,0x2',
+        },
+      }),
+      -32602,
+      /"address" is neither an account of this snap nor a deployed account/u,
+    );
+  });
+});
