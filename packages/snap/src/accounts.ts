@@ -28,25 +28,41 @@ export async function requireOwnAccountKey(
   chainId: string,
   field: string,
 ): Promise<AccountKey> {
-  const state = await stateStore.read();
-  const record = findOwnAccount(state, chainId, address);
-  if (!record) {
+  const addressIndex = await ownAddressIndex(address, chainId);
+  if (addressIndex === undefined) {
     throw invalidParams(
       field,
       `is not an account of this snap: ${address} (create it with l2_createAccount or recover it first)`,
     );
   }
-  const key = await deriveAccountKey(record.addressIndex);
+  const key = await deriveAccountKey(addressIndex);
   if (BigInt(key.address) !== BigInt(address)) {
-    throw invalidParams(field, `does not match the key stored for index ${record.addressIndex}`);
+    throw invalidParams(field, `does not match the key stored for index ${addressIndex}`);
   }
   return key;
 }
 
 /** Whether the address belongs to the snap (no key derivation). */
 export async function isOwnAccount(address: string, chainId: string): Promise<boolean> {
-  const state = await stateStore.read();
-  return findOwnAccount(state, chainId, address) !== undefined;
+  return (await ownAddressIndex(address, chainId)) !== undefined;
+}
+
+/**
+ * Address -> index of accounts already seen in state. Accounts are never removed from state, so
+ * a hit stays true; it saves a state read (decryption) on every signing request.
+ */
+const knownAddressIndexes = new Map<bigint, number>();
+
+async function ownAddressIndex(address: string, chainId: string): Promise<number | undefined> {
+  const known = knownAddressIndexes.get(BigInt(address));
+  if (known !== undefined) {
+    return known;
+  }
+  const record = findOwnAccount(await stateStore.read(), chainId, address);
+  if (record) {
+    knownAddressIndexes.set(BigInt(record.address), record.addressIndex);
+  }
+  return record?.addressIndex;
 }
 
 export { computeAccountAddress };

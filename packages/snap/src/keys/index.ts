@@ -84,7 +84,24 @@ async function getDeriver(): Promise<AddressKeyDeriver> {
   return deriverPromise;
 }
 
+/**
+ * Derived keys are kept in memory for the life of the snap's execution (never in state): a
+ * derivation (three BIP-32 steps, grindKey, the Stark key and the address) costs ~25 ms, more
+ * than everything else a signing request does.
+ */
+const derivedKeys = new Map<number, Promise<AccountKey>>();
+
 export async function deriveAccountKey(addressIndex: number): Promise<AccountKey> {
+  let derived = derivedKeys.get(addressIndex);
+  if (!derived) {
+    derived = deriveUncached(addressIndex);
+    derivedKeys.set(addressIndex, derived);
+    derived.catch(() => derivedKeys.delete(addressIndex));
+  }
+  return derived;
+}
+
+async function deriveUncached(addressIndex: number): Promise<AccountKey> {
   const deriver = await getDeriver();
   const node = await deriver(addressIndex);
   if (!node.privateKey) {

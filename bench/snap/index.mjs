@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// Snap benchmark: bundle size (raw, gzipped) and request latency in @metamask/snaps-simulation,
+// outside jest. The snap folder is served on 127.0.0.1; dialogs are approved as they open, so
+// a latency includes the dialog round trip. Build first: npm run build -w packages/snap.
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { extname, join, normalize, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+
+import { installSnap } from '@metamask/snaps-simulation';
+import { NodeThreadExecutionService } from '@metamask/snaps-controllers/node';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SNAP_DIR = join(ROOT, 'packages', 'snap');
+const BUNDLE = join(SNAP_DIR, 'dist', 'bundle.js');
+const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const WARMUP = 10;
+const TESTNET = '0x534e5f5345504f4c4941';
+const TARGET_BUNDLE_KB = 600;
+const TARGET_SIGN_MESSAGE_P50_MS = 30;
+
+if (!existsSync(BUNDLE)) {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/snap'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    process.exit(1);
+  }
+}
+
+const TYPES = { '.json': 'application/json', '.js': 'text/javascript', '.svg': 'image/svg+xml' };
+
+/** Serves the snap folder read-only on loopback. */
+function serveSnap() {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const file = join(SNAP_DIR, path);
+    if (!file.startsWith(SNAP_DIR) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function percentile(sorted, p) {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+/** Runs one request, approving every dialog it opens; throws on an error response. */
+async function call(snap, method, params) {
+  const pending = snap.request({ method, params });
+  let settled = false;
+  const result = pending.then((value) => {
+    settled = true;
+    return value;
+  });
+  if (method !== 'l2_createAccount') {
+    while (!settled) {
+      const ui = await Promise.race([pending.getInterface(), result.then(() => null)]);
+      if (!ui) {
+        break;
+      }
+      await ui.ok();
+      break;
+    }
+  }
+  const { response } = await result;
+  if (response.error) {
+    throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+  }
+  return response.result;
+}
+
+async function measure(snap, method, makeParams) {
+  for (let index = 0; index < WARMUP; index += 1) {
+    await call(snap, method, makeParams(index));
+  }
+  const times = [];
+  for (let index = 0; index < CALLS; index += 1) {
+    const params = makeParams(WARMUP + index);
+    const start = performance.now();
+    await call(snap, method, params);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { method, p50: percentile(times, 50), p95: percentile(times, 95), calls: CALLS };
+}
+
+const TYPED_DATA = {
+  types: {
+    StarknetDomain: [
+      { name: 'name', type: 'shortstring' },
+      { name: 'version', type: 'shortstring' },
+      { name: 'chainId', type: 'shortstring' },
+      { name: 'revision', type: 'shortstring' },
+    ],
+    Message: [
+      { name: 'content', type: 'string' },
+      { name: 'nonce', type: 'felt' },
+    ],
+  },
+  primaryType: 'Message',
+  domain: { name: 'Bench', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
+  message: { content: 'Sign in to the benchmark', nonce: '0x1' },
+};
+
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const BOUNDS = {
+  l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+  l2_gas: { max_amount: '0x1000000', max_price_per_unit: '0x2540be400' },
+  l1_data_gas: { max_amount: '0x200', max_price_per_unit: '0x3b9aca00' },
+};
+
+const bundle = readFileSync(BUNDLE);
+const raw = bundle.length;
+const gzipped = gzipSync(bundle, { level: 9 }).length;
+
+const server = await serveSnap();
+const { port } = server.address();
+const snap = await installSnap(`local:http://localhost:${port}`, {
+  executionService: NodeThreadExecutionService,
+});
+
+try {
+  const { address } = await call(snap, 'l2_createAccount', { addressIndex: 0 });
+  const results = [];
+  results.push(
+    await measure(snap, 'l2_signMessage', () => ({
+      typedDataMessage: TYPED_DATA,
+      signerAddress: address,
+    })),
+  );
+  results.push(
+    await measure(snap, 'l2_signTransaction', (index) => ({
+      address,
+      chainId: TESTNET,
+      transactions: [
+        { contractAddress: STRK, entrypoint: 'transfer', calldata: [address, String(index), '0'] },
+      ],
+      transactionsDetail: { nonce: index, resourceBounds: BOUNDS },
+    })),
+  );
+  // A fresh account per call (default index): state grows by one record each time.
+  results.push(await measure(snap, 'l2_createAccount', () => ({ deploy: false })));
+
+  const kb = (bytes) => (bytes / 1024).toFixed(1);
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`,
+  );
+  console.log('');
+  console.log('| metric | value | target |');
+  console.log('|---|---|---|');
+  console.log(
+    `| bundle.js (minified) | ${kb(raw)} KB (${raw} B) | <= ${TARGET_BUNDLE_KB} KB ${raw <= TARGET_BUNDLE_KB * 1024 ? 'ok' : 'MISSED'} |`,
+  );
+  console.log(`| bundle.js gzipped | ${kb(gzipped)} KB (${gzipped} B) | |`);
+  for (const { method, p50, p95, calls } of results) {
+    const target =
+      method === 'l2_signMessage'
+        ? `p50 <= ${TARGET_SIGN_MESSAGE_P50_MS} ms ${p50 <= TARGET_SIGN_MESSAGE_P50_MS ? 'ok' : 'MISSED'}`
+        : '';
+    console.log(
+      `| ${method} p50 / p95 (${calls} calls) | ${p50.toFixed(1)} / ${p95.toFixed(1)} ms | ${target} |`,
+    );
+  }
+} finally {
+  await snap.executionService.terminateAllSnaps?.();
+  server.close();
+}
+process.exit(0);
