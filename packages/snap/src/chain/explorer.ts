@@ -105,7 +105,7 @@ export class ExplorerClient {
       throw nodeUnavailable(
         this.baseUrl,
         controller.signal.aborted
-          ? `the explorer did not answer within ${Math.round(this.#timeoutMs / 1000)} s`
+          ? `the explorer did not answer within ${this.#timeoutMs / 1000} s`
           : `the explorer (${describeEndpoint(this.baseUrl)}) could not be reached`,
       );
     } finally {

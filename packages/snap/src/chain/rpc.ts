@@ -160,7 +160,7 @@ export class RpcClient {
       });
     } catch {
       const reason = controller.signal.aborted
-        ? `no answer within ${Math.round(this.#timeoutMs / 1000)} s`
+        ? `no answer within ${this.#timeoutMs / 1000} s`
         : 'the connection failed';
       throw nodeUnavailable(this.url, reason);
     } finally {

@@ -1,0 +1,277 @@
+/**
+ * Unit tests of the pure chain modules: fee mapping, status mapping, ABI decoding for dialogs,
+ * explorer item parsing, and the JSON-RPC client (batches, node errors, dead and silent nodes)
+ * against small local HTTP servers.
+ */
+import { createServer, type Server } from 'http';
+import type { AddressInfo } from 'net';
+
+import { decodeCall } from '../../src/chain/abi';
+import { abiString } from '../../src/chain/transactions';
+import {
+  boundsFromEstimate,
+  boundsWithinMaxFee,
+  formatStrk,
+  MaxFeeTooLowError,
+  maxFeeOfBounds,
+  parseFeeEstimate,
+  toFeeEstimateResult,
+} from '../../src/chain/fees';
+import { parseExplorerItem } from '../../src/chain/explorer';
+import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
+import { advanceStatus, mapNodeStatus } from '../../src/chain/status';
+
+const ESTIMATE = {
+  l1_gas_consumed: '0x0',
+  l1_gas_price: '0x3b9aca00',
+  l1_data_gas_consumed: '0x80',
+  l1_data_gas_price: '0x3e8',
+  l2_gas_consumed: '0x5c2f0',
+  l2_gas_price: '0xee6b2800',
+  overall_fee: '0x55b5d4c7a000',
+  unit: 'FRI',
+};
+
+describe('fees', () => {
+  it('maps a node estimate to SPEC 2.4 base-10 strings', () => {
+    const estimate = parseFeeEstimate(ESTIMATE);
+    const result = toFeeEstimateResult([estimate]);
+    const consumed = 0x80n + 0x5c2f0n;
+    expect(result).toEqual({
+      overallFee: BigInt(ESTIMATE.overall_fee).toString(10),
+      gasConsumed: consumed.toString(10),
+      gasPrice: (BigInt(ESTIMATE.overall_fee) / consumed).toString(10),
+      suggestedMaxFee: maxFeeOfBounds(boundsFromEstimate(estimate)).toString(10),
+      unit: 'wei',
+    });
+    // 50% on amounts and on prices: 2.25x the consumed cost of each resource.
+    const bounds = boundsFromEstimate(estimate);
+    expect(bounds.l2_gas).toEqual({
+      max_amount: 0x5c2f0n + 0x5c2f0n / 2n,
+      max_price_per_unit: 0xee6b2800n + 0xee6b2800n / 2n,
+    });
+  });
+
+  it('defaults gasConsumed and gasPrice to 0', () => {
+    const result = toFeeEstimateResult([parseFeeEstimate({ overall_fee: '0x0' })]);
+    expect(result.gasConsumed).toBe('0');
+    expect(result.gasPrice).toBe('0');
+  });
+
+  it('adds deploy and invoke estimates', () => {
+    const one = parseFeeEstimate(ESTIMATE);
+    const result = toFeeEstimateResult([one, one]);
+    expect(BigInt(result.overallFee)).toBe(2n * BigInt(ESTIMATE.overall_fee));
+    expect(BigInt(result.suggestedMaxFee)).toBe(2n * maxFeeOfBounds(boundsFromEstimate(one)));
+  });
+
+  it('keeps the signed bounds within maxFee, and refuses a maxFee below the estimate', () => {
+    const estimate = parseFeeEstimate(ESTIMATE);
+    const maxFee = (estimate.overall_fee * 12n) / 10n;
+    expect(maxFeeOfBounds(boundsWithinMaxFee(estimate, maxFee))).toBeLessThanOrEqual(maxFee);
+    const roomy = maxFeeOfBounds(boundsFromEstimate(estimate)) * 2n;
+    expect(boundsWithinMaxFee(estimate, roomy)).toEqual(boundsFromEstimate(estimate));
+    expect(() => boundsWithinMaxFee(estimate, estimate.overall_fee - 1n)).toThrow(
+      MaxFeeTooLowError,
+    );
+  });
+
+  it('formats FRI as STRK', () => {
+    expect(formatStrk(10n ** 18n)).toBe('1 STRK');
+    expect(formatStrk(1500000000000000000n)).toBe('1.5 STRK');
+    expect(formatStrk(1n)).toBe('0.000000000000000001 STRK');
+  });
+});
+
+describe('status mapping', () => {
+  it.each([
+    [{ finality_status: 'RECEIVED' }, 'RECEIVED', null],
+    [{ finality_status: 'CANDIDATE' }, 'RECEIVED', null],
+    [{ finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' }, 'PENDING', null],
+    [{ finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }, 'ACCEPTED_ON_L2', null],
+    [{ finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' }, 'ACCEPTED_ON_L2', null],
+    [
+      { finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: 'boom' },
+      'REJECTED',
+      'boom',
+    ],
+    [
+      { finality_status: 'PRE_CONFIRMED', execution_status: 'REVERTED' },
+      'REJECTED',
+      'Transaction reverted',
+    ],
+  ])('maps %j to %s', (node, status, failureReason) => {
+    expect(mapNodeStatus(node)).toEqual({ status, failureReason });
+  });
+
+  it('never moves a status backwards', () => {
+    expect(advanceStatus('ACCEPTED_ON_L2', 'PENDING')).toBe('ACCEPTED_ON_L2');
+    expect(advanceStatus('RECEIVED', 'PENDING')).toBe('PENDING');
+    expect(advanceStatus('PENDING', 'REJECTED')).toBe('REJECTED');
+    expect(advanceStatus(undefined, 'RECEIVED')).toBe('RECEIVED');
+  });
+});
+
+describe('ABI decoding for the dialog', () => {
+  const abi = [
+    {
+      type: 'interface',
+      name: 'IERC20',
+      items: [
+        {
+          type: 'function',
+          name: 'transfer',
+          inputs: [
+            { name: 'recipient', type: 'core::starknet::contract_address::ContractAddress' },
+            { name: 'amount', type: 'core::integer::u256' },
+          ],
+          outputs: [],
+          state_mutability: 'external',
+        },
+      ],
+    },
+  ];
+  const call = {
+    contractAddress: '0x1',
+    entrypoint: 'transfer',
+    calldata: ['0x123', '0x5', '0x0'],
+  };
+
+  it('names and decodes the arguments (ABI, list of ABIs, or map by address)', () => {
+    for (const abis of [abi, [abi], { '0x0001': abi }]) {
+      const decoded = decodeCall(call, abis);
+      expect(decoded.decoded).toBe(true);
+      expect(decoded.args).toEqual([
+        { label: 'recipient (ContractAddress)', value: '291' },
+        { label: 'amount (u256)', value: '5' },
+      ]);
+    }
+  });
+
+  it('shows raw calldata when the ABI does not fit or is missing', () => {
+    const extra = decodeCall({ ...call, calldata: [...call.calldata, '0x9'] }, abi);
+    expect(extra.decoded).toBe(false);
+    expect(extra.args).toHaveLength(4);
+    expect(decodeCall(call, undefined).args[0]).toEqual({ label: 'calldata[0]', value: '0x123' });
+    expect(decodeCall(call, { '0x2': abi }).decoded).toBe(false);
+  });
+
+  it('formats a Sierra ABI as starknet.js hashes it', () => {
+    expect(abiString([{ type: 'function', name: 'a,b:c', inputs: [] }])).toBe(
+      '[{"type": "function", "name": "a,b:c", "inputs": []}]',
+    );
+  });
+});
+
+describe('explorer items', () => {
+  it('maps the devnet explorer shape', () => {
+    const item = parseExplorerItem({
+      hash: '0xabc',
+      type: 'INVOKE',
+      sender: '0x1',
+      contract: '0x2',
+      entrypoint: 'transfer',
+      calls: [
+        { contract: '0x2', entrypoint: 'transfer', calldata: ['0x5'] },
+        { contract: '0x3', entrypoint: 'approve', calldata: [] },
+      ],
+      calldata: ['0x2'],
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'REVERTED',
+      failureReason: 'nope',
+      timestamp: 1700000000,
+    });
+    expect(item).toEqual({
+      hash: '0xabc',
+      type: 'INVOKE',
+      sender: '0x1',
+      contract: '0x2',
+      entryPoint: 'transfer,approve',
+      calldata: ['0x5'],
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'REVERTED',
+      failureReason: 'nope',
+      timestamp: 1700000000,
+    });
+    expect(parseExplorerItem({ type: 'INVOKE' })).toBeUndefined();
+  });
+});
+
+describe('RpcClient', () => {
+  let server: Server;
+  let url: string;
+  let requests = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        requests += 1;
+        if (req.url === '/silent') {
+          return;
+        }
+        const payload = JSON.parse(body) as
+          { id: number; method: string } | { id: number; method: string }[];
+        const answer = (call: { id: number; method: string }) =>
+          call.method === 'fail'
+            ? {
+                jsonrpc: '2.0',
+                id: call.id,
+                error: { code: 52, message: 'Invalid transaction nonce', data: 'x' },
+              }
+            : { jsonrpc: '2.0', id: call.id, result: call.method };
+        const out = Array.isArray(payload) ? [...payload].reverse().map(answer) : answer(payload);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(out));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('sends a batch in one round trip and returns results in call order', async () => {
+    const client = new RpcClient(url);
+    const before = requests;
+    const results = await client.batch([{ method: 'a' }, { method: 'fail' }, { method: 'c' }]);
+    expect(requests - before).toBe(1);
+    expect(results[0]).toEqual({ ok: true, result: 'a' });
+    expect(results[1].ok).toBe(false);
+    expect(!results[1].ok && results[1].error.code).toBe(52);
+    expect(results[2]).toEqual({ ok: true, result: 'c' });
+  });
+
+  it('throws node errors as StarknetRpcError', async () => {
+    await expect(new RpcClient(url).request('fail')).rejects.toBeInstanceOf(StarknetRpcError);
+  });
+
+  it('reports a dead node as a retryable -32002 that names only the host', async () => {
+    const dead = new RpcClient('http://127.0.0.1:9/rpc/secret-api-key');
+    const error = (await dead.request('x').catch((caught: unknown) => caught)) as {
+      code: number;
+      message: string;
+      data: { retryable: boolean };
+    };
+    expect(error.code).toBe(-32002);
+    expect(error.message).toContain('127.0.0.1:9');
+    expect(error.message).not.toContain('secret-api-key');
+    expect(error.data.retryable).toBe(true);
+  });
+
+  it('times out a node that never answers', async () => {
+    const silent = new RpcClient(`${url}/silent`, { timeoutMs: 300 });
+    const error = (await silent.request('x').catch((caught: unknown) => caught)) as {
+      code: number;
+      message: string;
+    };
+    expect(error.code).toBe(-32002);
+    expect(error.message).toMatch(/no answer within/u);
+  });
+});
