@@ -1,16 +1,19 @@
-// Browser tests: headless Chromium against the built site, the real snap bundle in
-// @metamask/snaps-simulation and a real devnet, all on 127.0.0.1 (see README.md).
+// Unit tests of the method cards, and browser tests (*.e2e.test.ts): headless Chromium against the
+// built site, the real snap bundle in @metamask/snaps-simulation and a real devnet, all on
+// 127.0.0.1 (see README.md).
 module.exports = {
   displayName: 'site',
   preset: 'ts-jest',
   testEnvironment: 'node',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/test/**/*.e2e.test.ts'],
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/../../tsconfig.json' }],
     // The devnet (started in-process) uses @scure/@noble, which ship ES modules only.
     '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
   },
+  // Tests use the client's source, so they need no prior build of packages/client.
+  moduleNameMapper: { '^@l2wallet/client$': '<rootDir>/../client/src/index.ts' },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
   testTimeout: 180_000,
 };

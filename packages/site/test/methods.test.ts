@@ -1,0 +1,107 @@
+import { StarknetSnapClient, type SnapMethodName } from '@l2wallet/client';
+import { METHODS, buildParams, type DefaultsContext, type MethodSpec } from '../src/methods';
+
+const ctx: DefaultsContext = {
+  address: '0x0abc',
+  nextIndex: 2,
+  chainId: '0x534e5f5345504f4c4941',
+  lastSignature: '0x1,0x2',
+  lastTxHash: '0xfeed',
+};
+
+const spec = (method: string) => METHODS.find((m) => m.method === method) as MethodSpec;
+
+describe('method cards', () => {
+  it('has exactly one card per snap method', () => {
+    const all: SnapMethodName[] = [
+      'l2_createAccount',
+      'l2_declareContract',
+      'l2_displayPrivateKey',
+      'l2_estimateAccountDeployFee',
+      'l2_estimateFee',
+      'l2_executeTxn',
+      'l2_extractPublicKey',
+      'l2_getCurrentNetwork',
+      'l2_getErc20TokenBalance',
+      'l2_addErc20Token',
+      'l2_getTransactions',
+      'l2_getTransactionStatus',
+      'l2_recoverAccounts',
+      'l2_signDeclareTransaction',
+      'l2_signMessage',
+      'l2_signTransaction',
+      'l2_switchNetwork',
+      'l2_verifySignedMessage',
+    ];
+    expect(METHODS.map((m) => m.method).sort()).toEqual([...all].sort());
+  });
+
+  it.each(METHODS.map((m) => [m.method, m] as const))(
+    '%s: the defaults build valid params and the card calls that method through the client',
+    async (method, card) => {
+      const params = buildParams(card, card.defaults(ctx));
+      const sent: Array<{ method: string; params?: unknown }> = [];
+      const client = new StarknetSnapClient({
+        snapId: 'local:http://127.0.0.1:1',
+        provider: {
+          request: async ({ params: envelope }) => {
+            sent.push((envelope as { request: { method: string; params?: unknown } }).request);
+            return null;
+          },
+        },
+      });
+      await card.call(client, params ?? {});
+      expect(sent).toHaveLength(1);
+      expect(sent[0].method).toBe(method);
+    },
+  );
+
+  it('pre-fills from the selected account, network, last signature and last transaction', () => {
+    expect(spec('l2_signMessage').defaults(ctx)).toMatchObject({
+      signerAddress: '0x0abc',
+      chainId: ctx.chainId,
+    });
+    expect(spec('l2_verifySignedMessage').defaults(ctx).signature).toBe('0x1,0x2');
+    expect(spec('l2_getTransactionStatus').defaults(ctx).transactionHash).toBe('0xfeed');
+    expect(spec('l2_createAccount').defaults(ctx).addressIndex).toBe('2');
+    expect(spec('l2_switchNetwork').defaults(ctx).chainId).toBe('0x534e5f4d41494e');
+  });
+});
+
+describe('buildParams', () => {
+  const card = spec('l2_getTransactions');
+
+  it('converts numbers, booleans and JSON and leaves out empty optional fields', () => {
+    expect(
+      buildParams(card, {
+        senderAddress: '0x1',
+        contractAddress: '',
+        pageSize: '25',
+        withDeployTxn: 'true',
+        onlyFromState: 'false',
+        chainId: '',
+      }),
+    ).toEqual({ senderAddress: '0x1', pageSize: 25, withDeployTxn: true, onlyFromState: false });
+    expect(
+      buildParams(spec('l2_executeTxn'), { address: '0x1', calls: '[{"a":1}]', chainId: '0x2' }),
+    ).toEqual({
+      address: '0x1',
+      calls: [{ a: 1 }],
+      chainId: '0x2',
+    });
+  });
+
+  it('names the field that is missing or malformed', () => {
+    expect(() => buildParams(card, {})).toThrow('senderAddress is required');
+    expect(() => buildParams(card, { senderAddress: '0x1', pageSize: 'ten' })).toThrow(
+      'pageSize must be an integer',
+    );
+    expect(() =>
+      buildParams(spec('l2_executeTxn'), { address: '0x1', calls: '[', chainId: '0x2' }),
+    ).toThrow('calls is not valid JSON');
+  });
+
+  it('sends no params for a method without any', () => {
+    expect(buildParams(spec('l2_getCurrentNetwork'), {})).toBeUndefined();
+  });
+});
