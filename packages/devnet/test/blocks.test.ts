@@ -112,7 +112,8 @@ describe('chain info and blocks (a block per transaction)', () => {
     const genesis = (await t.provider.getStateUpdate(0)) as unknown as {
       state_diff: { deployed_contracts: unknown[] };
     };
-    expect(genesis.state_diff.deployed_contracts.length).toBe(4 + 10);
+    // ETH, STRK, two UDCs, the faucet account, ten predeployed accounts.
+    expect(genesis.state_diff.deployed_contracts.length).toBe(5 + 10);
   });
 
   test('getEvents: filters, chunks and continuation tokens', async () => {

@@ -40,10 +40,25 @@ describe("starknet-devnet's DevnetProvider works unchanged", () => {
     const minted = await devnetProvider.mint(address, amount);
     expect(minted).toMatchObject({ new_balance: amount, unit: 'FRI' });
     expect(await strkBalance(t.provider, address)).toBe(amount);
+    // A mint is a real transaction (permissioned_mint from the devnet's faucet account).
+    const receipt = await t.provider.waitForTransaction(minted.tx_hash, WAIT);
+    expect(receipt.isSuccess()).toBe(true);
+    const events = (
+      receipt.value as unknown as { events: { from_address: string; keys: string[] }[] }
+    ).events;
+    expect(events[0]).toMatchObject({
+      from_address: num.toHex(STRK_TOKEN_ADDRESS),
+      keys: [num.toHex(hash.getSelectorFromName('Transfer')), '0x0', num.toHex(address)],
+    });
     const wei = await devnetProvider.mint(address, 5n, 'WEI');
     expect(wei).toMatchObject({ new_balance: 5n, unit: 'WEI' });
     const again = await devnetProvider.mint(address, 1n);
     expect(again.new_balance).toBe(amount + 1n);
+    const tooMuch = await rpc(t.devnet.rpcUrl, 'devnet_mint', {
+      address,
+      amount: `0x1${'0'.repeat(64)}`,
+    });
+    expect(tooMuch.error).toMatchObject({ code: -32602, data: { field: 'amount' } });
   });
 
   test('createBlock and getConfig', async () => {

@@ -1,6 +1,7 @@
 import { Block, DecodedCall, TransactionRecord } from './blocks';
 import { ClassStore } from './classes';
 import {
+  GAS_PRICES,
   CHAIN_IDS,
   DEFAULT_INITIAL_BALANCE,
   ETH_TOKEN_ADDRESS,
@@ -19,13 +20,14 @@ import {
   Execution,
   TxInfo,
 } from './execution';
-import { encodeShortString, Felt, parseFelt, selectorFromName, toHex } from './felt';
+import { encodeShortString, Felt, selectorFromName, toHex } from './felt';
 import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
 import { poseidonHash, poseidonMany } from './hashing';
 import { argentAccountClass, isAccountClass, ozAccountClass } from './native/accounts';
 import { balanceIn, balanceSlot, chargeFee, erc20Class, initToken, mintTo } from './native/erc20';
 import { legacyUdcClass, udcClass } from './native/udc';
-import { derivePredeployedAccounts, PredeployedAccount } from './predeployed';
+import { chargeableAccount, derivePredeployedAccounts, PredeployedAccount } from './predeployed';
+import { sign } from '@scure/starknet';
 import {
   emptyDiff,
   mergeDiff,
@@ -99,9 +101,7 @@ export interface DevnetDump {
 }
 
 type DumpAction =
-  | { kind: 'tx'; tx: Record<string, unknown> }
-  | { kind: 'mint'; address: string; amount: string; unit: Unit }
-  | { kind: 'block'; timestamp: number };
+  { kind: 'tx'; tx: Record<string, unknown> } | { kind: 'block'; timestamp: number };
 
 const EXECUTE = selectorFromName('__execute__');
 const VALIDATE = selectorFromName('__validate__');
@@ -110,6 +110,9 @@ const VALIDATE_DECLARE = selectorFromName('__validate_declare__');
 const STRK = BigInt(STRK_TOKEN_ADDRESS);
 const ETH = BigInt(ETH_TOKEN_ADDRESS);
 const SEQUENCER = BigInt(SEQUENCER_ADDRESS);
+const PERMISSIONED_MINT = selectorFromName('permissioned_mint');
+const FAUCET_FEE_BALANCE = 2n ** 200n;
+const U256_LIMIT = 2n ** 256n;
 
 function resolveChainId(chainId: string): Felt {
   if (CHAIN_IDS[chainId]) return BigInt(CHAIN_IDS[chainId]);
@@ -194,8 +197,12 @@ export class Devnet {
     const erc20 = BigInt(ERC20_CLASS_HASH);
     setup.deploy(ETH, erc20, [], 0n);
     setup.deploy(STRK, erc20, [], 0n);
-    initToken(new CallContext(setup, ETH, 0n), 'Ether', 'ETH', 18);
-    initToken(new CallContext(setup, STRK, 0n), 'Starknet Token', 'STRK', 18);
+    const faucet = chargeableAccount();
+    initToken(new CallContext(setup, ETH, 0n), 'Ether', 'ETH', 18, faucet.address);
+    initToken(new CallContext(setup, STRK, 0n), 'Starknet Token', 'STRK', 18, faucet.address);
+    setup.deploy(faucet.address, BigInt(OZ_ACCOUNT_CLASS_HASH), [faucet.publicKey], 0n);
+    // Enough STRK to pay the fees of any number of mints.
+    mintTo(new CallContext(setup, STRK, 0n), faucet.address, FAUCET_FEE_BALANCE);
     setup.deploy(BigInt(UDC_ADDRESS), udcClass.classHash, [], 0n);
     setup.deploy(BigInt(LEGACY_UDC_ADDRESS), legacyUdcClass.classHash, [], 0n);
     for (const account of this.predeployedAccounts) {
@@ -616,16 +623,46 @@ export class Devnet {
 
   // ---------- devnet features ----------
 
-  /** Mints ETH (WEI) or STRK (FRI) to any address, like starknet-devnet's faucet. */
-  mint(address: Felt, amount: bigint, unit: Unit): bigint {
+  /**
+   * Mints ETH (WEI) or STRK (FRI) to any address, like starknet-devnet's faucet: a real, signed
+   * invoke of the token's permissioned_mint from the devnet's chargeable account, with a receipt.
+   */
+  mint(
+    address: Felt,
+    amount: bigint,
+    unit: Unit,
+  ): { newBalance: bigint; transaction: TransactionRecord } {
+    if (amount < 0n || amount >= U256_LIMIT) throw new RangeError('amount must fit in a u256');
+    const faucet = chargeableAccount();
     const token = unit === 'FRI' ? STRK : ETH;
-    const overlay = new StateOverlay(this.state.at(this.pending.number));
-    const execution = new Execution(overlay, this.classes, this.blockInfo(this.pending), undefined);
-    mintTo(new CallContext(execution, token, 0n), address, amount);
-    this.commitDiff(overlay.diff);
-    this.actions.push({ kind: 'mint', address: toHex(address), amount: amount.toString(), unit });
-    if (this.blockPerTransaction) this.closeBlock();
-    return this.balanceOf(address, unit);
+    const [low, high] = [amount & ((1n << 128n) - 1n), amount >> 128n];
+    const price = (p: bigint): bigint => p * 2n;
+    const tx: Transaction = {
+      type: 'INVOKE',
+      version: TX_VERSION_3,
+      senderAddress: faucet.address,
+      calldata: [1n, token, PERMISSIONED_MINT, 3n, address, low, high],
+      nonce: this.state.at(this.pending.number).nonceOf(faucet.address),
+      resourceBounds: {
+        l1Gas: { maxAmount: 0n, maxPricePerUnit: price(GAS_PRICES.l1Gas.fri) },
+        l2Gas: { maxAmount: 10_000_000n, maxPricePerUnit: price(GAS_PRICES.l2Gas.fri) },
+        l1DataGas: { maxAmount: 100_000n, maxPricePerUnit: price(GAS_PRICES.l1DataGas.fri) },
+      },
+      tip: 0n,
+      paymasterData: [],
+      accountDeploymentData: [],
+      proofFacts: [],
+      nonceDataAvailabilityMode: 'L1',
+      feeDataAvailabilityMode: 'L1',
+      signature: [],
+    };
+    const signature = sign(toHex(transactionHash(tx, this.chainId)), toHex(faucet.privateKey));
+    tx.signature = [signature.r, signature.s];
+    const transaction = this.addTransaction(tx);
+    if (transaction.executionStatus === 'REVERTED') {
+      throw new RangeError(`mint failed: ${transaction.revertReason}`);
+    }
+    return { newBalance: this.balanceOf(address, unit), transaction };
   }
 
   dump(): DevnetDump {
@@ -662,8 +699,6 @@ export class Devnet {
     );
     for (const action of dump.actions) {
       if (action.kind === 'block') devnet.closeBlock(action.timestamp);
-      else if (action.kind === 'mint')
-        devnet.mint(parseFelt(action.address), BigInt(action.amount), action.unit);
       else devnet.addTransaction(parseTransaction(action.tx, 'dump'));
     }
     devnet.blockPerTransaction = dump.options.blockPerTransaction;

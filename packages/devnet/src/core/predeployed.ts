@@ -1,5 +1,5 @@
 import { getStarkKey } from '@scure/starknet';
-import { Felt, toHex } from './felt';
+import { encodeShortString, Felt, toHex } from './felt';
 import { computeContractAddress, poseidonMany } from './hashing';
 import { OZ_ACCOUNT_CLASS_HASH } from './constants';
 
@@ -11,6 +11,18 @@ export interface PredeployedAccount {
 }
 
 const CURVE_ORDER = 0x800000000000010ffffffffffffffffb781126dcae7b2321e66a241adc64d2fn;
+
+/**
+ * The devnet's faucet: an OpenZeppelin account (not listed with the predeployed ones) that signs
+ * the permissioned_mint transactions behind devnet_mint, as starknet-devnet's chargeable account.
+ */
+export function chargeableAccount(): { address: Felt; privateKey: Felt; publicKey: Felt } {
+  const privateKey =
+    (poseidonMany([encodeShortString('l2-devnet chargeable')]) % (CURVE_ORDER - 1n)) + 1n;
+  const publicKey = BigInt(getStarkKey(toHex(privateKey)));
+  const address = computeContractAddress(publicKey, BigInt(OZ_ACCOUNT_CLASS_HASH), [publicKey], 0n);
+  return { address, privateKey, publicKey };
+}
 
 /**
  * Accounts derived from the seed: key i = poseidon(seed, i) reduced below the curve order, an

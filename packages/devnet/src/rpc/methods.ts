@@ -286,9 +286,9 @@ export const methods: Record<string, MethodSpec> = {
       const address = feltParam(p, 'address');
       const amount = amountParam(required(p, 'amount'));
       const unit = unitParam(p.unit);
-      const newBalance = h.devnet.mint(address, amount, unit);
-      // Minting writes balances directly; there is no transaction to point at.
-      return { new_balance: newBalance.toString(), unit, tx_hash: null };
+      if (amount >= 2n ** 256n) throw new InvalidParamError('amount', 'must fit in a u256');
+      const { newBalance, transaction } = h.devnet.mint(address, amount, unit);
+      return { new_balance: newBalance.toString(), unit, tx_hash: toHex(transaction.hash) };
     },
   },
   devnet_getAccountBalance: {

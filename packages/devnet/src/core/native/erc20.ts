@@ -11,6 +11,8 @@ const TOTAL_SUPPLY = 'ERC20_total_supply';
 const NAME = 'ERC20_name';
 const SYMBOL = 'ERC20_symbol';
 const DECIMALS = 'ERC20_decimals';
+/** The one account allowed to call permissioned_mint: the devnet's faucet (as in starknet-devnet). */
+const PERMITTED_MINTER = 'permitted_minter';
 
 const TRANSFER_EVENT = selectorFromName('Transfer');
 const APPROVAL_EVENT = selectorFromName('Approval');
@@ -67,7 +69,14 @@ export function mintTo(ctx: CallContext, to: Felt, amount: bigint): void {
   ctx.emit([TRANSFER_EVENT, 0n, to], splitU256(amount));
 }
 
-export function initToken(ctx: CallContext, name: string, symbol: string, decimals: number): void {
+export function initToken(
+  ctx: CallContext,
+  name: string,
+  symbol: string,
+  decimals: number,
+  minter: Felt,
+): void {
+  ctx.write(storageAddress(PERMITTED_MINTER), minter);
   ctx.write(storageAddress(NAME), encodeShortString(name));
   ctx.write(storageAddress(SYMBOL), encodeShortString(symbol));
   ctx.write(storageAddress(DECIMALS), BigInt(decimals));
@@ -185,6 +194,18 @@ export function erc20Class(classHash: string): NativeClass {
         input.end();
         transfer(ctx, ctx.caller, recipient, amount);
         return [1n];
+      },
+      permissioned_mint: (ctx, input) => {
+        const account = input.felt();
+        const amount = input.u256();
+        input.end();
+        if (ctx.caller !== ctx.read(storageAddress(PERMITTED_MINTER))) {
+          throw new ContractExecutionError('ERC20: only the permitted minter can mint');
+        }
+        const supply = readU256(ctx, storageAddress(TOTAL_SUPPLY));
+        if (supply + amount > U256_MAX) throw new ContractExecutionError('u256_add Overflow');
+        mintTo(ctx, account, amount);
+        return [];
       },
       transfer_from: (ctx, input) => transferFrom(ctx, input),
       transferFrom: (ctx, input) => transferFrom(ctx, input),
