@@ -103,8 +103,10 @@ function argentValidate(ctx: CallContext): Felt[] {
   if (ctx.read(ARGENT_GUARDIAN) !== 0n) {
     // Owner + guardian signatures: both must be valid.
     const { signature, transactionHash } = ctx.tx;
+    // Under SKIP_VALIDATE the signature is empty: cost both checks, verify neither.
+    const skipped = ctx.execution.skipSignatureChecks;
     const ok =
-      signature.length === 4 &&
+      (skipped || signature.length === 4) &&
       checkSignature(ctx, transactionHash, signature.slice(0, 2), argentOwner(ctx)) &&
       checkSignature(ctx, transactionHash, signature.slice(2), ctx.read(ARGENT_GUARDIAN));
     if (!ok) throw new ContractExecutionError('argent/invalid-signature');
