@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// Snap chain benchmark: the real snap bundle (built with Testnet at 127.0.0.1:5059, see
+// packages/snap/test/chain/build-e2e-snap.cjs) in @metamask/snaps-simulation outside jest,
+// against packages/devnet (from packages/devnet/dist) on loopback. Dialogs are approved as they
+// open. It prints:
+//   - node round trips per method, counted at the devnet (devnet.metrics: HTTP requests to
+//     /rpc, each one JSON-RPC call or batch), split before/after the dialog where there is one,
+//     plus explorer GETs (counted by a pass-through counter in front of the devnet);
+//   - p50/p95 latency of l2_estimateFee and l2_executeTxn;
+//   - l2_recoverAccounts over 20 addresses.
+// Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3.
+import { createServer, request as httpRequest } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import { installSnap } from '@metamask/snaps-simulation';
+import { NodeThreadExecutionService } from '@metamask/snaps-controllers/node';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const CALLS = Number(process.env.BENCH_CALLS ?? 30);
+const WARMUP = 3;
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const RECIPIENT = '0x0123456789abcdef';
+const DEVNET_DIST = join(ROOT, 'packages', 'devnet', 'dist', 'index.js');
+
+if (!existsSync(DEVNET_DIST)) {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/devnet'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    process.exit(1);
+  }
+}
+const { startDevnetServer } = require(DEVNET_DIST);
+const { ensureE2eSnap, DEVNET_PORT } = require(
+  join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
+);
+const SNAP_DIR = ensureE2eSnap();
+
+const TYPES = { '.json': 'application/json', '.js': 'text/javascript', '.svg': 'image/svg+xml' };
+
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function serveSnap() {
+  return listen(
+    createServer((req, res) => {
+      const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      const file = join(SNAP_DIR, path);
+      if (!file.startsWith(SNAP_DIR) || !existsSync(file) || !statSync(file).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(readFileSync(file));
+    }),
+    0,
+  );
+}
+
+// The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a pass-through on the
+// bundle's port (5059) counts those, the devnet itself listens on a free port behind it.
+const explorerHits = { count: 0 };
+function countingProxy(target) {
+  return listen(
+    createServer((req, res) => {
+      if (req.method === 'GET' && req.url.startsWith('/api/txns')) {
+        explorerHits.count += 1;
+      }
+      const upstream = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: target,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+    }),
+    DEVNET_PORT,
+  );
+}
+
+async function rpc(devnet, method, params) {
+  const response = await fetch(devnet.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await response.json();
+  if (body.error) {
+    throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  }
+  return body.result;
+}
+
+function percentile(sorted, p) {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+const devnet = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 1 });
+const proxy = await countingProxy(devnet.port);
+const snapServer = await serveSnap();
+const snap = await installSnap(`local:http://127.0.0.1:${snapServer.address().port}`, {
+  executionService: NodeThreadExecutionService,
+});
+
+function counters() {
+  return {
+    http: devnet.metrics.httpRequests,
+    calls: Object.values(devnet.metrics.rpcCalls).reduce((sum, count) => sum + count, 0),
+    explorer: explorerHits.count,
+  };
+}
+
+function diff(after, before) {
+  return {
+    http: after.http - before.http,
+    calls: after.calls - before.calls,
+    explorer: after.explorer - before.explorer,
+  };
+}
+
+/**
+ * Runs one request; `dialog` says whether it opens a confirmation, which is approved. Returns
+ * the result and the devnet counters before the dialog and after approval.
+ */
+async function call(method, params, dialog) {
+  const start = counters();
+  const pending = snap.request({ method, params });
+  let atDialog = start;
+  if (dialog) {
+    const ui = await pending.getInterface();
+    atDialog = counters();
+    await ui.ok();
+  }
+  const { response } = await pending;
+  if (response.error) {
+    throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+  }
+  const end = counters();
+  return {
+    result: response.result,
+    before: diff(atDialog, start),
+    after: diff(end, atDialog),
+    total: diff(end, start),
+  };
+}
+
+const transfer = (amount) => ({
+  contractAddress: STRK,
+  entrypoint: 'transfer',
+  calldata: [RECIPIENT, `0x${amount.toString(16)}`, '0x0'],
+});
+
+const rows = [];
+function row(method, measured, dialog, note = '') {
+  rows.push({ method, measured, dialog, note });
+}
+
+const TARGET_EXECUTE_AFTER = 3;
+const TARGET_RECOVERY = 3;
+let executeAfter = 0;
+let recovery;
+
+try {
+  const { address } = (await call('l2_createAccount', { addressIndex: 0 }, false)).result;
+  await rpc(devnet, 'devnet_mint', { address, amount: (10n ** 21n).toString(), unit: 'FRI' });
+
+  row(
+    'l2_estimateAccountDeployFee',
+    await call('l2_estimateAccountDeployFee', { addressIndex: 0 }, false),
+    false,
+  );
+  row(
+    'l2_createAccount deploy: true',
+    await call('l2_createAccount', { addressIndex: 0, deploy: true }, true),
+    true,
+  );
+  row(
+    'l2_estimateFee',
+    await call('l2_estimateFee', { address, invocations: [transfer(1n)] }, false),
+    false,
+  );
+  const executed = await call('l2_executeTxn', { address, calls: [transfer(2n)] }, true);
+  executeAfter = executed.after.http;
+  row('l2_executeTxn', executed, true);
+  row(
+    'l2_executeTxn (details.nonce + resourceBounds)',
+    await call(
+      'l2_executeTxn',
+      {
+        address,
+        calls: [transfer(3n)],
+        details: {
+          nonce: await rpc(devnet, 'starknet_getNonce', {
+            block_id: 'pre_confirmed',
+            contract_address: address,
+          }),
+          resourceBounds: {
+            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+            l2_gas: { max_amount: '0x2000000', max_price_per_unit: '0x2540be400' },
+            l1_data_gas: { max_amount: '0x400', max_price_per_unit: '0x2540be400' },
+          },
+        },
+      },
+      true,
+    ),
+    true,
+  );
+  const { address: fresh } = (await call('l2_createAccount', { addressIndex: 1 }, false)).result;
+  await rpc(devnet, 'devnet_mint', {
+    address: fresh,
+    amount: (10n ** 21n).toString(),
+    unit: 'FRI',
+  });
+  row(
+    'l2_executeTxn (undeployed: deploy + invoke)',
+    await call('l2_executeTxn', { address: fresh, calls: [transfer(4n)] }, true),
+    true,
+  );
+  row(
+    'l2_getErc20TokenBalance',
+    await call('l2_getErc20TokenBalance', { tokenAddress: STRK, userAddress: address }, false),
+    false,
+  );
+  row(
+    'l2_getTransactionStatus',
+    await call(
+      'l2_getTransactionStatus',
+      { transactionHash: executed.result.transaction_hash },
+      false,
+    ),
+    false,
+  );
+  row(
+    'l2_getTransactions',
+    await call('l2_getTransactions', { senderAddress: address }, false),
+    false,
+    'explorer page 1',
+  );
+  row(
+    'l2_extractPublicKey (deployed)',
+    await call('l2_extractPublicKey', { userAddress: address }, false),
+    false,
+  );
+
+  // Recovery over 20 addresses: indexes 0 and 1 deployed, 2..4 funded, the rest empty.
+  for (let index = 2; index < 5; index += 1) {
+    const { address: funded } = (await call('l2_createAccount', { addressIndex: index }, false))
+      .result;
+    await rpc(devnet, 'devnet_mint', { address: funded, amount: '1000', unit: 'FRI' });
+  }
+  const recoverStart = performance.now();
+  recovery = await call(
+    'l2_recoverAccounts',
+    { startScanIndex: 0, maxScanned: 20, maxMissed: 20 },
+    false,
+  );
+  const recoveryMs = performance.now() - recoverStart;
+  row(
+    'l2_recoverAccounts (20 addresses)',
+    recovery,
+    false,
+    `${recovery.result.length} records, ${recovery.result.filter((r) => r.deployTxnHash).length} with deployTxnHash, ${recoveryMs.toFixed(0)} ms`,
+  );
+
+  // Latency: estimateFee, and executeTxn with the dialog approved as soon as it opens.
+  const latency = {};
+  for (const [method, make, dialog] of [
+    ['l2_estimateFee', (index) => ({ address, invocations: [transfer(BigInt(index + 1))] }), false],
+    ['l2_executeTxn', (index) => ({ address, calls: [transfer(BigInt(index + 1))] }), true],
+  ]) {
+    for (let index = 0; index < WARMUP; index += 1) {
+      await call(method, make(index), dialog);
+    }
+    const times = [];
+    for (let index = 0; index < CALLS; index += 1) {
+      const params = make(WARMUP + index);
+      const start = performance.now();
+      await call(method, params, dialog);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    latency[method] = { p50: percentile(times, 50), p95: percentile(times, 95) };
+  }
+
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`,
+  );
+  console.log('');
+  console.log(
+    'Node round trips (HTTP requests to the devnet /rpc; a batch counts once) and explorer GETs',
+  );
+  console.log('');
+  console.log(
+    '| method | RPC round trips before dialog | after approval | total | JSON-RPC calls | explorer GETs | note |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const { method, measured, dialog, note } of rows) {
+    console.log(
+      `| ${method} | ${dialog ? measured.before.http : '-'} | ${dialog ? measured.after.http : '-'} | ${measured.total.http} | ${measured.total.calls} | ${measured.total.explorer} | ${note} |`,
+    );
+  }
+  console.log('');
+  console.log(`| latency (${CALLS} calls) | p50 | p95 |`);
+  console.log('|---|---|---|');
+  for (const [method, { p50, p95 }] of Object.entries(latency)) {
+    console.log(
+      `| ${method}${method === 'l2_executeTxn' ? ' (dialog auto-approved)' : ''} | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms |`,
+    );
+  }
+  console.log('');
+  console.log('| target | measured | |');
+  console.log('|---|---|---|');
+  console.log(
+    `| l2_executeTxn round trips after approval <= ${TARGET_EXECUTE_AFTER} | ${executeAfter} | ${executeAfter <= TARGET_EXECUTE_AFTER ? 'ok' : 'MISSED'} |`,
+  );
+  console.log(
+    `| l2_recoverAccounts, 20 addresses, RPC round trips <= ${TARGET_RECOVERY} | ${recovery.total.http} | ${recovery.total.http <= TARGET_RECOVERY ? 'ok' : 'MISSED'} |`,
+  );
+} finally {
+  await snap.executionService.terminateAllSnaps?.();
+  snapServer.close();
+  proxy.closeAllConnections();
+  proxy.close();
+  await devnet.close();
+}
+process.exit(0);
