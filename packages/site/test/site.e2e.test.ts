@@ -247,6 +247,38 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await screenshot(page, SCREENSHOT_DIR, '08-token-balance');
   });
 
+  it('serves the get-starknet wallet object: accounts, chain id, typed-data signature, switch events', async () => {
+    const panel = page.getByTestId('get-starknet-panel');
+    const result = panel.getByTestId('get-starknet-result');
+    await panel.scrollIntoViewIfNeeded();
+    await panel.getByRole('button', { name: 'wallet_requestAccounts' }).click();
+    await waitForText(result, /Result[\s\S]*\[\s*"0x[0-9a-f]+"\s*\]/);
+    await panel.getByRole('button', { name: 'wallet_requestChainId' }).click();
+    await waitForText(result, /Result\s+Copy\s+0x534e5f5345504f4c4941/);
+
+    await panel.getByRole('button', { name: 'wallet_signTypedData' }).click();
+    await waitForText(result, /Result[\s\S]*\[\s*"0x[0-9a-f]+",\s*"0x[0-9a-f]+"\s*\]/);
+    expect(stack.wallet.dialogs.at(-1)).toMatchObject({
+      method: 'l2_signMessage',
+      action: 'approve',
+    });
+
+    await panel.getByRole('button', { name: 'wallet_switchStarknetChain' }).click();
+    await waitForText(panel.getByTestId('get-starknet-events'), /networkChanged 0x534e5f4d41494e/);
+    await waitForText(page.getByTestId('network-panel'), /Mainnet[\s\S]*0x534e5f4d41494e/);
+    await screenshot(page, SCREENSHOT_DIR, '09-get-starknet-switched');
+    await panel.getByRole('button', { name: 'wallet_switchStarknetChain' }).click();
+    await waitForText(
+      panel.getByTestId('get-starknet-events'),
+      /networkChanged 0x534e5f5345504f4c4941/,
+    );
+    await waitForText(page.getByTestId('network-panel'), /Testnet[\s\S]*0x534e5f5345504f4c4941/);
+    await waitForText(
+      page.getByTestId('account-row').filter({ hasText: account.slice(0, 10) }),
+      /Deploy/,
+    );
+  });
+
   it('shows a declined dialog as a user-rejected error', async () => {
     stack.wallet.declineNextDialog();
     const result = await waitForText(await callCard(page, 'l2_signMessage'), /Error/);
@@ -255,7 +287,7 @@ describe('site in the browser with the snap in snaps-simulation', () => {
       method: 'l2_signMessage',
       action: 'decline',
     });
-    await screenshot(page, SCREENSHOT_DIR, '09-declined');
+    await screenshot(page, SCREENSHOT_DIR, '10-declined');
   });
 
   it('raised no uncaught errors in the page', () => {

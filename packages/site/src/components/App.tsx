@@ -12,6 +12,7 @@ import {
 import { readConfig, type SiteConfig } from '../config';
 import { devnetChainId, mintStrk } from '../devnet';
 import { CHAINS, METHODS, type DefaultsContext } from '../methods';
+import { GetStarknetPanel } from './GetStarknetPanel';
 import { MethodCard } from './MethodCard';
 import { CopyButton, ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
 import { Transactions, isPending, short, type TrackedTx } from './Transactions';
@@ -336,6 +337,14 @@ export function App() {
     [client, addAccount, loadNetwork, trackTx],
   );
 
+  const onWalletNetworkChanged = useCallback(() => {
+    if (!client) return;
+    void (async () => {
+      const current = await loadNetwork(client);
+      if (current) await recover(client, current.chainId, true);
+    })();
+  }, [client, loadNetwork, recover]);
+
   const defaults: DefaultsContext = useMemo(
     () => ({
       address: selected,
@@ -531,6 +540,11 @@ export function App() {
           polling={pending && connected}
           onRefresh={loadTransactions}
           canRefresh={connected && !!selected}
+        />
+
+        <GetStarknetPanel
+          client={connected ? client : null}
+          onNetworkChanged={onWalletNetworkChanged}
         />
 
         {GROUPS.map((group) => (
