@@ -36,21 +36,25 @@ describe('dispatcher', () => {
     expectError(await request({ method: 'L2_getCurrentNetwork' }), -32601);
   });
 
-  it.each([...METHODS, ...CHAIN_METHODS])('routes l2_%s and its starkNet_ alias to the same method', async (name) => {
-    const { request } = await installSnap();
-    // Params that no method accepts: both names reach the validator, not -32601.
-    for (const method of [`l2_${name}`, `starkNet_${name}`]) {
-      const response = (await request({ method, params: { chainId: 'not-a-chain' } })).response as {
-        result?: unknown;
-        error?: { code: number };
-      };
-      if (name === 'getCurrentNetwork') {
-        expect(response.result).toBeDefined();
-      } else {
-        expect(response.error?.code).toBe(-32602);
+  it.each([...METHODS, ...CHAIN_METHODS])(
+    'routes l2_%s and its starkNet_ alias to the same method',
+    async (name) => {
+      const { request } = await installSnap();
+      // Params that no method accepts: both names reach the validator, not -32601.
+      for (const method of [`l2_${name}`, `starkNet_${name}`]) {
+        const response = (await request({ method, params: { chainId: 'not-a-chain' } }))
+          .response as {
+          result?: unknown;
+          error?: { code: number };
+        };
+        if (name === 'getCurrentNetwork') {
+          expect(response.result).toBeDefined();
+        } else {
+          expect(response.error?.code).toBe(-32602);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('rejects params that are not an object with -32602', async () => {
     const { request } = await installSnap();

@@ -4,6 +4,12 @@
  */
 import { BIP44CoinTypeNode, getBIP44AddressKeyDeriver } from '@metamask/key-tree';
 import { installSnap } from '@metamask/snaps-jest';
+import type { JsonRpcParams } from '@metamask/snaps-sdk';
+import type {
+  SnapAlertInterface,
+  SnapConfirmationInterface,
+  SnapInterface,
+} from '@metamask/snaps-simulation';
 import {
   computeHashOnElements,
   getPublicKey,
@@ -49,14 +55,14 @@ export function contractAddress(
   constructorCalldata: string[],
   deployer = '0x0',
 ): string {
-  const calldataHash = computeHashOnElements(constructorCalldata);
+  const calldataHash = BigInt(computeHashOnElements(constructorCalldata) as string | bigint);
   const raw = computeHashOnElements([
     CONTRACT_ADDRESS_PREFIX,
     deployer,
     salt,
     classHash,
     calldataHash,
-  ]);
+  ]) as string | bigint;
   return pad(BigInt(raw) % L2_ADDRESS_UPPER_BOUND);
 }
 
@@ -171,4 +177,21 @@ export function dialogText(content: unknown): string {
   };
   walk(content);
   return parts.join('\n');
+}
+
+/** A confirmation dialog (asserted), with its ok/cancel buttons. */
+export function asConfirmation(ui: SnapInterface): SnapConfirmationInterface {
+  expect(ui.type).toBe('confirmation');
+  return ui as SnapConfirmationInterface;
+}
+
+/** An alert dialog (asserted). */
+export function asAlert(ui: SnapInterface): SnapAlertInterface {
+  expect(ui.type).toBe('alert');
+  return ui as SnapAlertInterface;
+}
+
+/** Params as JSON, the way a dapp sends them: members set to undefined are left out. */
+export function jsonParams(value: unknown): JsonRpcParams {
+  return JSON.parse(JSON.stringify(value)) as JsonRpcParams;
 }

@@ -1,6 +1,6 @@
 import { installSnap } from '@metamask/snaps-jest';
 
-import { dialogText, expectError, MAINNET, resultOf, TESTNET } from './helpers';
+import { asConfirmation, dialogText, expectError, MAINNET, resultOf, TESTNET } from './helpers';
 
 describe('l2_getCurrentNetwork', () => {
   it('is Testnet on a fresh install', async () => {
@@ -20,7 +20,7 @@ describe('l2_switchNetwork', () => {
   it('switches after the user approves, and the new network persists', async () => {
     const { request } = await installSnap();
     const pending = request({ method: 'l2_switchNetwork', params: { chainId: MAINNET } });
-    const ui = await pending.getInterface();
+    const ui = asConfirmation(await pending.getInterface());
     expect(ui.type).toBe('confirmation');
     const text = dialogText(ui.content);
     expect(text).toContain('Mainnet');
@@ -37,7 +37,7 @@ describe('l2_switchNetwork', () => {
   it('returns false and changes nothing when the user declines', async () => {
     const { request } = await installSnap();
     const pending = request({ method: 'starkNet_switchNetwork', params: { chainId: MAINNET } });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     expect(resultOf(await pending)).toBe(false);
     expect(resultOf(await request({ method: 'l2_getCurrentNetwork' }))).toEqual({
       name: 'Testnet',
@@ -51,7 +51,7 @@ describe('l2_switchNetwork', () => {
       method: 'l2_switchNetwork',
       params: { chainId: '0x0000534E5F4D41494E' },
     });
-    await (await pending.getInterface()).ok();
+    await asConfirmation(await pending.getInterface()).ok();
     expect(resultOf(await pending)).toBe(true);
     expect(
       resultOf<{ chainId: string }>(await request({ method: 'l2_getCurrentNetwork' })).chainId,

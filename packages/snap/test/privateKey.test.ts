@@ -1,10 +1,12 @@
 import { installSnap } from '@metamask/snaps-jest';
 
 import {
+  asAlert,
+  asConfirmation,
   DEFAULT_SRP,
   dialogText,
-  expectError,
   expectedAccount,
+  expectError,
   OTHER_SRP,
   resultOf,
   snapWithAccounts,
@@ -24,13 +26,13 @@ describe('l2_displayPrivateKey', () => {
         method: 'l2_displayPrivateKey',
         params: { userAddress: account.address },
       });
-      const confirmation = await pending.getInterface();
+      const confirmation = asConfirmation(await pending.getInterface());
       expect(confirmation.type).toBe('confirmation');
       expect(dialogText(confirmation.content)).toContain(account.address);
       expect(JSON.stringify(confirmation.content)).not.toContain(account.privateKey.slice(2));
       await confirmation.ok();
 
-      const alert = await pending.getInterface();
+      const alert = asAlert(await pending.getInterface());
       expect(alert.type).toBe('alert');
       const copyable = JSON.stringify(alert.content).match(
         /"type":"Copyable","props":\{"value":"(0x[0-9a-f]+)"/u,
@@ -53,7 +55,7 @@ describe('l2_displayPrivateKey', () => {
       method: 'starkNet_displayPrivateKey',
       params: { userAddress: account.address },
     });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     const response = await pending;
     expect(resultOf(response)).toBeNull();
   });

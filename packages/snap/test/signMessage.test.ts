@@ -2,10 +2,12 @@ import { installSnap } from '@metamask/snaps-jest';
 import { typedData, type TypedData } from 'starknet';
 
 import {
+  asConfirmation,
   DEFAULT_SRP,
   dialogText,
-  expectError,
   expectedAccount,
+  expectError,
+  jsonParams,
   OTHER_SRP,
   resultOf,
   snapWithAccounts,
@@ -31,7 +33,7 @@ describe('l2_signMessage', () => {
         [signerField]: account.address,
       },
     });
-    const ui = await pending.getInterface();
+    const ui = asConfirmation(await pending.getInterface());
     expect(ui.type).toBe('confirmation');
     const text = dialogText(ui.content);
     expect(text).toContain(account.address);
@@ -60,7 +62,7 @@ describe('l2_signMessage', () => {
       method: 'starkNet_signMessage',
       params: { typedDataMessage: REV1_TYPED_DATA, signerAddress: account.address },
     });
-    await (await pending.getInterface()).ok();
+    await asConfirmation(await pending.getInterface()).ok();
     const signature = resultOf<string>(await pending).split(',');
     const messageHash = typedData.getMessageHash(
       REV1_TYPED_DATA as unknown as TypedData,
@@ -76,7 +78,7 @@ describe('l2_signMessage', () => {
       method: 'l2_signMessage',
       params: { typedDataMessage: REV0_TYPED_DATA, signerAddress: account.address },
     });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     expectError(await pending, 4001);
   });
 
@@ -112,7 +114,11 @@ describe('l2_signMessage', () => {
       const { request } = await snapWithAccounts([0]);
       const { omitSigner, ...rest } = params as Record<string, unknown>;
       const full = omitSigner ? rest : { signerAddress: account.address, ...rest };
-      expectError(await request({ method: 'l2_signMessage', params: full }), -32602, message);
+      expectError(
+        await request({ method: 'l2_signMessage', params: jsonParams(full) }),
+        -32602,
+        message,
+      );
     });
 
     it('signerAddress and address that disagree', async () => {
@@ -161,9 +167,9 @@ describe('l2_verifySignedMessage', () => {
     const { request } = await snapWithAccounts([index]);
     const pending = request({
       method: 'l2_signMessage',
-      params: { typedDataMessage: data, signerAddress: account.address },
+      params: jsonParams({ typedDataMessage: data, signerAddress: account.address }),
     });
-    await (await pending.getInterface()).ok();
+    await asConfirmation(await pending.getInterface()).ok();
     return { request, address: account.address, signature: resultOf<string>(await pending) };
   }
 
@@ -261,6 +267,10 @@ describe('l2_verifySignedMessage', () => {
         delete params[key];
       }
     }
-    expectError(await request({ method: 'l2_verifySignedMessage', params }), -32602, message);
+    expectError(
+      await request({ method: 'l2_verifySignedMessage', params: jsonParams(params) }),
+      -32602,
+      message,
+    );
   });
 });

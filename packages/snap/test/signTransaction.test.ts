@@ -1,11 +1,13 @@
 import { hash, transaction, type Call } from 'starknet';
 
 import {
+  asConfirmation,
   DEFAULT_SRP,
   dialogText,
-  expectError,
   expectedAccount,
+  expectError,
   hex,
+  jsonParams,
   MAINNET,
   OTHER_SRP,
   resultOf,
@@ -89,7 +91,7 @@ describe('l2_signTransaction', () => {
         transactionsDetail: DETAILS,
       },
     });
-    const ui = await pending.getInterface();
+    const ui = asConfirmation(await pending.getInterface());
     expect(ui.type).toBe('confirmation');
     const text = dialogText(ui.content);
     expect(text).toContain(account.address);
@@ -119,7 +121,7 @@ describe('l2_signTransaction', () => {
         transactionsDetail: { nonce: 0, resourceBounds: bounds },
       },
     });
-    await (await pending.getInterface()).ok();
+    await asConfirmation(await pending.getInterface()).ok();
     const signature = resultOf<string[]>(await pending);
     const txHash = expectedInvokeHash(account.address, TESTNET, [CALLS[0]] as Call[], {
       nonce: '0x0',
@@ -145,7 +147,7 @@ describe('l2_signTransaction', () => {
         transactionsDetail: DETAILS,
       },
     });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     expectError(await pending, 4001);
   });
 
@@ -237,7 +239,7 @@ describe('l2_signTransaction', () => {
     const foreign = await expectedAccount(OTHER_SRP, 0);
     const { request } = await snapWithAccounts([0]);
     expectError(
-      await request({ method: 'l2_signTransaction', params: base(foreign.address) }),
+      await request({ method: 'l2_signTransaction', params: jsonParams(base(foreign.address)) }),
       -32602,
       /"address" is not an account of this snap/u,
     );
@@ -286,9 +288,9 @@ describe('l2_signDeclareTransaction', () => {
     const { request } = await snapWithAccounts([index], srp === DEFAULT_SRP ? undefined : srp);
     const pending = request({
       method: 'l2_signDeclareTransaction',
-      params: declareParams(account.address, chainId),
+      params: jsonParams(declareParams(account.address, chainId)),
     });
-    const ui = await pending.getInterface();
+    const ui = asConfirmation(await pending.getInterface());
     const text = dialogText(ui.content);
     expect(text).toContain(account.address);
     expect(text).toContain(CLASS_HASH);
@@ -305,8 +307,11 @@ describe('l2_signDeclareTransaction', () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
     const { request } = await snapWithAccounts([0]);
     const { address: _a, senderAddress: _s, ...params } = declareParams(account.address);
-    const pending = request({ method: 'starkNet_signDeclareTransaction', params });
-    await (await pending.getInterface()).ok();
+    const pending = request({
+      method: 'starkNet_signDeclareTransaction',
+      params: jsonParams(params),
+    });
+    await asConfirmation(await pending.getInterface()).ok();
     const { signature } = resultOf<{ signature: string[] }>(await pending);
     expect(verifyWithScure(account, expectedDeclareHash(account.address, TESTNET), signature)).toBe(
       true,
@@ -318,9 +323,9 @@ describe('l2_signDeclareTransaction', () => {
     const { request } = await snapWithAccounts([0]);
     const pending = request({
       method: 'l2_signDeclareTransaction',
-      params: declareParams(account.address),
+      params: jsonParams(declareParams(account.address)),
     });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     expectError(await pending, 4001);
   });
 

@@ -1,6 +1,7 @@
 import { installSnap } from '@metamask/snaps-jest';
 
 import {
+  asConfirmation,
   DEFAULT_SRP,
   dialogText,
   expectedAccount,
@@ -60,7 +61,7 @@ describe('state under concurrency', () => {
     // The simulator shows one dialog at a time: approve each as it comes, without waiting for
     // the approved request to finish, so the state writes overlap.
     for (const request_ of pending) {
-      const ui = await request_.getInterface();
+      const ui = asConfirmation(await request_.getInterface());
       expect(dialogText(ui.content)).toContain('Add token');
       await ui.ok();
     }
@@ -75,7 +76,7 @@ describe('state under concurrency', () => {
         method: 'l2_addErc20Token',
         params: { tokenAddress, tokenName: 'Again', tokenSymbol: 'AG', chainId: TESTNET },
       });
-      const ui = await again.getInterface();
+      const ui = asConfirmation(await again.getInterface());
       expect(dialogText(ui.content)).toContain('Update token');
       await ui.cancel();
       await again;
@@ -125,7 +126,7 @@ describe('state migrations', () => {
         chainId: TESTNET,
       },
     });
-    const ui = await pending.getInterface();
+    const ui = asConfirmation(await pending.getInterface());
     expect(dialogText(ui.content)).toContain('Update token');
     await ui.cancel();
     await pending;

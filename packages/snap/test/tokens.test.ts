@@ -1,6 +1,15 @@
 import { installSnap } from '@metamask/snaps-jest';
 
-import { dialogText, expectError, MAINNET, pad, resultOf, TESTNET } from './helpers';
+import {
+  asConfirmation,
+  dialogText,
+  expectError,
+  jsonParams,
+  MAINNET,
+  pad,
+  resultOf,
+  TESTNET,
+} from './helpers';
 
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
@@ -21,8 +30,8 @@ async function addToken(
   snap: Snap,
   params: Record<string, unknown>,
 ): Promise<{ token: Token; text: string }> {
-  const pending = snap.request({ method: 'l2_addErc20Token', params });
-  const ui = await pending.getInterface();
+  const pending = snap.request({ method: 'l2_addErc20Token', params: jsonParams(params) });
+  const ui = asConfirmation(await pending.getInterface());
   expect(ui.type).toBe('confirmation');
   const text = dialogText(ui.content);
   await ui.ok();
@@ -108,7 +117,7 @@ describe('l2_addErc20Token', () => {
   it('answers 4001 and stores nothing when the user declines', async () => {
     const snap = await installSnap();
     const pending = snap.request({ method: 'starkNet_addErc20Token', params: USDC });
-    await (await pending.getInterface()).cancel();
+    await asConfirmation(await pending.getInterface()).cancel();
     expectError(await pending, 4001);
     const { text } = await addToken(snap, USDC);
     expect(text).toContain('Add token');
