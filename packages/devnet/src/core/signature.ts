@@ -1,9 +1,9 @@
-import { Point } from '@scure/starknet';
+import { CURVE, ProjectivePoint as Point } from '@scure/starknet';
 import { Felt } from './felt';
 
 type StarkPoint = InstanceType<typeof Point>;
 
-const CURVE_ORDER = Point.Fn.ORDER;
+const CURVE_ORDER = CURVE.n;
 const MAX_HASH = 2n ** 251n;
 
 /** Public key points are reused for every transaction of an account: precompute them once. */
