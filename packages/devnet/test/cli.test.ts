@@ -44,7 +44,6 @@ describe('l2-devnet CLI', () => {
 
   test('the built public entry point loads in jest (CommonJS all the way down) and serves', async () => {
     // Other packages' jest suites consume dist/index.js: it must not need ESM transforms.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const entry = require(join(packageDir, 'dist/index.js')) as typeof import('../src');
     const server = await entry.startDevnetServer({ port: 0, accounts: 1 });
     try {
