@@ -65,3 +65,41 @@ describe('dispatcher', () => {
     );
   });
 });
+
+describe('invalid params messages', () => {
+  it('name the field path, what was wrong and what was expected', async () => {
+    const { request } = await installSnap();
+    expectError(
+      await request({ method: 'l2_switchNetwork', params: {} }),
+      -32602,
+      'Invalid params: "chainId" is required: expected a known chain ID: 0x534e5f4d41494e (Mainnet) or 0x534e5f5345504f4c4941 (Testnet)',
+    );
+    expectError(
+      await request({ method: 'l2_createAccount', params: { addressIndex: 'one' } }),
+      -32602,
+      'Invalid params: "addressIndex" is invalid: expected an address index: an integer from 0 to 2147483647, got "one"',
+    );
+    const { address } = (
+      (await request({ method: 'l2_createAccount' })).response as { result: { address: string } }
+    ).result;
+    expectError(
+      await request({
+        method: 'l2_signTransaction',
+        params: {
+          address,
+          chainId: 'SN_SEPOLIA',
+          transactions: [{ contractAddress: '0x1', entrypoint: 'go' }],
+          transactionsDetail: {
+            nonce: 0,
+            resourceBounds: {
+              l1_gas: { max_amount: '0', max_price_per_unit: '0' },
+              l2_gas: { max_amount: '18446744073709551616', max_price_per_unit: '0' },
+            },
+          },
+        },
+      }),
+      -32602,
+      'Invalid params: "transactionsDetail.resourceBounds.l2_gas.max_amount" is invalid: expected a u64 amount: a non-negative integer up to 18446744073709551615, got "18446744073709551616"',
+    );
+  });
+});

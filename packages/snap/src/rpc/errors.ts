@@ -21,7 +21,9 @@ function showValue(value: unknown): string {
   let text: string;
   try {
     text =
-      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+      typeof value === 'bigint'
+        ? `"${value.toString()}"`
+        : (JSON.stringify(value) ?? String(value));
   } catch {
     text = typeof value;
   }
