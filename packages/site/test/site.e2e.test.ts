@@ -23,6 +23,7 @@ const startDevnetServer: StartDevnet = (options) =>
 const MAINNET = '0x534e5f4d41494e';
 
 export interface Stack {
+  snapFolder: string;
   devnet: DevnetServer;
   snapServer: StaticServer;
   siteServer: StaticServer;
@@ -42,6 +43,7 @@ export async function startStack(): Promise<Stack> {
       buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),
       buildSite(),
     ]);
+    stack.snapFolder = snapFolder;
     stack.snapServer = await serveDirectory(snapFolder);
     stack.siteServer = await serveDirectory(siteFolder);
     stack.wallet = new SimulatedFlask(stack.snapServer.url, snapFolder);
@@ -71,6 +73,7 @@ export async function stopStack(stack: Partial<Stack>) {
   await stack.siteServer?.close();
   await stack.snapServer?.close();
   await stack.devnet?.close();
+  if (stack.snapFolder) rmSync(stack.snapFolder, { recursive: true, force: true });
 }
 
 const card = (page: Page, method: string) => page.getByTestId(`card-${method}`);
@@ -231,6 +234,12 @@ describe('site in the browser with the snap in snaps-simulation', () => {
       /Result[\s\S]*ACCEPTED_ON_L2/,
       30_000,
     );
+    // The snap's own records agree: loading them keeps both transactions accepted.
+    const list = page.getByTestId('transactions');
+    await list.getByRole('button', { name: 'Load from snap' }).click();
+    await waitForText(list, /ACCEPTED_ON_L2[\s\S]*ACCEPTED_ON_L2/);
+    expect(await page.getByTestId('tx-row').count()).toBeGreaterThanOrEqual(2);
+    expect(await list.innerText()).not.toMatch(/REJECTED|status check failed/);
     await screenshot(page, SCREENSHOT_DIR, '07-transfer-accepted');
   });
 
