@@ -244,18 +244,17 @@ export class Devnet {
   closeBlock(timestamp = this.nextTimestamp(), record = true): Block {
     const block = this.pending;
     block.timestamp = timestamp;
-    const previousRoot = this.blocks.at(-1)?.newRoot ?? 0n;
-    // A commitment chained over the blocks' transactions; not the protocol's Patricia root (no
-    // tries here). Kept to three permutations: block closing is on the per-transaction hot path.
+    // Deterministic commitments, not the protocol's block hash or Patricia root (no tries here):
+    // the "root" chains the parent hash with the block's transactions, the hash adds number and
+    // timestamp (64 bits each in one felt). Two permutations: closing a block is on the
+    // per-transaction hot path in the default mode.
     const hashes = block.transactions.map((t) => t.hash);
     const txCommitment = hashes.length === 1 ? hashes[0] : poseidonMany(hashes);
-    block.newRoot = poseidonHash(previousRoot, txCommitment);
-    // Number and timestamp share one felt (64 bits each).
-    block.hash = poseidonMany([
-      (BigInt(block.timestamp) << 64n) + BigInt(block.number),
+    block.newRoot = poseidonHash(block.parentHash, txCommitment);
+    block.hash = poseidonHash(
       block.newRoot,
-      block.parentHash,
-    ]);
+      (BigInt(block.timestamp) << 64n) + BigInt(block.number),
+    );
     this.blocks.push(block);
     this.blockNumbersByHash.set(block.hash, block.number);
     if (record) this.actions.push({ kind: 'block', timestamp });

@@ -1,5 +1,5 @@
 import { CURVE, ProjectivePoint as Point } from '@scure/starknet';
-import { Felt } from './felt';
+import { Felt, FIELD_PRIME } from './felt';
 
 type StarkPoint = InstanceType<typeof Point>;
 
@@ -37,6 +37,17 @@ function invertModOrder(value: bigint): bigint {
   return ((x0 % CURVE_ORDER) + CURVE_ORDER) % CURVE_ORDER;
 }
 
+const FIELD_P = FIELD_PRIME;
+
+/** Whether the point's affine x, reduced mod n, is r; compared projectively (x = X/Z), no inversion. */
+function xMatches(point: StarkPoint, r: Felt): boolean {
+  if (point.is0()) return false;
+  const { X, Z } = point;
+  if (X === (r * Z) % FIELD_P) return true;
+  // x in [n, p) also reduces to r = x - n.
+  return r + CURVE_ORDER < FIELD_P && X === ((r + CURVE_ORDER) * Z) % FIELD_P;
+}
+
 /**
  * Public inputs only, so the variable-time (faster) multiplications are fine here.
  *
@@ -53,8 +64,5 @@ export function verifyStarkSignature(hash: Felt, r: Felt, s: Felt, publicKeyX: F
   const u2 = (r * w) % CURVE_ORDER;
   if (u2 === 0n) return false;
   const fromKey = key.multiplyUnsafe(u2);
-  const plus = fromBase.add(fromKey);
-  if (!plus.is0() && plus.toAffine().x % CURVE_ORDER === r) return true;
-  const minus = fromBase.subtract(fromKey);
-  return !minus.is0() && minus.toAffine().x % CURVE_ORDER === r;
+  return xMatches(fromBase.add(fromKey), r) || xMatches(fromBase.subtract(fromKey), r);
 }
