@@ -4,7 +4,7 @@
 import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../networks';
-import { Field, MAX_LISTED, shorten, Title } from '../ui/components';
+import { Field, shorten, Title } from '../ui/components';
 import { formatStrk } from './fees';
 
 export type DecodedArgument = { label: string; value: string };
@@ -74,22 +74,17 @@ export const ExecuteScreen = ({
       </Banner>
     ) : null}
     <Divider />
-    {calls.slice(0, MAX_LISTED).map((call, index) => (
+    {/* Every call and every value is shown: the user signs all of them. */}
+    {calls.map((call, index) => (
       <Box>
-        <Heading size="sm">{`Call ${index + 1}: ${shorten(call.entrypoint, 60)}`}</Heading>
+        <Heading size="sm">{`Call ${index + 1} of ${calls.length}: ${shorten(call.entrypoint, 60)}`}</Heading>
         <Field label="Contract" value={call.contractAddress} />
         {call.args.length === 0 ? <Text>No calldata</Text> : null}
-        {call.args.slice(0, MAX_LISTED).map((arg) => (
+        {call.args.map((arg) => (
           <Field label={arg.label} value={arg.value} />
         ))}
-        {call.args.length > MAX_LISTED ? (
-          <Text>{`... and ${call.args.length - MAX_LISTED} more values`}</Text>
-        ) : null}
       </Box>
     ))}
-    {calls.length > MAX_LISTED ? (
-      <Text>{`... and ${calls.length - MAX_LISTED} more calls`}</Text>
-    ) : null}
     <Divider />
     <FeeRows maxFee={maxFee} overallFee={overallFee} />
   </Box>

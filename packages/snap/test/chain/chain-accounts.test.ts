@@ -24,6 +24,7 @@ import {
   mintStrk,
   provider,
   serveE2eSnap,
+  closeChainDevnet,
   startChainDevnet,
   STRK_UNIT,
   submissions,
@@ -65,7 +66,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await devnet?.close();
+  await closeChainDevnet(devnet);
   await server?.close();
 });
 

@@ -26,6 +26,7 @@ import {
   mintStrk,
   provider,
   serveE2eSnap,
+  closeChainDevnet,
   startChainDevnet,
   STRK_UNIT,
   submissions,
@@ -42,6 +43,8 @@ const SIERRA = JSON.parse(
   ),
 ) as CompiledSierra;
 const COMPILED_CLASS_HASH = '0x1234567890abcdef';
+/** The same class as plain JSON, for request params. */
+const SIERRA_JSON = SIERRA as unknown as Record<string, never>;
 
 let devnet: DevnetServer;
 let server: SnapServer;
@@ -64,7 +67,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await devnet?.close();
+  await closeChainDevnet(devnet);
   await server?.close();
 });
 
@@ -79,7 +82,7 @@ describe('l2_declareContract', () => {
           method: 'l2_declareContract',
           params: {
             senderAddress: sender.address,
-            contractPayload: { contract: SIERRA, compiledClassHash: COMPILED_CLASS_HASH },
+            contractPayload: { contract: SIERRA_JSON, compiledClassHash: COMPILED_CLASS_HASH },
           },
         }),
       ),
@@ -154,7 +157,7 @@ describe('l2_declareContract', () => {
         method: 'l2_declareContract',
         params: {
           senderAddress: sender.address,
-          contractPayload: { contract: SIERRA, compiledClassHash: COMPILED_CLASS_HASH },
+          contractPayload: { contract: SIERRA_JSON, compiledClassHash: COMPILED_CLASS_HASH },
         },
       }),
       -32000,
@@ -171,7 +174,7 @@ describe('l2_declareContract', () => {
         params: {
           senderAddress: other.address,
           contractPayload: {
-            contract: { ...SIERRA, sierra_program: [...SIERRA.sierra_program, '0x1'] },
+            contract: { ...SIERRA_JSON, sierra_program: [...SIERRA.sierra_program, '0x1'] },
             compiledClassHash: COMPILED_CLASS_HASH,
           },
         },

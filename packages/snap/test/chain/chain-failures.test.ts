@@ -6,7 +6,7 @@
  * same chain.
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { createServer, type Server, type Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -33,6 +33,7 @@ import {
   provider,
   RPC_TIMEOUT_MS,
   serveE2eSnap,
+  closeChainDevnet,
   startChainDevnet,
   STRK,
   STRK_UNIT,
@@ -48,6 +49,13 @@ let server: SnapServer;
 let snap: Snap;
 let sender: ExpectedAccount;
 let dumpDir: string;
+
+const SIERRA = JSON.parse(
+  readFileSync(
+    join(__dirname, '../../../devnet/test/fixtures/counter.contract_class.json'),
+    'utf8',
+  ),
+) as Record<string, unknown>;
 
 const transfer = {
   contractAddress: STRK,
@@ -91,7 +99,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await devnet?.close();
+  await closeChainDevnet(devnet);
   await server?.close();
   rmSync(dumpDir, { recursive: true, force: true });
 });
@@ -158,8 +166,28 @@ describe('node killed mid-flow', () => {
         ['l2_getTransactionStatus', { transactionHash: '0x1234' }],
         ['l2_getTransactions', { senderAddress: sender.address }],
         ['l2_recoverAccounts', {}],
+        ['l2_extractPublicKey', { userAddress: sender.address }],
+        [
+          'l2_declareContract',
+          {
+            senderAddress: sender.address,
+            contractPayload: { contract: SIERRA, compiledClassHash: '0x1' },
+          },
+        ],
+        [
+          'l2_verifySignedMessage',
+          {
+            typedDataMessage: REV0_TYPED_DATA,
+            address: devnet.predeployedAccounts[0].address,
+            signature: '0x1,0x2',
+          },
+        ],
       ] as const) {
-        expectError(await snap.request({ method, params }), -32002, /unavailable.*try again/u);
+        expectError(
+          await snap.request({ method, params: params as never }),
+          -32002,
+          /unavailable.*try again/u,
+        );
       }
     } finally {
       await revive();

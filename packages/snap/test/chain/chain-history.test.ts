@@ -20,6 +20,7 @@ import {
   mintStrk,
   provider,
   serveE2eSnap,
+  closeChainDevnet,
   startChainDevnet,
   STRK,
   STRK_UNIT,
@@ -100,7 +101,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await devnet?.close();
+  await closeChainDevnet(devnet);
   await server?.close();
 });
 

@@ -7,10 +7,11 @@
  * Cross-checks read the devnet directly with starknet.js, never through the snap.
  */
 import { installSnap } from '@metamask/snaps-jest';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { readFile } from 'fs/promises';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
-import { extname, join, normalize } from 'path';
+import { dirname, extname, join, normalize } from 'path';
 import { RpcProvider } from 'starknet';
 
 import { startDevnetServer, type DevnetServer } from '../../../devnet/src';
@@ -67,13 +68,57 @@ export async function serveE2eSnap(): Promise<SnapServer> {
   };
 }
 
+const PORT_LOCK = join(__dirname, '../../../../node_modules/.cache/l2wallet-devnet-5059.lock');
+let portLockHeld = false;
+
+function lockOwnerAlive(): boolean {
+  try {
+    const pid = Number(readFileSync(join(PORT_LOCK, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Starts the devnet on 127.0.0.1:5059, waiting while another test file holds the port.
+ * Port 5059 belongs to one test file at a time, for its whole run (a file that kills and
+ * restarts its devnet keeps it): a lock directory holding the owner's pid, taken in beforeAll
+ * and given back by closeChainDevnet. A lock whose process is gone is taken over.
  */
+async function claimDevnetPort(deadline: number): Promise<void> {
+  if (portLockHeld) {
+    return;
+  }
+  mkdirSync(dirname(PORT_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(PORT_LOCK);
+      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
+      portLockHeld = true;
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw error;
+      }
+      const age = Date.now() - statSync(PORT_LOCK).mtimeMs;
+      if (age > 2_000 && !lockOwnerAlive()) {
+        rmSync(PORT_LOCK, { recursive: true, force: true });
+      } else if (Date.now() > deadline) {
+        throw new Error(`Timed out waiting for ${PORT_LOCK}`);
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+}
+
+/** Starts the devnet on 127.0.0.1:5059 (waiting while another test file owns the port). */
 export async function startChainDevnet(
   options: { blockTime?: number; seed?: number } = {},
 ): Promise<DevnetServer> {
-  const deadline = Date.now() + 240_000;
+  const deadline = Date.now() + 280_000;
+  await claimDevnetPort(deadline);
   for (;;) {
     try {
       return await startDevnetServer({
@@ -84,10 +129,23 @@ export async function startChainDevnet(
         blockTime: options.blockTime ?? 0,
       });
     } catch (error) {
+      // Something outside these tests may still hold the port for a moment.
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) {
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+}
+
+/** Stops the file's devnet and gives port 5059 to the next test file. */
+export async function closeChainDevnet(devnet: DevnetServer | undefined): Promise<void> {
+  try {
+    await devnet?.close();
+  } finally {
+    if (portLockHeld) {
+      rmSync(PORT_LOCK, { recursive: true, force: true });
+      portLockHeld = false;
     }
   }
 }
