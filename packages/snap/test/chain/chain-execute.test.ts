@@ -334,16 +334,23 @@ describe('l2_executeTxn', () => {
     const result = await execute({
       address: sender.address,
       calls: [transferCall(1n)],
-      details: { nonce: nonce.toString(), resourceBounds: bounds, tip: '7', paymasterData: [] },
+      details: {
+        nonce: nonce.toString(),
+        resourceBounds: bounds,
+        tip: '7',
+        paymasterData: ['0x1234'],
+      },
     });
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(result);
     const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
       nonce: string;
       tip: string;
+      paymaster_data: string[];
       resource_bounds: typeof bounds;
     };
     expect(BigInt(tx.nonce)).toBe(nonce);
     expect(BigInt(tx.tip)).toBe(7n);
+    expect(tx.paymaster_data.map((felt) => BigInt(felt))).toEqual([0x1234n]);
     expect(BigInt(tx.resource_bounds.l2_gas.max_amount)).toBe(0x2000000n);
     expect(BigInt(tx.resource_bounds.l2_gas.max_price_per_unit)).toBe(0x2540be400n);
   });
