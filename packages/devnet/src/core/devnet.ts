@@ -1,33 +1,27 @@
-import { Block, DecodedCall, TransactionRecord } from './blocks';
+import { sign } from '@scure/starknet';
+import { Block, TransactionRecord } from './blocks';
 import { ClassStore } from './classes';
 import {
-  GAS_PRICES,
   CHAIN_IDS,
   DEFAULT_INITIAL_BALANCE,
+  ERC20_CLASS_HASH,
   ETH_TOKEN_ADDRESS,
+  GAS_PRICES,
   LEGACY_UDC_ADDRESS,
+  OZ_ACCOUNT_CLASS_HASH,
   SEQUENCER_ADDRESS,
   STRK_TOKEN_ADDRESS,
   UDC_ADDRESS,
 } from './constants';
 import { ContractExecutionError, rpcErrors, StarknetRpcError } from './errors';
-import {
-  BlockInfo,
-  CallContext,
-  CalldataReader,
-  CallFrame,
-  EmittedEvent,
-  Execution,
-  TxInfo,
-} from './execution';
+import { BlockInfo, CallContext, Execution } from './execution';
 import { encodeShortString, Felt, selectorFromName, toHex } from './felt';
-import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
 import { poseidonHash, poseidonMany } from './hashing';
-import { argentAccountClass, isAccountClass, ozAccountClass } from './native/accounts';
-import { balanceIn, balanceSlot, chargeFee, erc20Class, initToken, mintTo } from './native/erc20';
+import { argentAccountClass, ozAccountClass } from './native/accounts';
+import { balanceSlot, erc20Class, initToken, mintTo } from './native/erc20';
 import { legacyUdcClass, udcClass } from './native/udc';
 import { chargeableAccount, derivePredeployedAccounts, PredeployedAccount } from './predeployed';
-import { sign } from '@scure/starknet';
+import { RunResult, SimulationFlags, TransactionRunner } from './runner';
 import {
   emptyDiff,
   mergeDiff,
@@ -37,7 +31,6 @@ import {
   VersionedState,
 } from './state';
 import {
-  isQueryVersion,
   parseTransaction,
   QUERY_VERSION_3,
   Transaction,
@@ -45,7 +38,8 @@ import {
   transactionToJson,
   TX_VERSION_3,
 } from './transactions';
-import { ERC20_CLASS_HASH, OZ_ACCOUNT_CLASS_HASH } from './constants';
+
+export type { RunResult, SimulationFlags } from './runner';
 
 export interface DevnetOptions {
   /** Seed of the predeployed account keys (default 0). */
@@ -67,25 +61,6 @@ export type BlockId =
 
 export type Unit = 'WEI' | 'FRI';
 
-export interface SimulationFlags {
-  skipValidate: boolean;
-  skipFeeCharge: boolean;
-}
-
-/** The result of running one transaction, before (or without) committing it. */
-export interface RunResult {
-  hash: Felt;
-  tx: Transaction;
-  executionStatus: 'SUCCEEDED' | 'REVERTED';
-  revertReason?: string;
-  gas: GasUsage;
-  fee: bigint;
-  events: EmittedEvent[];
-  calls: DecodedCall[];
-  stateDiff: StateDiff;
-  trace: { validate: CallFrame[]; execute: CallFrame[]; feeTransfer: CallFrame[] };
-}
-
 /** What a dump holds: the options and every state-changing action, replayed on load. */
 export interface DevnetDump {
   version: 1;
@@ -103,10 +78,6 @@ export interface DevnetDump {
 type DumpAction =
   { kind: 'tx'; tx: Record<string, unknown> } | { kind: 'block'; timestamp: number };
 
-const EXECUTE = selectorFromName('__execute__');
-const VALIDATE = selectorFromName('__validate__');
-const VALIDATE_DEPLOY = selectorFromName('__validate_deploy__');
-const VALIDATE_DECLARE = selectorFromName('__validate_declare__');
 const STRK = BigInt(STRK_TOKEN_ADDRESS);
 const ETH = BigInt(ETH_TOKEN_ADDRESS);
 const SEQUENCER = BigInt(SEQUENCER_ADDRESS);
@@ -118,23 +89,6 @@ function resolveChainId(chainId: string): Felt {
   if (CHAIN_IDS[chainId]) return BigInt(CHAIN_IDS[chainId]);
   if (/^0x[0-9a-fA-F]+$/.test(chainId)) return BigInt(chainId);
   return encodeShortString(chainId);
-}
-
-function decodeCalls(tx: Transaction): DecodedCall[] {
-  if (tx.type !== 'INVOKE') return [];
-  try {
-    return new CalldataReader(tx.calldata).calls();
-  } catch {
-    return [];
-  }
-}
-
-function countChangedSlots(diff: StateDiff, before: StateReader): number {
-  let count = 0;
-  for (const [address, entries] of diff.storage) {
-    for (const [key, value] of entries) if (before.storageAt(address, key) !== value) count += 1;
-  }
-  return count;
 }
 
 /**
@@ -157,6 +111,7 @@ export class Devnet {
   private readonly options: Required<Omit<DevnetOptions, 'now'>>;
   private readonly now: () => number;
   private genesisTimestamp: number;
+  private readonly runner: TransactionRunner;
 
   constructor(options: DevnetOptions = {}, genesisTimestamp?: number) {
     this.options = {
@@ -170,6 +125,7 @@ export class Devnet {
     this.chainIdName = this.options.chainId;
     this.chainId = resolveChainId(this.options.chainId);
     this.blockPerTransaction = this.options.blockPerTransaction;
+    this.runner = new TransactionRunner(this.classes, this.chainId);
     this.genesisTimestamp = genesisTimestamp ?? this.now();
     this.predeployedAccounts = derivePredeployedAccounts(
       this.options.seed,
@@ -348,10 +304,6 @@ export class Devnet {
     return record;
   }
 
-  findTransaction(hash: Felt): TransactionRecord | undefined {
-    return this.transactions.get(hash);
-  }
-
   isAccepted(record: TransactionRecord): boolean {
     return record.blockNumber < this.pending.number;
   }
@@ -367,195 +319,17 @@ export class Devnet {
 
   // ---------- transactions ----------
 
-  private txInfo(tx: Transaction, hash: Felt): TxInfo {
-    return {
-      transactionHash: hash,
-      accountAddress: tx.senderAddress,
-      signature: tx.signature,
-      nonce: tx.nonce,
-      version: tx.version,
-      chainId: this.chainId,
-    };
-  }
-
-  /**
-   * Runs one transaction over `base` without committing it. Throws the protocol's rejection
-   * errors (nonce, balance, validation...); an execution failure is a REVERTED result instead.
-   */
-  private run(
-    tx: Transaction,
-    hash: Felt,
-    base: StateReader,
-    block: Block,
-    flags: SimulationFlags,
-    tracing: boolean,
-  ): RunResult {
-    const sender = tx.senderAddress;
-    if (tx.type === 'DECLARE') {
-      if (this.classes.get(tx.classHash, block.number)) throw rpcErrors.classAlreadyDeclared();
-      if (tx.contractClass.contract_class_version !== '0.1.0')
-        throw rpcErrors.unsupportedContractClassVersion();
-    }
-    if (tx.type === 'DEPLOY_ACCOUNT') {
-      if (!this.classes.get(tx.classHash, block.number)) throw rpcErrors.classHashNotFound();
-      if (base.classHashAt(sender) !== 0n) {
-        throw rpcErrors.validationFailure(`Account already deployed at ${toHex(sender)}`);
-      }
-    } else {
-      const classHash = base.classHashAt(sender);
-      if (classHash === 0n)
-        throw rpcErrors.validationFailure(
-          `Requested contract address ${toHex(sender)} is not deployed.`,
-        );
-      if (!isAccountClass(this.classes.get(classHash, block.number)?.native))
-        throw rpcErrors.nonAccount();
-    }
-    const accountNonce = base.nonceOf(sender);
-    if (tx.nonce !== accountNonce) {
-      throw rpcErrors.invalidTransactionNonce(
-        `Account ${toHex(sender)}: expected nonce ${toHex(accountNonce)}, got ${toHex(tx.nonce)}.`,
-      );
-    }
-    const bounds = tx.resourceBounds;
-    const chargeFees = !flags.skipFeeCharge;
-    if (chargeFees) {
-      if (!boundsCoverPrices(bounds)) throw rpcErrors.insufficientResourcesForValidate();
-      const slot = balanceSlot(sender);
-      const balance = (base.storageAt(STRK, slot + 1n) << 128n) + base.storageAt(STRK, slot);
-      if (balance < maxFee(bounds, tx.tip)) throw rpcErrors.insufficientAccountBalance();
-    }
-
-    const info = this.txInfo(tx, hash);
-    const blockInfo = this.blockInfo(block);
-    const txState = new StateOverlay(base);
-    const validation = new Execution(txState, this.classes, blockInfo, info, flags.skipValidate);
-    validation.tracing = tracing;
-    try {
-      if (tx.type === 'DEPLOY_ACCOUNT') {
-        validation.deploy(sender, tx.classHash, tx.constructorCalldata, 0n);
-        validation.call(0n, sender, VALIDATE_DEPLOY, [
-          tx.classHash,
-          tx.contractAddressSalt,
-          ...tx.constructorCalldata,
-        ]);
-      } else if (tx.type === 'INVOKE') {
-        validation.call(0n, sender, VALIDATE, tx.calldata);
-      } else {
-        validation.call(0n, sender, VALIDATE_DECLARE, [tx.classHash]);
-      }
-    } catch (error) {
-      if (error instanceof ContractExecutionError) throw rpcErrors.validationFailure(error.message);
-      throw error;
-    }
-
-    let executionStatus: RunResult['executionStatus'] = 'SUCCEEDED';
-    let revertReason: string | undefined;
-    let execState: StateOverlay | undefined;
-    let execution: Execution | undefined;
-    if (tx.type === 'INVOKE') {
-      execState = new StateOverlay(txState);
-      execution = new Execution(execState, this.classes, blockInfo, info);
-      execution.tracing = tracing;
-      try {
-        execution.call(0n, sender, EXECUTE, tx.calldata);
-      } catch (error) {
-        if (!(error instanceof ContractExecutionError)) throw error;
-        executionStatus = 'REVERTED';
-        revertReason = error.message;
-        execState = undefined;
-      }
-    }
-
-    const measure = (withExecution: boolean): GasUsage => {
-      const diff = emptyDiff();
-      mergeDiff(diff, txState.diff);
-      if (withExecution && execState) mergeDiff(diff, execState.diff);
-      const calldataLength =
-        tx.type === 'INVOKE'
-          ? tx.calldata.length
-          : tx.type === 'DEPLOY_ACCOUNT'
-            ? tx.constructorCalldata.length
-            : 1;
-      return gasUsage({
-        calldataLength,
-        calls: validation.callCount + (execution?.callCount ?? 0),
-        events: withExecution && execution ? execution.events.length : 0,
-        signatureChecks: validation.signatureChecks,
-        storageWrites: countChangedSlots(diff, base),
-        nonceUpdates: 1,
-        deployments: diff.deployed.size,
-        declaredClasses: tx.type === 'DECLARE' ? 1 : 0,
-        sierraProgramLength: tx.type === 'DECLARE' ? tx.contractClass.sierra_program.length : 0,
-      });
-    };
-
-    let gas = measure(true);
-    const exceeded = chargeFees ? exceededBound(gas, bounds) : undefined;
-    if (exceeded) {
-      if (!execState) throw rpcErrors.insufficientResourcesForValidate();
-      executionStatus = 'REVERTED';
-      revertReason = exceeded;
-      execState = undefined;
-      gas = measure(false);
-      if (exceededBound(gas, bounds)) throw rpcErrors.insufficientResourcesForValidate();
-    }
-    let fee = feeFor(gas, tx.tip);
-    if (chargeFees && execState && balanceIn(new CallContext(execution!, STRK, 0n), sender) < fee) {
-      // The calls spent what the fee needed: the sequencer reverts them and still charges.
-      executionStatus = 'REVERTED';
-      revertReason = 'Insufficient fee token balance to pay the fee after execution';
-      execState = undefined;
-      gas = measure(false);
-      fee = feeFor(gas, tx.tip);
-    }
-    const events = [...validation.events];
-    if (execState && execution) {
-      execState.commitTo(txState);
-      events.push(...execution.events);
-    }
-    txState.setNonce(sender, tx.nonce + 1n);
-    const feeExecution = new Execution(txState, this.classes, blockInfo, info);
-    feeExecution.tracing = tracing;
-    if (chargeFees) {
-      if (tracing) {
-        // Traces show the fee payment as the transfer call it is.
-        feeExecution.call(sender, STRK, selectorFromName('transfer'), [
-          SEQUENCER,
-          fee & ((1n << 128n) - 1n),
-          fee >> 128n,
-        ]);
-      } else chargeFee(new CallContext(feeExecution, STRK, 0n), sender, SEQUENCER, fee);
-      events.push(...feeExecution.events);
-    }
-    return {
-      hash,
-      tx,
-      executionStatus,
-      revertReason,
-      gas,
-      fee,
-      events,
-      calls: decodeCalls(tx),
-      stateDiff: txState.diff,
-      trace: {
-        validate: validation.frames,
-        execute: execution?.frames ?? [],
-        feeTransfer: feeExecution.frames,
-      },
-    };
-  }
-
   /** Accepts a signed transaction into the pre-confirmed block (closing it in instant mode). */
   addTransaction(tx: Transaction): TransactionRecord {
     if (tx.version !== TX_VERSION_3) throw rpcErrors.unsupportedTxVersion();
     const hash = transactionHash(tx, this.chainId);
     if (this.transactions.has(hash)) throw rpcErrors.duplicateTx();
     const block = this.pending;
-    const result = this.run(
+    const result = this.runner.run(
       tx,
       hash,
       this.state.at(block.number),
-      block,
+      this.blockInfo(block),
       { skipValidate: false, skipFeeCharge: false },
       false,
     );
@@ -595,7 +369,8 @@ export class Devnet {
         throw rpcErrors.unsupportedTxVersion();
       let result: RunResult;
       try {
-        result = this.run(tx, transactionHash(tx, this.chainId), base, block, flags, tracing);
+        const hash = transactionHash(tx, this.chainId);
+        result = this.runner.run(tx, hash, base, this.blockInfo(block), flags, tracing);
       } catch (error) {
         if (error instanceof StarknetRpcError) {
           const detail =
@@ -702,14 +477,5 @@ export class Devnet {
     }
     devnet.blockPerTransaction = dump.options.blockPerTransaction;
     return devnet;
-  }
-
-  /** Whether the pre-confirmed block holds anything to close. */
-  hasPendingWork(): boolean {
-    return this.pending.transactions.length > 0 || this.pending.diff.storage.size > 0;
-  }
-
-  isQuery(tx: Transaction): boolean {
-    return isQueryVersion(tx);
   }
 }

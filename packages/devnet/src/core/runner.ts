@@ -1,0 +1,253 @@
+import { DecodedCall } from './blocks';
+import { ClassStore } from './classes';
+import { SEQUENCER_ADDRESS, STRK_TOKEN_ADDRESS } from './constants';
+import { ContractExecutionError, rpcErrors } from './errors';
+import {
+  BlockInfo,
+  CallContext,
+  CalldataReader,
+  CallFrame,
+  EmittedEvent,
+  Execution,
+  TxInfo,
+} from './execution';
+import { Felt, selectorFromName, toHex } from './felt';
+import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
+import { isAccountClass } from './native/accounts';
+import { balanceIn, balanceSlot, chargeFee } from './native/erc20';
+import { emptyDiff, mergeDiff, StateDiff, StateOverlay, StateReader } from './state';
+import { Transaction } from './transactions';
+
+export interface SimulationFlags {
+  skipValidate: boolean;
+  skipFeeCharge: boolean;
+}
+
+/** The result of running one transaction, before (or without) committing it. */
+export interface RunResult {
+  hash: Felt;
+  tx: Transaction;
+  executionStatus: 'SUCCEEDED' | 'REVERTED';
+  revertReason?: string;
+  gas: GasUsage;
+  fee: bigint;
+  events: EmittedEvent[];
+  calls: DecodedCall[];
+  stateDiff: StateDiff;
+  trace: { validate: CallFrame[]; execute: CallFrame[]; feeTransfer: CallFrame[] };
+}
+
+const EXECUTE = selectorFromName('__execute__');
+const VALIDATE = selectorFromName('__validate__');
+const VALIDATE_DEPLOY = selectorFromName('__validate_deploy__');
+const VALIDATE_DECLARE = selectorFromName('__validate_declare__');
+const TRANSFER = selectorFromName('transfer');
+const STRK = BigInt(STRK_TOKEN_ADDRESS);
+const SEQUENCER = BigInt(SEQUENCER_ADDRESS);
+
+function decodeCalls(tx: Transaction): DecodedCall[] {
+  if (tx.type !== 'INVOKE') return [];
+  try {
+    return new CalldataReader(tx.calldata).calls();
+  } catch {
+    return [];
+  }
+}
+
+function countChangedSlots(diff: StateDiff, before: StateReader): number {
+  let count = 0;
+  for (const [address, entries] of diff.storage) {
+    for (const [key, value] of entries) if (before.storageAt(address, key) !== value) count += 1;
+  }
+  return count;
+}
+
+/**
+ * The sequencer's part: admission checks, validation, execution with revert, gas and fee.
+ * It never commits; the caller keeps or drops the resulting state diff.
+ */
+export class TransactionRunner {
+  constructor(
+    private readonly classes: ClassStore,
+    private readonly chainId: Felt,
+  ) {}
+
+  private txInfo(tx: Transaction, hash: Felt): TxInfo {
+    return {
+      transactionHash: hash,
+      accountAddress: tx.senderAddress,
+      signature: tx.signature,
+      nonce: tx.nonce,
+      version: tx.version,
+      chainId: this.chainId,
+    };
+  }
+
+  /**
+   * Runs one transaction over `base` without committing it. Throws the protocol's rejection
+   * errors (nonce, balance, validation...); an execution failure is a REVERTED result instead.
+   */
+  run(
+    tx: Transaction,
+    hash: Felt,
+    base: StateReader,
+    block: BlockInfo,
+    flags: SimulationFlags,
+    tracing: boolean,
+  ): RunResult {
+    const sender = tx.senderAddress;
+    if (tx.type === 'DECLARE') {
+      if (this.classes.get(tx.classHash, block.blockNumber)) throw rpcErrors.classAlreadyDeclared();
+      if (tx.contractClass.contract_class_version !== '0.1.0')
+        throw rpcErrors.unsupportedContractClassVersion();
+    }
+    if (tx.type === 'DEPLOY_ACCOUNT') {
+      if (!this.classes.get(tx.classHash, block.blockNumber)) throw rpcErrors.classHashNotFound();
+      if (base.classHashAt(sender) !== 0n) {
+        throw rpcErrors.validationFailure(`Account already deployed at ${toHex(sender)}`);
+      }
+    } else {
+      const classHash = base.classHashAt(sender);
+      if (classHash === 0n)
+        throw rpcErrors.validationFailure(
+          `Requested contract address ${toHex(sender)} is not deployed.`,
+        );
+      if (!isAccountClass(this.classes.get(classHash, block.blockNumber)?.native))
+        throw rpcErrors.nonAccount();
+    }
+    const accountNonce = base.nonceOf(sender);
+    if (tx.nonce !== accountNonce) {
+      throw rpcErrors.invalidTransactionNonce(
+        `Account ${toHex(sender)}: expected nonce ${toHex(accountNonce)}, got ${toHex(tx.nonce)}.`,
+      );
+    }
+    const bounds = tx.resourceBounds;
+    const chargeFees = !flags.skipFeeCharge;
+    if (chargeFees) {
+      if (!boundsCoverPrices(bounds)) throw rpcErrors.insufficientResourcesForValidate();
+      const slot = balanceSlot(sender);
+      const balance = (base.storageAt(STRK, slot + 1n) << 128n) + base.storageAt(STRK, slot);
+      if (balance < maxFee(bounds, tx.tip)) throw rpcErrors.insufficientAccountBalance();
+    }
+
+    const info = this.txInfo(tx, hash);
+    const blockInfo = block;
+    const txState = new StateOverlay(base);
+    const validation = new Execution(txState, this.classes, blockInfo, info, flags.skipValidate);
+    validation.tracing = tracing;
+    try {
+      if (tx.type === 'DEPLOY_ACCOUNT') {
+        validation.deploy(sender, tx.classHash, tx.constructorCalldata, 0n);
+        validation.call(0n, sender, VALIDATE_DEPLOY, [
+          tx.classHash,
+          tx.contractAddressSalt,
+          ...tx.constructorCalldata,
+        ]);
+      } else if (tx.type === 'INVOKE') {
+        validation.call(0n, sender, VALIDATE, tx.calldata);
+      } else {
+        validation.call(0n, sender, VALIDATE_DECLARE, [tx.classHash]);
+      }
+    } catch (error) {
+      if (error instanceof ContractExecutionError) throw rpcErrors.validationFailure(error.message);
+      throw error;
+    }
+
+    let executionStatus: RunResult['executionStatus'] = 'SUCCEEDED';
+    let revertReason: string | undefined;
+    let execState: StateOverlay | undefined;
+    let execution: Execution | undefined;
+    if (tx.type === 'INVOKE') {
+      execState = new StateOverlay(txState);
+      execution = new Execution(execState, this.classes, blockInfo, info);
+      execution.tracing = tracing;
+      try {
+        execution.call(0n, sender, EXECUTE, tx.calldata);
+      } catch (error) {
+        if (!(error instanceof ContractExecutionError)) throw error;
+        executionStatus = 'REVERTED';
+        revertReason = error.message;
+        execState = undefined;
+      }
+    }
+
+    const measure = (withExecution: boolean): GasUsage => {
+      const diff = emptyDiff();
+      mergeDiff(diff, txState.diff);
+      if (withExecution && execState) mergeDiff(diff, execState.diff);
+      const calldataLength =
+        tx.type === 'INVOKE'
+          ? tx.calldata.length
+          : tx.type === 'DEPLOY_ACCOUNT'
+            ? tx.constructorCalldata.length
+            : 1;
+      return gasUsage({
+        calldataLength,
+        calls: validation.callCount + (execution?.callCount ?? 0),
+        events: withExecution && execution ? execution.events.length : 0,
+        signatureChecks: validation.signatureChecks,
+        storageWrites: countChangedSlots(diff, base),
+        nonceUpdates: 1,
+        deployments: diff.deployed.size,
+        declaredClasses: tx.type === 'DECLARE' ? 1 : 0,
+        sierraProgramLength: tx.type === 'DECLARE' ? tx.contractClass.sierra_program.length : 0,
+      });
+    };
+
+    let gas = measure(true);
+    const exceeded = chargeFees ? exceededBound(gas, bounds) : undefined;
+    if (exceeded) {
+      // Only an invoke's calls can be dropped; validation alone over the bounds is a rejection.
+      if (tx.type !== 'INVOKE') throw rpcErrors.insufficientResourcesForValidate();
+      if (executionStatus === 'SUCCEEDED') revertReason = exceeded;
+      executionStatus = 'REVERTED';
+      execState = undefined;
+      gas = measure(false);
+      if (exceededBound(gas, bounds)) throw rpcErrors.insufficientResourcesForValidate();
+    }
+    let fee = feeFor(gas, tx.tip);
+    if (chargeFees && execState && balanceIn(new CallContext(execution!, STRK, 0n), sender) < fee) {
+      // The calls spent what the fee needed: the sequencer reverts them and still charges.
+      executionStatus = 'REVERTED';
+      revertReason = 'Insufficient fee token balance to pay the fee after execution';
+      execState = undefined;
+      gas = measure(false);
+      fee = feeFor(gas, tx.tip);
+    }
+    const events = [...validation.events];
+    if (execState && execution) {
+      execState.commitTo(txState);
+      events.push(...execution.events);
+    }
+    txState.setNonce(sender, tx.nonce + 1n);
+    const feeExecution = new Execution(txState, this.classes, blockInfo, info);
+    feeExecution.tracing = tracing;
+    if (chargeFees) {
+      if (tracing) {
+        // Traces show the fee payment as the transfer call it is.
+        feeExecution.call(sender, STRK, TRANSFER, [
+          SEQUENCER,
+          fee & ((1n << 128n) - 1n),
+          fee >> 128n,
+        ]);
+      } else chargeFee(new CallContext(feeExecution, STRK, 0n), sender, SEQUENCER, fee);
+      events.push(...feeExecution.events);
+    }
+    return {
+      hash,
+      tx,
+      executionStatus,
+      revertReason,
+      gas,
+      fee,
+      events,
+      calls: decodeCalls(tx),
+      stateDiff: txState.diff,
+      trace: {
+        validate: validation.frames,
+        execute: execution?.frames ?? [],
+        feeTransfer: feeExecution.frames,
+      },
+    };
+  }
+}
