@@ -191,6 +191,35 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
       calldata: [argentAddress, spender.address],
     });
     expect(after.map(BigInt)).toEqual([300n, 0n]);
+
+    // The camelCase entry point spends the same allowance and emits Approval with what is left.
+    const camel = await spender.execute({
+      contractAddress: STRK_TOKEN_ADDRESS,
+      entrypoint: 'transferFrom',
+      calldata: CallData.compile({
+        sender: argentAddress,
+        recipient: other,
+        amount: { low: 100, high: 0 },
+      }),
+    });
+    const receipt = await t.provider.waitForTransaction(camel.transaction_hash, WAIT);
+    const events = (
+      receipt.value as unknown as {
+        events: { from_address: string; keys: string[]; data: string[] }[];
+      }
+    ).events;
+    const approval = events.find(
+      (e) => e.keys[0] === num.toHex(hash.getSelectorFromName('Approval')),
+    );
+    expect(approval).toEqual({
+      from_address: num.toHex(STRK_TOKEN_ADDRESS),
+      keys: [
+        num.toHex(hash.getSelectorFromName('Approval')),
+        num.toHex(argentAddress),
+        num.toHex(spender.address),
+      ],
+      data: ['0xc8', '0x0'],
+    });
   });
 
   test('ERC-20 metadata and both naming styles', async () => {

@@ -7,6 +7,8 @@ import { selectorFromName, toHex } from './felt';
 import {
   computeContractAddress,
   computeSierraClassHash,
+  declareV3Hash,
+  deployAccountV3Hash,
   invokeV3Hash,
   pedersenHashOnElements,
   SierraContractClass,
@@ -91,6 +93,85 @@ describe('hashing', () => {
       },
       [1n, 2n, 3n],
       [9n],
+    );
+    expect(toHex(actual)).toBe(toHex(BigInt(expected)));
+  });
+
+  const bounds = {
+    l1_gas: { max_amount: 0n, max_price_per_unit: 150_000n },
+    l2_gas: { max_amount: 2_000_000n, max_price_per_unit: 1_500_000n },
+    l1_data_gas: { max_amount: 400n, max_price_per_unit: 160n },
+  };
+  const coreBounds = {
+    l1Gas: { maxAmount: 0n, maxPricePerUnit: 150_000n },
+    l2Gas: { maxAmount: 2_000_000n, maxPricePerUnit: 1_500_000n },
+    l1DataGas: { maxAmount: 400n, maxPricePerUnit: 160n },
+  };
+
+  test('deploy_account v3 hash matches starknet.js', () => {
+    const expected = hash.calculateDeployAccountTransactionHash({
+      contractAddress: '0xabc',
+      classHash: ARGENT_ACCOUNT_CLASS_HASH,
+      compiledConstructorCalldata: ['0x11', '0x0'],
+      salt: '0x11',
+      version: '0x3',
+      chainId: '0x534e5f4d41494e',
+      nonce: 0,
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 1 as 0,
+      resourceBounds: bounds,
+      tip: 5,
+      paymasterData: ['0x7'],
+    });
+    const actual = deployAccountV3Hash(
+      {
+        version: 3n,
+        senderAddress: 0xabcn,
+        chainId: 0x534e5f4d41494en,
+        nonce: 0n,
+        tip: 5n,
+        resourceBounds: coreBounds,
+        paymasterData: [7n],
+        nonceDataAvailabilityMode: 0,
+        feeDataAvailabilityMode: 1,
+      },
+      [0x11n, 0n],
+      BigInt(ARGENT_ACCOUNT_CLASS_HASH),
+      0x11n,
+    );
+    expect(toHex(actual)).toBe(toHex(BigInt(expected)));
+  });
+
+  test('declare v3 hash matches starknet.js', () => {
+    const expected = hash.calculateDeclareTransactionHash({
+      classHash: '0x1234',
+      compiledClassHash: '0x5678',
+      senderAddress: '0x9',
+      version: '0x3',
+      chainId: '0x534e5f5345504f4c4941',
+      nonce: 3,
+      accountDeploymentData: [],
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 0,
+      resourceBounds: bounds,
+      tip: 0,
+      paymasterData: [],
+    });
+    const actual = declareV3Hash(
+      {
+        version: 3n,
+        senderAddress: 9n,
+        chainId: 0x534e5f5345504f4c4941n,
+        nonce: 3n,
+        tip: 0n,
+        resourceBounds: coreBounds,
+        paymasterData: [],
+        nonceDataAvailabilityMode: 0,
+        feeDataAvailabilityMode: 0,
+      },
+      [],
+      0x1234n,
+      0x5678n,
     );
     expect(toHex(actual)).toBe(toHex(BigInt(expected)));
   });
