@@ -12,8 +12,12 @@ module.exports = {
     // The devnet (started in-process) uses @scure/@noble, which ship ES modules only.
     '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
   },
-  // Tests use the client's source, so they need no prior build of packages/client.
-  moduleNameMapper: { '^@l2wallet/client$': '<rootDir>/../client/src/index.ts' },
+  // Tests load the client's and the devnet's source: no prior build needed, and no race with a
+  // package rebuilding its dist while the tests run.
+  moduleNameMapper: {
+    '^@l2wallet/client$': '<rootDir>/../client/src/index.ts',
+    '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
+  },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
   testTimeout: 180_000,
 };

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, buildSite, buildSnap, ensureWorkspaceBuilds } from './harness/build';
+import { SCREENSHOT_DIR, buildSite, buildSnap } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
 import { serveDirectory, type StaticServer } from './harness/static-server';
 import { SimulatedFlask, injectedProviderScript } from './harness/wallet';
@@ -16,7 +16,8 @@ interface DevnetServer {
   close(): Promise<void>;
 }
 type StartDevnet = (options: { host: string; port: number }) => Promise<DevnetServer>;
-// Required lazily (not imported) so this file type-checks and loads before packages/devnet is built.
+// Required (jest maps it to packages/devnet/src) rather than imported: its types live in dist,
+// which a clean clone does not have yet.
 const startDevnetServer: StartDevnet = (options) =>
   (require('@l2wallet/devnet') as { startDevnetServer: StartDevnet }).startDevnetServer(options);
 
@@ -37,7 +38,6 @@ export interface Stack {
 export async function startStack(): Promise<Stack> {
   const stack: Partial<Stack> = {};
   try {
-    await ensureWorkspaceBuilds();
     stack.devnet = await startDevnetServer({ host: '127.0.0.1', port: 0 });
     const [snapFolder, siteFolder] = await Promise.all([
       buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -8,6 +8,9 @@ export const SNAP_DIR = path.join(REPO_ROOT, 'packages/snap');
 /** Gitignored: build output and screenshots of the browser tests. */
 export const WORK_DIR = path.join(SITE_DIR, 'test-results');
 export const SCREENSHOT_DIR = path.join(SITE_DIR, 'screenshots');
+
+/** Port 9 (discard) has no listener here: connections are refused at once. */
+const CLOSED_LOCAL_URL = 'http://127.0.0.1:9';
 
 const bin = (name: string) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
 
@@ -47,21 +50,16 @@ export function run(
   });
 }
 
-/**
- * The workspace packages the test loads from their dist (the site bundles @l2wallet/client; the
- * test starts @l2wallet/devnet in-process): built here when a clean clone has no dist yet.
- */
-export async function ensureWorkspaceBuilds(): Promise<void> {
+/** The site bundles @l2wallet/client from its dist: build it (a clean clone has none yet). */
+export async function buildClient(): Promise<void> {
   await run(bin('tsc'), ['-p', 'tsconfig.build.json'], {
     cwd: path.join(REPO_ROOT, 'packages/client'),
   });
-  if (!existsSync(path.join(REPO_ROOT, 'packages/devnet/dist/index.js'))) {
-    await run('npm', ['run', 'build', '--workspace', 'packages/devnet'], { cwd: REPO_ROOT });
-  }
 }
 
 /** gatsby build of the site into packages/site/public. The snap id and devnet URL come from the page URL. */
 export async function buildSite(): Promise<string> {
+  await buildClient();
   await run(bin('gatsby'), ['build'], {
     cwd: SITE_DIR,
     env: { GATSBY_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
@@ -107,7 +105,14 @@ module.exports = {
   );
   await run(bin('mm-snap'), ['build', '-c', path.join(outDir, 'snap.config.js')], {
     cwd: outDir,
-    env: { SNAP_TESTNET_RPC_URL: env.rpcUrl, SNAP_TESTNET_EXPLORER_URL: env.explorerUrl },
+    env: {
+      SNAP_TESTNET_RPC_URL: env.rpcUrl,
+      SNAP_TESTNET_EXPLORER_URL: env.explorerUrl,
+      // Tests stay on loopback: Mainnet points at a closed local port, so a Mainnet call fails
+      // fast instead of reaching the public node.
+      SNAP_MAINNET_RPC_URL: CLOSED_LOCAL_URL,
+      SNAP_MAINNET_EXPLORER_URL: CLOSED_LOCAL_URL,
+    },
   });
   return outDir;
 }
