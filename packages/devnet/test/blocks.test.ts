@@ -201,6 +201,22 @@ describe('block time: transactions wait in the pre-confirmed block', () => {
     expect(await t.provider.getNonceForAddress(sender.address, 'latest')).toBe('0x1');
   });
 
+  test('one account sends twice into the same pre-confirmed block (nonce from pre_confirmed)', async () => {
+    const sender = t.account(4);
+    const recipient = t.devnet.predeployedAccounts[1].address;
+    const first = await sender.execute(transferCall(recipient, 1n));
+    // Estimated against latest (where the first is not yet), sent with the pre-confirmed nonce.
+    const nonce = await t.provider.getNonceForAddress(sender.address, 'pre_confirmed');
+    expect(nonce).toBe('0x1');
+    const second = await sender.execute(transferCall(recipient, 2n), { nonce });
+    const [r1, r2] = await Promise.all([
+      t.provider.waitForTransaction(first.transaction_hash, WAIT),
+      t.provider.waitForTransaction(second.transaction_hash, WAIT),
+    ]);
+    expect(r1.isSuccess() && r2.isSuccess()).toBe(true);
+    expect(await t.provider.getNonceForAddress(sender.address, 'latest')).toBe('0x2');
+  });
+
   test('several transactions share one block', async () => {
     const a = t.account(2);
     const b = t.account(3);

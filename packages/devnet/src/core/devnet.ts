@@ -330,7 +330,7 @@ export class Devnet {
       hash,
       this.state.at(block.number),
       this.blockInfo(block),
-      { skipValidate: false, skipFeeCharge: false },
+      { skipValidate: false, skipFeeCharge: false, strictNonce: true },
       false,
     );
     this.commitDiff(result.stateDiff);

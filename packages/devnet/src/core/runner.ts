@@ -21,6 +21,12 @@ import { Transaction } from './transactions';
 export interface SimulationFlags {
   skipValidate: boolean;
   skipFeeCharge: boolean;
+  /**
+   * Submissions need nonce == account nonce. Estimates and simulations, like the nodes' (the
+   * sequencer's non-strict nonce check), accept a later nonce: a wallet may estimate its next
+   * transaction against `latest` while an earlier one waits in the pre-confirmed block.
+   */
+  strictNonce?: boolean;
 }
 
 /** The result of running one transaction, before (or without) committing it. */
@@ -116,7 +122,8 @@ export class TransactionRunner {
         throw rpcErrors.nonAccount();
     }
     const accountNonce = base.nonceOf(sender);
-    if (tx.nonce !== accountNonce) {
+    const nonceOk = flags.strictNonce ? tx.nonce === accountNonce : tx.nonce >= accountNonce;
+    if (!nonceOk) {
       throw rpcErrors.invalidTransactionNonce(
         `Account ${toHex(sender)}: expected nonce ${toHex(accountNonce)}, got ${toHex(tx.nonce)}.`,
       );
