@@ -215,6 +215,20 @@ describe('explorer API: GET /api/txns', () => {
     expect((await list('to=nothex')).status).toBe(400);
   });
 
+  test('browser pages can call it: CORS preflight and headers', async () => {
+    const preflight = await fetch(t.devnet.rpcUrl, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:8000', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    const explorer = await fetch(`${t.devnet.url}/api/txns?to=0x1`);
+    expect(explorer.headers.get('access-control-allow-origin')).toBe('*');
+    const unknown = await fetch(`${t.devnet.url}/nope`);
+    expect(unknown.status).toBe(404);
+  });
+
   test('metrics count HTTP requests and RPC calls at the server', async () => {
     t.devnet.resetMetrics();
     await t.provider.getBlockNumber();
