@@ -23,7 +23,7 @@ export interface DevnetServer {
   rpcUrl: string;
   port: number;
   host: string;
-  predeployedAccounts: PredeployedAccount[];
+  readonly predeployedAccounts: PredeployedAccount[];
   metrics: RpcMetrics;
   resetMetrics(): void;
   /** The devnet currently served (devnet_load and devnet_restart replace it). */
@@ -150,7 +150,10 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
     rpcUrl: `${url}/rpc`,
     port,
     host: bindHost,
-    predeployedAccounts: host.devnet.predeployedAccounts,
+    // Getters: devnet_load and devnet_restart swap the devnet being served.
+    get predeployedAccounts() {
+      return host.devnet.predeployedAccounts;
+    },
     metrics,
     resetMetrics() {
       metrics.httpRequests = 0;
