@@ -95,7 +95,7 @@ export class Execution {
   }
 
   /** Deploys a contract and runs its constructor, as a deploy syscall does. */
-  deploy(address: Felt, classHash: Felt, calldata: readonly Felt[], deployer: Felt): void {
+  deploy(address: Felt, classHash: Felt, calldata: readonly Felt[], caller: Felt): void {
     if (this.state.classHashAt(address) !== 0n) {
       throw new ContractExecutionError(
         `Requested contract address ${toHex(address)} is unavailable for deployment`,
@@ -107,7 +107,7 @@ export class Execution {
     this.state.deploy(address, classHash);
     if (record.native) {
       const ctor = record.native.constructorFn;
-      if (ctor) ctor(new CallContext(this, address, deployer), new CalldataReader(calldata));
+      if (ctor) ctor(new CallContext(this, address, caller), new CalldataReader(calldata));
       else if (calldata.length)
         throw new ContractExecutionError('Cannot pass calldata to a contract with no constructor');
     } else if (record.sierra.entry_points_by_type.CONSTRUCTOR.length > 0) {

@@ -26,7 +26,8 @@ function deployFunction(udcAddress: Felt): NativeFunction {
     const deploySalt = fromCaller ? pedersenHash(ctx.caller, salt) : salt;
     const deployer = fromCaller ? udcAddress : 0n;
     const address = computeContractAddress(deploySalt, classHash, calldata, deployer);
-    ctx.execution.deploy(address, classHash, calldata, deployer);
+    // The constructor runs with the UDC as its caller, whatever the address was derived from.
+    ctx.execution.deploy(address, classHash, calldata, ctx.self);
     ctx.emit(
       [CONTRACT_DEPLOYED],
       [
