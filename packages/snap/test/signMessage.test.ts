@@ -252,6 +252,7 @@ describe('l2_verifySignedMessage', () => {
     ['no signature', { signature: undefined }, /"signature" is required/u],
     ['a numeric signature', { signature: 12 }, /"signature"/u],
     ['no address', { address: undefined }, /"address" is required/u],
+    ['a malformed signerAddress', { signerAddress: '0x' }, /"signerAddress".*Starknet address/u],
     ['an unknown chainId', { chainId: 'SN_MAINNET' }, /"chainId"/u],
   ])('rejects %s with -32602', async (_label, override, message) => {
     const account = await expectedAccount(DEFAULT_SRP, 0);

@@ -198,6 +198,16 @@ describe('l2_signTransaction', () => {
       /"transactionsDetail.nonce"/u,
     ],
     [
+      'a nonce above the field prime',
+      { transactionsDetail: { ...DETAILS, nonce: `0x${'f'.repeat(64)}` } },
+      /"transactionsDetail.nonce".*below the Stark field prime/u,
+    ],
+    [
+      'a tip above u64',
+      { transactionsDetail: { ...DETAILS, tip: (2n ** 64n).toString() } },
+      /"transactionsDetail.tip".*u64/u,
+    ],
+    [
       'no resourceBounds',
       { transactionsDetail: { ...DETAILS, resourceBounds: undefined } },
       /"transactionsDetail.resourceBounds" is required/u,
@@ -233,6 +243,20 @@ describe('l2_signTransaction', () => {
     const { request } = await snapWithAccounts([0]);
     const params = JSON.parse(JSON.stringify({ ...base(account.address), ...override }));
     expectError(await request({ method: 'l2_signTransaction', params }), -32602, message);
+  });
+
+  it('rejects address and senderAddress that disagree', async () => {
+    const a0 = await expectedAccount(DEFAULT_SRP, 0);
+    const a1 = await expectedAccount(DEFAULT_SRP, 1);
+    const { request } = await snapWithAccounts([0, 1]);
+    expectError(
+      await request({
+        method: 'l2_signTransaction',
+        params: jsonParams({ ...base(a0.address), senderAddress: a1.address }),
+      }),
+      -32602,
+      /"senderAddress" must equal "address"/u,
+    );
   });
 
   it("rejects a sender that is not the snap's", async () => {

@@ -140,6 +140,7 @@ describe('l2_addErc20Token', () => {
     ['decimals "abc"', { tokenDecimals: 'abc' }, /"tokenDecimals"/u],
     ['decimals "256"', { tokenDecimals: '256' }, /"tokenDecimals"/u],
     ['a logo that is not https', { tokenLogo: 'javascript:alert(1)' }, /"tokenLogo".*https/u],
+    ['a malformed account address', { address: 'my account' }, /"address".*Starknet address/u],
     ['no chainId', { chainId: undefined }, /"chainId" is required/u],
     ['an unknown chainId', { chainId: '0x1' }, /"chainId"/u],
   ])('rejects %s with -32602', async (_label, override, message) => {

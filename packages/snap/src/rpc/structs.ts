@@ -101,12 +101,12 @@ export const AddressIndexStruct: Struct<number, null> = define<number>('address 
     : 'expected an address index: an integer from 0 to 2147483647',
 );
 
-/** A non-negative integer given as a number, a decimal string or a hex string. */
+/** A non-negative felt-sized integer given as a number, a decimal string or a hex string. */
 export const UintStruct: Struct<bigint, null> = coerce(
   define<bigint>('unsigned integer', (value) =>
-    typeof value === 'bigint' && value >= 0n
+    typeof value === 'bigint' && value >= 0n && value < FIELD_PRIME
       ? true
-      : 'expected a non-negative integer (number, decimal or hex string)',
+      : 'expected a non-negative integer below the Stark field prime (number, decimal or hex string)',
   ),
   union([string(), number()]),
   (value) => {

@@ -90,7 +90,7 @@ export const VersionStruct = coerce(
 export const V3DetailsFields = {
   nonce: UintStruct,
   resourceBounds: ResourceBoundsStruct,
-  tip: defaulted(UintStruct, 0n),
+  tip: defaulted(bounded(U64_MAX, 'a u64 tip'), 0n),
   paymasterData: defaulted(array(FeltStruct), []),
   accountDeploymentData: defaulted(array(FeltStruct), []),
   nonceDataAvailabilityMode: defaulted(DaModeStruct, 0 as const),
