@@ -15,6 +15,10 @@ import {
 const counterClass = JSON.parse(
   readFileSync(join(__dirname, 'fixtures/counter.contract_class.json'), 'utf8'),
 );
+// Sierra of test/fixtures/owned.cairo (same compiler): a class whose constructor has to run.
+const ownedClass = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures/owned.contract_class.json'), 'utf8'),
+);
 // wasm-cairo emits no CASM, so the declarer states the compiled class hash (the devnet stores it as given).
 const STATED_COMPILED_CLASS_HASH = num.toHex(hash.computePoseidonHashOnElements(['0xc0ffee']));
 
@@ -161,6 +165,40 @@ describe('declare a real compiled class, deploy through the UDC', () => {
     expect((receipt.value as unknown as { revert_reason: string }).revert_reason).toMatch(
       /unavailable for deployment/,
     );
+  });
+
+  test('deploying a declared class whose constructor must run reverts with a clear reason', async () => {
+    const account = t.account(3);
+    const declared = await account.declare({
+      contract: ownedClass,
+      compiledClassHash: STATED_COMPILED_CLASS_HASH,
+    });
+    await t.provider.waitForTransaction(declared.transaction_hash, WAIT);
+    expect(num.toHex(declared.class_hash)).toBe(
+      num.toHex(hash.computeContractClassHash(ownedClass)),
+    );
+    const deploy = await account.execute(
+      {
+        contractAddress: UDC_ADDRESS,
+        entrypoint: 'deploy_contract',
+        calldata: [declared.class_hash, '0x1', 0, 1, '0x42'],
+      },
+      { resourceBounds: BOUNDS },
+    );
+    const receipt = await t.provider.waitForTransaction(deploy.transaction_hash, WAIT);
+    expect(receipt.isReverted()).toBe(true);
+    expect((receipt.value as unknown as { revert_reason: string }).revert_reason).toMatch(
+      /has a constructor that this devnet cannot execute/,
+    );
+    const address = hash.calculateContractAddressFromHash('0x1', declared.class_hash, ['0x42'], 0);
+    expect(
+      (
+        await rpc(t.devnet.rpcUrl, 'starknet_getClassHashAt', {
+          block_id: 'latest',
+          contract_address: address,
+        })
+      ).error?.code,
+    ).toBe(20);
   });
 
   test('deploy_account of an undeclared class is 28 CLASS_HASH_NOT_FOUND', async () => {
