@@ -170,7 +170,11 @@ describe('l2_verifySignedMessage', () => {
       params: jsonParams({ typedDataMessage: data, signerAddress: account.address }),
     });
     await asConfirmation(await pending.getInterface()).ok();
-    return { request, address: account.address, signature: resultOf<string>(await pending) };
+    const signature = resultOf<string>(await pending);
+    // Every signature a test obtains is checked independently first.
+    const messageHash = typedData.getMessageHash(data as unknown as TypedData, account.address);
+    expect(verifyWithScure(account, messageHash, signature.split(','))).toBe(true);
+    return { request, address: account.address, signature };
   }
 
   it("is true for the snap's signature, given as a string or an array, typed data as string or object", async () => {
