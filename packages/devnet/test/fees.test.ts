@@ -207,6 +207,33 @@ describe('fees in STRK (FRI)', () => {
     expect(parsed.simulated_transactions).toHaveLength(1);
   });
 
+  test('traceTransaction and traceBlockTransactions return the executed call tree', async () => {
+    const sender = t.account(6);
+    const result = await sender.execute(transferCall(t.devnet.predeployedAccounts[1].address, 4n));
+    const receipt = await t.provider.waitForTransaction(result.transaction_hash, WAIT);
+    const trace = (await t.provider.getTransactionTrace(result.transaction_hash)) as unknown as {
+      type: string;
+      execute_invocation: {
+        contract_address: string;
+        calls: { contract_address: string; result: string[] }[];
+      };
+      fee_transfer_invocation: { calldata: string[] };
+    };
+    expect(trace.type).toBe('INVOKE');
+    expect(trace.execute_invocation.contract_address).toBe(num.toHex(sender.address));
+    expect(trace.execute_invocation.calls[0]).toMatchObject({
+      contract_address: num.toHex(STRK_TOKEN_ADDRESS),
+      result: ['0x1'],
+    });
+    const fee = (receipt.value as unknown as { actual_fee: { amount: string } }).actual_fee.amount;
+    expect(trace.fee_transfer_invocation.calldata[1]).toBe(fee);
+    const blockNumber = (receipt.value as unknown as { block_number: number }).block_number;
+    const blockTraces = (await t.provider.getBlockTransactionsTraces(blockNumber)) as unknown as {
+      transaction_hash: string;
+    }[];
+    expect(blockTraces.map((b) => b.transaction_hash)).toEqual([result.transaction_hash]);
+  });
+
   test('an account that cannot cover its bounds is refused with 54 before anything runs', async () => {
     const sender = t.account(8);
     // Move almost everything away, keeping less than a transfer's max fee.

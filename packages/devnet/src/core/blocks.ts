@@ -2,6 +2,7 @@ import { Felt } from './felt';
 import { StateDiff } from './state';
 import type { EmittedEvent } from './execution';
 import type { GasUsage } from './fees';
+import type { RunResult } from './runner';
 import type { Transaction } from './transactions';
 
 export type FinalityStatus = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2';
@@ -26,6 +27,8 @@ export interface TransactionRecord {
   events: EmittedEvent[];
   /** Multicall items of an account invoke (for the explorer); empty for other types. */
   calls: DecodedCall[];
+  /** The full run, with its call trace and state diff (starknet_traceTransaction). */
+  run: RunResult;
 }
 
 export interface Block {

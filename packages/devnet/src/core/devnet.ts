@@ -331,7 +331,8 @@ export class Devnet {
       this.state.at(block.number),
       this.blockInfo(block),
       { skipValidate: false, skipFeeCharge: false, strictNonce: true },
-      false,
+      // Traces are kept for starknet_traceTransaction; recording them costs little next to crypto.
+      true,
     );
     this.commitDiff(result.stateDiff);
     if (tx.type === 'DECLARE') {
@@ -349,6 +350,7 @@ export class Devnet {
       gas: result.gas,
       events: result.events,
       calls: result.calls,
+      run: result,
     };
     block.transactions.push(record);
     this.transactions.set(hash, record);

@@ -22,6 +22,7 @@ import {
   simulationJson,
   stateDiffJson,
   statusJson,
+  traceJson,
   transactionJson,
 } from './serialize';
 
@@ -258,6 +259,18 @@ export const methods: Record<string, MethodSpec> = {
     params: ['transaction_hash'],
     handler: (h, p) =>
       statusJson(h.devnet, h.devnet.getTransaction(feltParam(p, 'transaction_hash'))),
+  },
+  starknet_traceTransaction: {
+    params: ['transaction_hash'],
+    handler: (h, p) => traceJson(h.devnet.getTransaction(feltParam(p, 'transaction_hash')).run),
+  },
+  starknet_traceBlockTransactions: {
+    params: ['block_id', 'trace_flags'],
+    handler: (h, p) =>
+      h.devnet.resolveBlock(blockIdParam(p)).transactions.map((record) => ({
+        transaction_hash: toHex(record.hash),
+        trace_root: traceJson(record.run),
+      })),
   },
   starknet_getEvents: {
     params: ['filter'],

@@ -182,6 +182,11 @@ function invocationJson(frame: CallFrame, entryPointType = 'EXTERNAL'): Record<s
 }
 
 export function simulationJson(result: RunResult): Record<string, unknown> {
+  return { transaction_trace: traceJson(result), fee_estimation: feeEstimateJson(result) };
+}
+
+/** TRANSACTION_TRACE: validate / execute (or revert reason) / constructor / fee transfer calls. */
+export function traceJson(result: RunResult): Record<string, unknown> {
   const { tx, trace } = result;
   const validate = trace.validate[0] ? invocationJson(trace.validate[0]) : undefined;
   const feeTransfer = trace.feeTransfer[0] ? invocationJson(trace.feeTransfer[0]) : undefined;
@@ -218,5 +223,5 @@ export function simulationJson(result: RunResult): Record<string, unknown> {
       'CONSTRUCTOR',
     );
   }
-  return { transaction_trace: transactionTrace, fee_estimation: feeEstimateJson(result) };
+  return transactionTrace;
 }
