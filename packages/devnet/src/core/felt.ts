@@ -31,12 +31,6 @@ export function encodeShortString(text: string): Felt {
   return value;
 }
 
-export function decodeShortString(value: Felt): string {
-  let hex = value.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  return Buffer.from(hex, 'hex').toString('ascii');
-}
-
 const selectorCache = new Map<string, Felt>();
 
 /** sn_keccak(name): the low 250 bits of keccak256, as entry point selectors and storage vars use. */
@@ -53,7 +47,4 @@ export function selectorFromName(name: string): Felt {
 export const U128_MASK = (1n << 128n) - 1n;
 export function splitU256(value: bigint): [Felt, Felt] {
   return [value & U128_MASK, value >> 128n];
-}
-export function joinU256(low: Felt, high: Felt): bigint {
-  return (high << 128n) + low;
 }

@@ -68,10 +68,6 @@ export type Transaction = InvokeTransaction | DeployAccountTransaction | Declare
 export const TX_VERSION_3 = 3n;
 export const QUERY_VERSION_3 = 2n ** 128n + 3n;
 
-export function isQueryVersion(tx: Transaction): boolean {
-  return tx.version === QUERY_VERSION_3;
-}
-
 type Json = Record<string, unknown>;
 
 function field(obj: Json, name: string, path: string): unknown {
