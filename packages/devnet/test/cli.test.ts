@@ -4,11 +4,14 @@ import { parseArgs } from '../src/cli';
 import { rpc } from './helpers';
 
 const packageDir = join(__dirname, '..');
+// Built with the package's own build config, into an ignored folder rather than dist/: other
+// packages' tests may be running dist/ at the same time.
+const buildDir = join(packageDir, '.cache/test-build');
 
 function startCli(
   args: string[],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(packageDir, 'dist/cli.js'), ...args], {
+  const child = spawn(process.execPath, [join(buildDir, 'cli.js'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -34,17 +37,19 @@ function exitCode(child: ChildProcess): Promise<number | null> {
 
 describe('l2-devnet CLI', () => {
   beforeAll(() => {
-    // The CLI ships as the built dist/cli.js (the package's bin): build it as `npm run build` does.
+    // The CLI ships as the built cli.js (the package's bin): build it as `npm run build` does.
     execFileSync(process.execPath, [
       require.resolve('typescript/bin/tsc'),
       '-p',
       join(packageDir, 'tsconfig.build.json'),
+      '--outDir',
+      buildDir,
     ]);
   });
 
   test('the built public entry point loads in jest (CommonJS all the way down) and serves', async () => {
     // Other packages' jest suites consume dist/index.js: it must not need ESM transforms.
-    const entry = require(join(packageDir, 'dist/index.js')) as typeof import('../src');
+    const entry = require(join(buildDir, 'index.js')) as typeof import('../src');
     const server = await entry.startDevnetServer({ port: 0, accounts: 1 });
     try {
       expect((await rpc(server.rpcUrl, 'starknet_blockNumber')).result).toBe(0);
