@@ -124,6 +124,17 @@ describe("starknet-devnet's DevnetProvider works unchanged", () => {
     );
   });
 
+  test('devnet_getAccountBalance, and a bad dump path is -32602', async () => {
+    const address = t.devnet.predeployedAccounts[2].address;
+    const balance = await rpc(t.devnet.rpcUrl, 'devnet_getAccountBalance', {
+      address,
+      unit: 'WEI',
+    });
+    expect(balance.result).toEqual({ amount: '1000000000000000000000', unit: 'WEI' });
+    const bad = await rpc(t.devnet.rpcUrl, 'devnet_load', { path: join(dir, 'missing.json') });
+    expect(bad.error).toMatchObject({ code: -32602, data: { field: 'path' } });
+  });
+
   test('a dump loads into another server with identical block hashes', async () => {
     const path = join(dir, 'second.json');
     await devnetProvider.dump(path);
