@@ -1,5 +1,14 @@
-import { hash, num, RpcError, TransactionType as ETransactionType } from 'starknet';
-import { GAS_PRICES, STRK_TOKEN_ADDRESS } from '../src';
+import {
+  Account,
+  CallData,
+  ec,
+  hash,
+  num,
+  RpcError,
+  stark,
+  TransactionType as ETransactionType,
+} from 'starknet';
+import { ARGENT_ACCOUNT_CLASS_HASH, GAS_PRICES, STRK_TOKEN_ADDRESS } from '../src';
 import { rpc, startTestDevnet, strkBalance, TestDevnet, transferCall, WAIT } from './helpers';
 
 interface FeeEstimate {
@@ -232,6 +241,52 @@ describe('fees in STRK (FRI)', () => {
       transaction_hash: string;
     }[];
     expect(blockTraces.map((b) => b.transaction_hash)).toEqual([result.transaction_hash]);
+  });
+
+  test('estimateFeeBulk for an undeployed account: deploy_account then invoke, as one sequence', async () => {
+    const privateKey = stark.randomAddress();
+    const publicKey = ec.starkCurve.getStarkKey(privateKey);
+    const constructorCalldata = CallData.compile([publicKey, 0]);
+    const address = hash.calculateContractAddressFromHash(
+      publicKey,
+      ARGENT_ACCOUNT_CLASS_HASH,
+      constructorCalldata,
+      0,
+    );
+    const fund = await t.account(0).execute(transferCall(address, 10n ** 18n));
+    await t.provider.waitForTransaction(fund.transaction_hash, WAIT);
+    const argent = new Account({
+      provider: t.provider,
+      address,
+      signer: privateKey,
+      cairoVersion: '1',
+    });
+    const [deployEstimate, invokeEstimate] = await argent.estimateFeeBulk([
+      {
+        type: ETransactionType.DEPLOY_ACCOUNT,
+        payload: {
+          classHash: ARGENT_ACCOUNT_CLASS_HASH,
+          constructorCalldata,
+          addressSalt: publicKey,
+          contractAddress: address,
+        },
+      },
+      {
+        type: ETransactionType.INVOKE,
+        payload: transferCall(t.devnet.predeployedAccounts[1].address, 1n),
+      },
+    ]);
+    expect(deployEstimate.overall_fee).toBeGreaterThan(0n);
+    expect(invokeEstimate.overall_fee).toBeGreaterThan(0n);
+    // Then for real, each charged no more than its estimate (which carries starknet.js's overhead).
+    const deployed = await argent.deployAccount({
+      classHash: ARGENT_ACCOUNT_CLASS_HASH,
+      constructorCalldata,
+      addressSalt: publicKey,
+    });
+    const deployReceipt = (await t.provider.waitForTransaction(deployed.transaction_hash, WAIT))
+      .value as unknown as Receipt;
+    expect(BigInt(deployReceipt.actual_fee.amount)).toBeLessThanOrEqual(deployEstimate.overall_fee);
   });
 
   test('an account that cannot cover its bounds is refused with 54 before anything runs', async () => {
