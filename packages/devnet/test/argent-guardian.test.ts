@@ -62,6 +62,21 @@ describe('Argent 0.3.1 with a guardian', () => {
     );
   });
 
+  test('is_valid_signature wants both signatures', async () => {
+    const messageHash = '0x123abc';
+    const o = ec.starkCurve.sign(messageHash, ownerKey);
+    const g = ec.starkCurve.sign(messageHash, guardianKey);
+    const call = (signature: bigint[]) =>
+      t.provider.callContract({
+        contractAddress: address,
+        entrypoint: 'is_valid_signature',
+        calldata: [messageHash, String(signature.length), ...signature.map((v) => num.toHex(v))],
+      });
+    expect(await call([o.r, o.s, g.r, g.s])).toEqual(['0x56414c4944']);
+    expect(await call([o.r, o.s])).toEqual(['0x0']);
+    expect(await call([o.r, o.s, o.r, o.s])).toEqual(['0x0']);
+  });
+
   test('the owner signature alone is refused (55)', async () => {
     const ownerOnly = new Account({ provider: t.provider, address, signer: ownerKey });
     const error = await ownerOnly

@@ -54,14 +54,18 @@ function supportsInterface(ctx: CallContext, input: CalldataReader): Felt[] {
   return [id === SRC6_ID || id === SRC5_ID || LEGACY_ACCOUNT_IDS.includes(id) ? 1n : 0n];
 }
 
-function isValidSignature(publicKeyOf: (ctx: CallContext) => Felt): NativeFunction {
+/** SNIP-6 is_valid_signature: each signer key in turn signs the hash ([r, s] per key). */
+function isValidSignature(signerKeys: (ctx: CallContext) => Felt[]): NativeFunction {
   return (ctx, input) => {
     const hash = input.felt();
     const signature = input.array();
     input.end();
+    const keys = signerKeys(ctx);
     const ok =
-      signature.length === 2 &&
-      verifyStarkSignature(hash, signature[0], signature[1], publicKeyOf(ctx));
+      signature.length === 2 * keys.length &&
+      keys.every((key, i) =>
+        verifyStarkSignature(hash, signature[2 * i], signature[2 * i + 1], key),
+      );
     return [ok ? VALIDATED : 0n];
   };
 }
@@ -97,6 +101,11 @@ const ARGENT_GUARDIAN_BACKUP = storageAddress('_guardian_backup');
 const ACCOUNT_CREATED = selectorFromName('AccountCreated');
 
 const argentOwner = (ctx: CallContext): Felt => ctx.read(ARGENT_SIGNER);
+/** The owner, then the guardian when there is one: what an Argent signature must cover. */
+const argentSigners = (ctx: CallContext): Felt[] => {
+  const guardian = ctx.read(ARGENT_GUARDIAN);
+  return guardian === 0n ? [argentOwner(ctx)] : [argentOwner(ctx), guardian];
+};
 
 function argentValidate(ctx: CallContext): Felt[] {
   if (ctx.caller !== 0n) throw new ContractExecutionError('argent/non-null-caller');
@@ -181,8 +190,8 @@ export const argentAccountClass: NativeClass = defineNativeClass(
       ctx.emit([TRANSACTION_EXECUTED, ctx.tx.transactionHash], results);
       return results;
     },
-    is_valid_signature: isValidSignature(argentOwner),
-    isValidSignature: isValidSignature(argentOwner),
+    is_valid_signature: isValidSignature(argentSigners),
+    isValidSignature: isValidSignature(argentSigners),
     supports_interface: supportsInterface,
     get_owner: (ctx) => [argentOwner(ctx)],
     get_guardian: (ctx) => [ctx.read(ARGENT_GUARDIAN)],
@@ -262,8 +271,8 @@ export const ozAccountClass: NativeClass = defineNativeClass(
       if (ctx.caller !== 0n) throw new ContractExecutionError('Account: invalid caller');
       return executeCalls(ctx, input);
     },
-    is_valid_signature: isValidSignature(ozPublicKey),
-    isValidSignature: isValidSignature(ozPublicKey),
+    is_valid_signature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
+    isValidSignature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
     supports_interface: supportsInterface,
     get_public_key: (ctx) => [ozPublicKey(ctx)],
     getPublicKey: (ctx) => [ozPublicKey(ctx)],
