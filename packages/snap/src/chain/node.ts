@@ -10,7 +10,9 @@ import { Mutex } from '../state/mutex';
 import { toChainError } from './errors';
 import { ExplorerClient } from './explorer';
 import { parseFeeEstimate, type FeeEstimate } from './fees';
-import { RpcClient, StarknetRpcError, type RpcCall } from './rpc';
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+
+import { describeEndpoint, RpcClient, StarknetRpcError, unavailability, type RpcCall } from './rpc';
 import type { SignedTransaction } from './transactions';
 
 export type BlockTag = 'latest' | 'pre_confirmed';
@@ -150,6 +152,21 @@ export async function submitTransaction(
     });
     return result.transaction_hash;
   } catch (error) {
+    const { unavailable, timedOut } = unavailability(error);
+    if (unavailable && timedOut) {
+      // The request went out; the node may have taken the transaction. A blind retry could
+      // send it twice, so the caller gets the hash to check first.
+      throw new ResourceUnavailableError(
+        `${action}: the Starknet node (${describeEndpoint(rpc.url)}) did not answer in time after the transaction was sent, so it may have been accepted. Check l2_getTransactionStatus for ${signed.hash} before sending it again.`,
+        { retryable: false, timedOut: true, transactionHash: signed.hash },
+      );
+    }
+    if (unavailable) {
+      throw new ResourceUnavailableError(
+        `${action}: the Starknet node (${describeEndpoint(rpc.url)}) could not be reached, so the transaction was not sent. Nothing was changed in the snap; try again when the node is reachable.`,
+        { retryable: true, transactionHash: signed.hash },
+      );
+    }
     throw toChainError(error, action);
   }
 }

@@ -58,11 +58,20 @@ export function describeEndpoint(url: string): string {
  * The node could not be reached or did not answer in time. It is a ResourceUnavailableError
  * (-32002) whose data says `retryable: true`; a caller can send the same request again.
  */
-export function nodeUnavailable(url: string, reason: string): Error {
+export function nodeUnavailable(url: string, reason: string, timedOut = false): Error {
   return new ResourceUnavailableError(
     `The Starknet node (${describeEndpoint(url)}) is unavailable: ${reason}. Nothing was changed in the snap; try again when the node is reachable.`,
-    { retryable: true, reason },
+    { retryable: true, reason, timedOut },
   );
+}
+
+/** Whether an error is the node-unavailable error, and whether the request timed out. */
+export function unavailability(error: unknown): { unavailable: boolean; timedOut: boolean } {
+  if (!(error instanceof ResourceUnavailableError)) {
+    return { unavailable: false, timedOut: false };
+  }
+  const data = (error as unknown as { data?: { timedOut?: boolean } }).data;
+  return { unavailable: true, timedOut: data?.timedOut === true };
 }
 
 export type RpcClientOptions = {
@@ -162,7 +171,7 @@ export class RpcClient {
       const reason = controller.signal.aborted
         ? `no answer within ${this.#timeoutMs / 1000} s`
         : 'the connection failed';
-      throw nodeUnavailable(this.url, reason);
+      throw nodeUnavailable(this.url, reason, controller.signal.aborted);
     } finally {
       clearTimeout(timer);
     }

@@ -7,12 +7,13 @@
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
 import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { createServer as createHttpServer } from 'http';
 import { createServer, type Server, type Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Account, typedData } from 'starknet';
 
-import type { DevnetServer } from '../../../devnet/src';
+import { startDevnetServer, type DevnetServer } from '../../../devnet/src';
 import {
   DEFAULT_SRP,
   expectedAccount,
@@ -114,15 +115,21 @@ describe('node killed mid-flow', () => {
     });
     const dialog = await dialogOf(pending);
     const revive = await killDevnet();
-    await dialog.ok();
-    const response = await pending;
-    expectError(response, -32002, /Starknet node \(127\.0\.0\.1:5059\) is unavailable.*try again/u);
-    expect(
-      (response.response as { error: { data: { retryable: boolean } } }).error.data.retryable,
-    ).toBe(true);
-    expect(await storedHashes(sender.address)).toEqual(before);
-
-    await revive();
+    try {
+      await dialog.ok();
+      const response = await pending;
+      expectError(
+        response,
+        -32002,
+        /Starknet node \(127\.0\.0\.1:5059\) (is unavailable|could not be reached).*try again/u,
+      );
+      const { data } = (response.response as { error: { data: { retryable: boolean } } }).error;
+      expect(data.retryable).toBe(true);
+      expect(await storedHashes(sender.address)).toEqual(before);
+    } finally {
+      await revive();
+    }
+    // Nothing reached the chain, and the same request succeeds once the node is back.
     expect(await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed')).toBe(nonce);
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
       await approve(
@@ -146,14 +153,20 @@ describe('node killed mid-flow', () => {
     });
     const dialog = await dialogOf(pending);
     const revive = await killDevnet();
-    await dialog.ok();
-    expectError(await pending, -32002, /unavailable/u);
-    expectError(
-      await snap.request({ method: 'l2_extractPublicKey', params: { userAddress: fresh.address } }),
-      -32602,
-      /not an account of this snap/u,
-    );
-    await revive();
+    try {
+      await dialog.ok();
+      expectError(await pending, -32002, /could not be reached, so the transaction was not sent/u);
+      expectError(
+        await snap.request({
+          method: 'l2_extractPublicKey',
+          params: { userAddress: fresh.address },
+        }),
+        -32602,
+        /not an account of this snap/u,
+      );
+    } finally {
+      await revive();
+    }
     expect(await isDeployed(devnet, fresh.address)).toBe(false);
   });
 
@@ -228,6 +241,68 @@ describe('slow node', () => {
       sockets.forEach((socket) => socket.destroy());
       await new Promise<void>((resolve) => silent.close(() => resolve()));
       await revive();
+    }
+  });
+});
+
+describe('submission without an answer', () => {
+  it('names the hash to check instead of inviting a blind retry', async () => {
+    const path = join(dumpDir, 'stall.json');
+    await devnetRpc(devnet, 'devnet_dump', { path });
+    await devnet.close();
+    // The real devnet on a free port, behind a proxy on 5059 that swallows submissions.
+    const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
+    await devnetRpc(hidden, 'devnet_load', { path });
+    const stalled: Socket[] = [];
+    const proxy = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        if (body.includes('starknet_addInvokeTransaction')) {
+          stalled.push(req.socket);
+          return;
+        }
+        fetch(`${hidden.url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          body: req.method === 'POST' ? body : undefined,
+        })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { 'content-type': 'application/json' });
+            res.end(await answer.text());
+          })
+          .catch(() => res.writeHead(502).end());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
+    try {
+      const before = await storedHashes(sender.address);
+      const response = await approve(
+        snap.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [transfer] },
+        }),
+      );
+      expectError(
+        response,
+        -32002,
+        /did not answer in time after the transaction was sent.*Check l2_getTransactionStatus for 0x[0-9a-f]+/u,
+      );
+      const { data } = (
+        response.response as { error: { data: { retryable: boolean; transactionHash: string } } }
+      ).error;
+      expect(data.retryable).toBe(false);
+      expect(data.transactionHash).toMatch(/^0x[0-9a-f]+$/u);
+      expect(await storedHashes(sender.address)).toEqual(before);
+    } finally {
+      stalled.forEach((socket) => socket.destroy());
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await hidden.close();
+      devnet = await startChainDevnet();
+      await devnetRpc(devnet, 'devnet_load', { path });
     }
   });
 });
