@@ -283,6 +283,28 @@ try {
     `${recovery.result.length} records, ${recovery.result.filter((r) => r.deployTxnHash).length} with deployTxnHash, ${recoveryMs.toFixed(0)} ms`,
   );
 
+  // The same scan from a snap with empty state (a restored wallet): deploy hashes come from
+  // the explorer, one lookup per deployed account, in parallel.
+  const restored = await installSnap(`local:http://127.0.0.1:${snapServer.address().port}`, {
+    executionService: NodeThreadExecutionService,
+  });
+  const restoredStart = counters();
+  const restoredClock = performance.now();
+  const restoredResponse = await restored.request({
+    method: 'l2_recoverAccounts',
+    params: { startScanIndex: 0, maxScanned: 20, maxMissed: 20 },
+  });
+  const restoredMs = performance.now() - restoredClock;
+  const restoredTotal = diff(counters(), restoredStart);
+  const restoredRecords = restoredResponse.response.result;
+  row(
+    'l2_recoverAccounts (20 addresses, empty snap state)',
+    { total: restoredTotal },
+    false,
+    `${restoredRecords.length} records, ${restoredRecords.filter((r) => r.deployTxnHash).length} with deployTxnHash, ${restoredMs.toFixed(0)} ms`,
+  );
+  await restored.executionService.terminateAllSnaps?.();
+
   // Latency: estimateFee, and executeTxn with the dialog approved as soon as it opens.
   const latency = {};
   for (const [method, make, dialog] of [
