@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
  * l2_createAccount (deploy: true), l2_estimateAccountDeployFee, l2_extractPublicKey (on chain)
  * and l2_recoverAccounts end to end against a packages/devnet node on 127.0.0.1:5059.
  * Expected keys and addresses come from key-tree + @scure/starknet (test/helpers.ts).

@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
  * l2_estimateFee, l2_executeTxn, l2_getErc20TokenBalance and l2_getTransactionStatus end to end:
  * the real snap bundle in snaps-jest against a packages/devnet node on 127.0.0.1:5059.
  * Balances, nonces and transactions are read back from the devnet with starknet.js; hashes are

@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
  * Failure paths end to end: the node killed between the dialog and the submission, a node that
  * never answers, and on-chain signature verification for accounts that are not the snap's
  * (is_valid_signature of a devnet predeployed account). The devnet runs on 127.0.0.1:5059; a

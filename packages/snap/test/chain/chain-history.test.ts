@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
  * l2_getTransactions / l2_getTransaction, l2_getTransactionStatus and pending balances end to
  * end, against a packages/devnet node on 127.0.0.1:5059 whose blocks close only when the test
  * says so (devnet_createBlock), so every status can be observed.

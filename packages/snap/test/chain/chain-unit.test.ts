@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
  * Unit tests of the pure chain modules: fee mapping, status mapping, ABI decoding for dialogs,
  * explorer item parsing, and the JSON-RPC client (batches, node errors, dead and silent nodes)
  * against small local HTTP servers.
