@@ -16,6 +16,7 @@ import {
 import { confirm } from '../ui';
 import { planDeploy, readAccountSnapshot, requireFunds, sendDeploy } from './account';
 import { DeployAccountScreen } from './dialogs';
+import { findDeployTxnHash } from './explorerLookup';
 import { getChain } from './node';
 import { deployRecord } from './records';
 
@@ -31,12 +32,17 @@ export async function deployAccount(
   const snapshot = await readAccountSnapshot(chain, key.address);
 
   if (snapshot.deployed) {
-    // Already on chain: nothing to send; make sure the snap knows the account.
-    const record = await stateStore.update(
-      (state) =>
-        findAccount(state, chainId, key.address) ??
-        upsertAccount(state, accountRecordFor(key, chainId)),
-    );
+    // Already on chain: nothing to send. The snap records the account, with the deploy hash
+    // from the explorer when it did not know it yet.
+    const known = findAccount(await stateStore.read(), chainId, key.address)?.deployTxnHash;
+    const deployTxnHash = known || (await findDeployTxnHash(chain.explorer, key.address));
+    const record = await stateStore.update((state) => {
+      const existing = findAccount(state, chainId, key.address);
+      return upsertAccount(state, {
+        ...(existing ?? accountRecordFor(key, chainId)),
+        deployTxnHash: existing?.deployTxnHash || deployTxnHash,
+      });
+    });
     return { address: key.address, transaction_hash: record.deployTxnHash };
   }
 

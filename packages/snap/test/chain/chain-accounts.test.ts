@@ -242,7 +242,7 @@ describe('l2_createAccount with deploy: true', () => {
     );
   });
 
-  it('answers an already deployed account without a dialog or a transaction', async () => {
+  it('answers an already deployed account without a dialog or a transaction, with its deploy hash', async () => {
     const snap = await freshSnap();
     const sent = submissions(devnet);
     const result = resultOf<{ address: string; transaction_hash: string }>(
@@ -250,6 +250,12 @@ describe('l2_createAccount with deploy: true', () => {
     );
     expect(result.address).toBe(accounts[0].address);
     expect(submissions(devnet)).toBe(sent);
+    // This snap has no record of the deployment: the hash comes from the explorer.
+    const deployTx = (await provider(devnet).getTransactionByHash(
+      result.transaction_hash,
+    )) as unknown as { type: string; contract_address_salt: string };
+    expect(deployTx.type).toBe('DEPLOY_ACCOUNT');
+    expect(BigInt(deployTx.contract_address_salt)).toBe(BigInt(accounts[0].publicKey));
     expectError(
       await snap.request({ method: 'l2_estimateAccountDeployFee', params: { addressIndex: 0 } }),
       -32000,
