@@ -12,17 +12,7 @@
  * - version: only v3 ('0x3') exists here; blockIdentifier is accepted and not used (estimates
  *   run against pre_confirmed).
  */
-import {
-  array,
-  boolean,
-  number,
-  optional,
-  string,
-  type,
-  union,
-  unknown,
-  type Infer,
-} from 'superstruct';
+import { array, boolean, optional, refine, type, unknown, type Infer } from 'superstruct';
 
 import { FeltStruct, UintStruct } from '../rpc/structs';
 import { DaModeStruct, ResourceBoundsStruct, VersionStruct } from '../transactions/details';
@@ -32,14 +22,19 @@ export const ChainTxDetailsStruct = type({
   nonce: optional(UintStruct),
   maxFee: optional(UintStruct),
   resourceBounds: optional(ResourceBoundsStruct),
-  tip: optional(UintStruct),
+  // The tip is a u64 in the v3 transaction.
+  tip: optional(
+    refine(UintStruct, 'u64', (value) =>
+      value < 2n ** 64n ? true : 'expected a tip that fits in a u64 (below 2^64)',
+    ),
+  ),
   paymasterData: optional(array(FeltStruct)),
   accountDeploymentData: optional(array(FeltStruct)),
   nonceDataAvailabilityMode: optional(DaModeStruct),
   feeDataAvailabilityMode: optional(DaModeStruct),
   version: optional(VersionStruct),
   skipValidate: optional(boolean()),
-  blockIdentifier: optional(union([string(), number(), unknown()])),
+  blockIdentifier: optional(unknown()),
 });
 
 export type ChainTxDetails = Infer<typeof ChainTxDetailsStruct>;

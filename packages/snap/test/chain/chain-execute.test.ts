@@ -206,6 +206,14 @@ describe('l2_estimateFee', () => {
       { address: '0xabc', invocations: [transferCall(1n)], details: { tip: 'x' } },
       /"details.tip"/u,
     ],
+    [
+      {
+        address: '0xabc',
+        invocations: [transferCall(1n)],
+        details: { tip: (2n ** 64n).toString() },
+      },
+      /"details.tip".*u64/u,
+    ],
   ])('rejects invalid params %j with -32602', async (params, message) => {
     expectError(await snap.request({ method: 'l2_estimateFee', params }), -32602, message);
   });
