@@ -3,5 +3,5 @@ module.exports = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testTimeout: 60000,
+  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
 };

@@ -19,5 +19,5 @@ module.exports = {
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
-  testTimeout: 180_000,
+  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
 };

@@ -26,5 +26,9 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
-  testTimeout: 60000,
+  // Keep the preset's setup (snaps-jest matchers) and add the shared timeout.
+  setupFilesAfterEnv: [
+    ...require('@metamask/snaps-jest/jest-preset').setupFilesAfterEnv,
+    '<rootDir>/../../jest.setup.js',
+  ],
 };
