@@ -2,30 +2,27 @@ import { installSnap } from '@metamask/snaps-jest';
 
 import { expectError } from './helpers';
 
-/** The chain methods (issue 4): routed like the others; their behaviour is tested in test/chain/. */
-const CHAIN_METHODS = [
-  'declareContract',
-  'estimateAccountDeployFee',
-  'estimateFee',
-  'executeTxn',
-  'getErc20TokenBalance',
-  'getTransaction',
-  'getTransactions',
-  'getTransactionStatus',
-  'recoverAccounts',
-];
-
+/** Every base name in the method table; each answers with the `l2_` and `starkNet_` prefixes. */
 const METHODS = [
   'getCurrentNetwork',
   'switchNetwork',
   'createAccount',
+  'estimateAccountDeployFee',
+  'recoverAccounts',
   'extractPublicKey',
   'displayPrivateKey',
   'signMessage',
   'verifySignedMessage',
   'signTransaction',
   'signDeclareTransaction',
+  'estimateFee',
+  'executeTxn',
+  'declareContract',
   'addErc20Token',
+  'getErc20TokenBalance',
+  'getTransaction',
+  'getTransactions',
+  'getTransactionStatus',
 ];
 
 describe('dispatcher', () => {
@@ -36,25 +33,21 @@ describe('dispatcher', () => {
     expectError(await request({ method: 'L2_getCurrentNetwork' }), -32601);
   });
 
-  it.each([...METHODS, ...CHAIN_METHODS])(
-    'routes l2_%s and its starkNet_ alias to the same method',
-    async (name) => {
-      const { request } = await installSnap();
-      // Params that no method accepts: both names reach the validator, not -32601.
-      for (const method of [`l2_${name}`, `starkNet_${name}`]) {
-        const response = (await request({ method, params: { chainId: 'not-a-chain' } }))
-          .response as {
-          result?: unknown;
-          error?: { code: number };
-        };
-        if (name === 'getCurrentNetwork') {
-          expect(response.result).toBeDefined();
-        } else {
-          expect(response.error?.code).toBe(-32602);
-        }
+  it.each(METHODS)('routes l2_%s and its starkNet_ alias to the same method', async (name) => {
+    const { request } = await installSnap();
+    // Params that no method accepts: both names reach the validator, not -32601.
+    for (const method of [`l2_${name}`, `starkNet_${name}`]) {
+      const response = (await request({ method, params: { chainId: 'not-a-chain' } })).response as {
+        result?: unknown;
+        error?: { code: number };
+      };
+      if (name === 'getCurrentNetwork') {
+        expect(response.result).toBeDefined();
+      } else {
+        expect(response.error?.code).toBe(-32602);
       }
-    },
-  );
+    }
+  });
 
   it('rejects params that are not an object with -32602', async () => {
     const { request } = await installSnap();

@@ -1,5 +1,7 @@
 /** Pure modules of the snap, tested directly (no snap installed). */
+import { METHODS } from '../src/methods';
 import { normalizeChainId } from '../src/networks';
+import { createDispatcher } from '../src/rpc/dispatcher';
 import { FIELD_PRIME, parseFelt } from '../src/rpc/structs';
 import { migrateState } from '../src/state/migrations';
 import { Mutex } from '../src/state/mutex';
@@ -73,5 +75,33 @@ describe('chain IDs and felts', () => {
     expect(parseFelt(2 ** 60)).toBeUndefined();
     expect(parseFelt('0x')).toBeUndefined();
     expect(parseFelt('1e5')).toBeUndefined();
+  });
+});
+
+describe('method table', () => {
+  it('answers to exactly the SPEC 4.1 methods, each with both prefixes', () => {
+    const specMethods = [
+      'addErc20Token',
+      'createAccount',
+      'declareContract',
+      'displayPrivateKey',
+      'estimateAccountDeployFee',
+      'estimateFee',
+      'executeTxn',
+      'extractPublicKey',
+      'getCurrentNetwork',
+      'getErc20TokenBalance',
+      'getTransaction',
+      'getTransactions',
+      'getTransactionStatus',
+      'recoverAccounts',
+      'signDeclareTransaction',
+      'signMessage',
+      'signTransaction',
+      'switchNetwork',
+      'verifySignedMessage',
+    ];
+    const expected = specMethods.flatMap((name) => [`l2_${name}`, `starkNet_${name}`]);
+    expect([...createDispatcher(METHODS).methodNames].sort()).toEqual(expected.sort());
   });
 });
