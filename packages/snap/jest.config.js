@@ -25,6 +25,8 @@ module.exports = {
       },
     ],
   },
+  // The chain tests start the devnet from its source, through the package's public entry point.
+  moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
   // Keep the preset's setup (snaps-jest matchers) and add the shared timeout.
   setupFilesAfterEnv: [

@@ -7,7 +7,6 @@
  */
 import { hash } from 'starknet';
 
-import type { DevnetServer } from '../../../devnet/src';
 import {
   DEFAULT_SRP,
   dialogText,
@@ -31,6 +30,7 @@ import {
   STRK_UNIT,
   submissions,
   TESTNET,
+  type DevnetServer,
   type Snap,
   type SnapServer,
 } from './harness';

@@ -11,7 +11,6 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { hash, type CompiledSierra } from 'starknet';
 
-import type { DevnetServer } from '../../../devnet/src';
 import {
   DEFAULT_SRP,
   dialogText,
@@ -32,6 +31,7 @@ import {
   startChainDevnet,
   STRK_UNIT,
   submissions,
+  type DevnetServer,
   type Snap,
   type SnapServer,
 } from './harness';

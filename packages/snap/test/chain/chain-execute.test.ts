@@ -9,7 +9,6 @@
 import { getPublicKey, Signature, verify } from '@scure/starknet';
 import { Account, hash, transaction } from 'starknet';
 
-import type { DevnetServer } from '../../../devnet/src';
 import {
   DEFAULT_SRP,
   dialogText,
@@ -34,6 +33,7 @@ import {
   STRK_UNIT,
   submissions,
   TESTNET,
+  type DevnetServer,
   type Snap,
   type SnapServer,
 } from './harness';

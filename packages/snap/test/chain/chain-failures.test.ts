@@ -15,7 +15,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { Account, typedData } from 'starknet';
 
-import { startDevnetServer, type DevnetServer } from '../../../devnet/src';
+import { startDevnetServer, type DevnetServer } from '@l2wallet/devnet';
 import {
   DEFAULT_SRP,
   expectedAccount,

@@ -7,7 +7,6 @@
  */
 import { Account } from 'starknet';
 
-import type { DevnetServer } from '../../../devnet/src';
 import {
   DEFAULT_SRP,
   expectedAccount,
@@ -26,6 +25,7 @@ import {
   startChainDevnet,
   STRK,
   STRK_UNIT,
+  type DevnetServer,
   type Snap,
   type SnapServer,
 } from './harness';

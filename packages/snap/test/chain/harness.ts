@@ -14,7 +14,9 @@ import type { AddressInfo } from 'net';
 import { dirname, extname, join, normalize } from 'path';
 import { RpcProvider } from 'starknet';
 
-import { startDevnetServer, type DevnetServer } from '../../../devnet/src';
+import { startDevnetServer, type DevnetServer } from '@l2wallet/devnet';
+
+export type { DevnetServer };
 
 const builder = require('./build-e2e-snap.cjs') as {
   ensureE2eSnap: () => string;
