@@ -5,16 +5,16 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
 
+import { latency, machine, percentile } from '../lib/stats.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../../packages/devnet/dist/cli.js');
-const { STRK_TOKEN_ADDRESS } = await import('../../packages/devnet/dist/index.js').then(
-  (m) => m.default ?? m,
-);
+const { STRK_TOKEN_ADDRESS } = await import('@l2wallet/devnet').then((m) => m.default ?? m);
 
 const SEQUENTIAL_TXS = Number(process.env.BENCH_SEQUENTIAL_TXS ?? 600);
 const CONCURRENT_CLIENTS = 8;
@@ -94,8 +94,6 @@ function serverCpuSeconds(pid) {
   }
 }
 
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (value) => value.toFixed(2);
 
 /** Signs `count` transfers from one account with consecutive nonces, as a wallet would. */
@@ -168,17 +166,16 @@ try {
   const concurrentSeconds = (performance.now() - start) / 1000;
 
   // 4. starknet_call latency (ERC-20 balance_of on latest).
-  const callLatencies = [];
   const request = {
     contract_address: STRK_TOKEN_ADDRESS,
     entry_point_selector: '0x35a73cd311a05d46deda634c5ee045db92f811b4e74bca4437fcb5302b7af33',
     calldata: [recipient],
   };
-  for (let i = 0; i < CALLS; i += 1) {
-    const t0 = performance.now();
-    await rpc(url, 'starknet_call', { request, block_id: 'latest' });
-    callLatencies.push(performance.now() - t0);
-  }
+  const callLatency = await latency(
+    () => ({ request, block_id: 'latest' }),
+    (params) => rpc(url, 'starknet_call', params),
+    { calls: CALLS },
+  );
 
   const received = uint256.uint256ToBN({
     low: (await rpc(url, 'starknet_call', { request, block_id: 'latest' }))[0],
@@ -191,7 +188,6 @@ try {
   }
 
   invokeLatencies.sort((a, b) => a - b);
-  callLatencies.sort((a, b) => a - b);
   const rows = [
     [
       'signed ERC-20 transfers/s, 1 client sequential (pre-signed)',
@@ -215,12 +211,12 @@ try {
     ],
     [
       'starknet_call (balance_of) p50 / p95 (ms)',
-      `${ms(percentile(callLatencies, 50))} / ${ms(percentile(callLatencies, 95))}`,
+      `${ms(callLatency.p50)} / ${ms(callLatency.p95)}`,
     ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   console.log(
-    `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadavg()[0].toFixed(1)} at the end; block per transaction`,
+    `Node ${process.version}, ${machine()}, load average ${loadavg()[0].toFixed(1)} at the end; block per transaction`,
   );
   console.log(
     `${SEQUENTIAL_TXS} sequential, ${CONCURRENT_CLIENTS}x${TXS_PER_CLIENT} concurrent, ${CALLS} calls; every transfer checked on chain\n`,

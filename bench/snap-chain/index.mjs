@@ -10,64 +10,32 @@
 //   - l2_recoverAccounts over 20 addresses.
 // Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3.
 import { createServer, request as httpRequest } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
-import { installSnap } from '@metamask/snaps-simulation';
-import { NodeThreadExecutionService } from '@metamask/snaps-controllers/node';
+import {
+  buildIfMissing,
+  installServedSnap,
+  listen,
+  ROOT,
+  serveSnapFolder,
+} from '../lib/snapSimulation.mjs';
+import { latency, machine } from '../lib/stats.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 const WARMUP = 3;
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const RECIPIENT = '0x0123456789abcdef';
-const DEVNET_DIST = join(ROOT, 'packages', 'devnet', 'dist', 'index.js');
 
-if (!existsSync(DEVNET_DIST)) {
-  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/devnet'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) {
-    process.exit(1);
-  }
-}
-const { startDevnetServer } = require(DEVNET_DIST);
+// The devnet through its public entry point (packages/devnet/dist, built if missing).
+buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
+const { startDevnetServer } = require('@l2wallet/devnet');
 const { ensureE2eSnap, DEVNET_PORT } = require(
   join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
 );
 const SNAP_DIR = ensureE2eSnap();
-
-const TYPES = { '.json': 'application/json', '.js': 'text/javascript', '.svg': 'image/svg+xml' };
-
-function listen(server, port) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function serveSnap() {
-  return listen(
-    createServer((req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-      const file = join(SNAP_DIR, path);
-      if (!file.startsWith(SNAP_DIR) || !existsSync(file) || !statSync(file).isFile()) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(readFileSync(file));
-    }),
-    0,
-  );
-}
 
 // The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a pass-through on the
 // bundle's port (5059) counts those, the devnet itself listens on a free port behind it.
@@ -111,17 +79,10 @@ async function rpc(devnet, method, params) {
   return body.result;
 }
 
-function percentile(sorted, p) {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)];
-}
-
 const devnet = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 1 });
 const proxy = await countingProxy(devnet.port);
-const snapServer = await serveSnap();
-const snap = await installSnap(`local:http://127.0.0.1:${snapServer.address().port}`, {
-  executionService: NodeThreadExecutionService,
-});
+const snapServer = await serveSnapFolder(SNAP_DIR);
+const snap = await installServedSnap(snapServer);
 
 function counters() {
   return {
@@ -285,9 +246,7 @@ try {
 
   // The same scan from a snap with empty state (a restored wallet): deploy hashes come from
   // the explorer, one lookup per deployed account, in parallel.
-  const restored = await installSnap(`local:http://127.0.0.1:${snapServer.address().port}`, {
-    executionService: NodeThreadExecutionService,
-  });
+  const restored = await installServedSnap(snapServer);
   const restoredStart = counters();
   const restoredClock = performance.now();
   const restoredResponse = await restored.request({
@@ -306,28 +265,18 @@ try {
   await restored.executionService.terminateAllSnaps?.();
 
   // Latency: estimateFee, and executeTxn with the dialog approved as soon as it opens.
-  const latency = {};
+  const latencies = {};
   for (const [method, make, dialog] of [
     ['l2_estimateFee', (index) => ({ address, invocations: [transfer(BigInt(index + 1))] }), false],
     ['l2_executeTxn', (index) => ({ address, calls: [transfer(BigInt(index + 1))] }), true],
   ]) {
-    for (let index = 0; index < WARMUP; index += 1) {
-      await call(method, make(index), dialog);
-    }
-    const times = [];
-    for (let index = 0; index < CALLS; index += 1) {
-      const params = make(WARMUP + index);
-      const start = performance.now();
-      await call(method, params, dialog);
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    latency[method] = { p50: percentile(times, 50), p95: percentile(times, 95) };
+    latencies[method] = await latency(make, (params) => call(method, params, dialog), {
+      warmup: WARMUP,
+      calls: CALLS,
+    });
   }
 
-  console.log(
-    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`,
-  );
+  console.log(`machine: ${machine()}, Node ${process.version}`);
   console.log('');
   console.log(
     'Node round trips (HTTP requests to the devnet /rpc; a batch counts once) and explorer GETs',
@@ -345,7 +294,7 @@ try {
   console.log('');
   console.log(`| latency (${CALLS} calls) | p50 | p95 |`);
   console.log('|---|---|---|');
-  for (const [method, { p50, p95 }] of Object.entries(latency)) {
+  for (const [method, { p50, p95 }] of Object.entries(latencies)) {
     console.log(
       `| ${method}${method === 'l2_executeTxn' ? ' (dialog auto-approved)' : ''} | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms |`,
     );

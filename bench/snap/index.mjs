@@ -2,19 +2,18 @@
 // Snap benchmark: bundle size (raw, gzipped) and request latency in @metamask/snaps-simulation,
 // outside jest. The snap folder is served on 127.0.0.1; dialogs are approved as they open, so
 // a latency includes the dialog round trip. Build first: npm run build -w packages/snap.
-import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { extname, join, normalize, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { performance } from 'node:perf_hooks';
-import { spawnSync } from 'node:child_process';
 
-import { installSnap } from '@metamask/snaps-simulation';
-import { NodeThreadExecutionService } from '@metamask/snaps-controllers/node';
+import {
+  buildIfMissing,
+  installServedSnap,
+  ROOT,
+  serveSnapFolder,
+} from '../lib/snapSimulation.mjs';
+import { latency, machine } from '../lib/stats.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNAP_DIR = join(ROOT, 'packages', 'snap');
 const BUNDLE = join(SNAP_DIR, 'dist', 'bundle.js');
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -23,39 +22,7 @@ const TESTNET = '0x534e5f5345504f4c4941';
 const TARGET_BUNDLE_KB = 600;
 const TARGET_SIGN_MESSAGE_P50_MS = 30;
 
-if (!existsSync(BUNDLE)) {
-  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/snap'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) {
-    process.exit(1);
-  }
-}
-
-const TYPES = { '.json': 'application/json', '.js': 'text/javascript', '.svg': 'image/svg+xml' };
-
-/** Serves the snap folder read-only on loopback. */
-function serveSnap() {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(SNAP_DIR, path);
-    if (!file.startsWith(SNAP_DIR) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function percentile(sorted, p) {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)];
-}
+buildIfMissing(BUNDLE, 'packages/snap');
 
 /** Runs one request, approving every dialog it opens; throws on an error response. */
 async function call(snap, method, params) {
@@ -83,18 +50,11 @@ async function call(snap, method, params) {
 }
 
 async function measure(snap, method, makeParams) {
-  for (let index = 0; index < WARMUP; index += 1) {
-    await call(snap, method, makeParams(index));
-  }
-  const times = [];
-  for (let index = 0; index < CALLS; index += 1) {
-    const params = makeParams(WARMUP + index);
-    const start = performance.now();
-    await call(snap, method, params);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { method, p50: percentile(times, 50), p95: percentile(times, 95), calls: CALLS };
+  const times = await latency(makeParams, (params) => call(snap, method, params), {
+    warmup: WARMUP,
+    calls: CALLS,
+  });
+  return { method, ...times, calls: CALLS };
 }
 
 const TYPED_DATA = {
@@ -126,11 +86,8 @@ const bundle = readFileSync(BUNDLE);
 const raw = bundle.length;
 const gzipped = gzipSync(bundle, { level: 9 }).length;
 
-const server = await serveSnap();
-const { port } = server.address();
-const snap = await installSnap(`local:http://localhost:${port}`, {
-  executionService: NodeThreadExecutionService,
-});
+const server = await serveSnapFolder(SNAP_DIR);
+const snap = await installServedSnap(server);
 
 try {
   const { address } = await call(snap, 'l2_createAccount', { addressIndex: 0 });
@@ -155,9 +112,7 @@ try {
   results.push(await measure(snap, 'l2_createAccount', () => ({ deploy: false })));
 
   const kb = (bytes) => (bytes / 1024).toFixed(1);
-  console.log(
-    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`,
-  );
+  console.log(`machine: ${machine()}, Node ${process.version}`);
   console.log('');
   console.log('| metric | value | target |');
   console.log('|---|---|---|');
