@@ -17,43 +17,33 @@ import {
   type ExpectedAccount,
 } from '../helpers';
 import {
+  closeChain,
   decline,
   devnetRpc,
   dialogOf,
+  expectNotSnapAccount,
   installChainSnap,
   isDeployed,
   mintStrk,
+  nodeReceipt,
+  nodeTransaction,
   provider,
   serveE2eSnap,
-  closeChainDevnet,
   startChainDevnet,
+  storedRecords,
   STRK_UNIT,
   submissions,
   TESTNET,
+  v3HashArgs,
+  type AccountRecord,
   type DevnetServer,
+  type FeeEstimate,
+  type RpcV3Fields,
   type Snap,
   type SnapServer,
 } from './harness';
 
 jest.setTimeout(120_000);
-
-type FeeEstimate = {
-  suggestedMaxFee: string;
-  overallFee: string;
-  gasConsumed: string;
-  gasPrice: string;
-  unit: string;
-};
-
-type AccountRecord = {
-  address: string;
-  addressIndex: number;
-  publicKey: string;
-  addressSalt: string;
-  deployTxnHash: string;
-  derivationPath: string;
-  chainId: string;
-};
 
 let devnet: DevnetServer;
 let server: SnapServer;
@@ -67,13 +57,20 @@ beforeAll(async () => {
   }
 }, 300_000);
 
-afterAll(async () => {
-  await closeChainDevnet(devnet);
-  await server?.close();
-});
+afterAll(() => closeChain(devnet, server));
 
 async function freshSnap(): Promise<Snap> {
   return installChainSnap(server.snapId, OTHER_SRP);
+}
+
+/** Asserts that `txHash` deployed `account` (a DEPLOY_ACCOUNT salted with its public key). */
+async function expectDeployOf(txHash: string, account: ExpectedAccount): Promise<void> {
+  const deployTx = await nodeTransaction<{ type: string; contract_address_salt: string }>(
+    devnet,
+    txHash,
+  );
+  expect(deployTx.type).toBe('DEPLOY_ACCOUNT');
+  expect(BigInt(deployTx.contract_address_salt)).toBe(BigInt(account.publicKey));
 }
 
 describe('l2_estimateAccountDeployFee', () => {
@@ -131,59 +128,31 @@ describe('l2_createAccount with deploy: true', () => {
     expect(await isDeployed(devnet, account.address)).toBe(true);
 
     // The deploy hash is the v3 DEPLOY_ACCOUNT hash starknet.js computes for what is on chain.
-    const tx = (await provider(devnet).getTransactionByHash(
-      result.transaction_hash,
-    )) as unknown as {
-      type: string;
-      nonce: string;
-      class_hash: string;
-      contract_address_salt: string;
-      constructor_calldata: string[];
-      resource_bounds: Record<
-        'l1_gas' | 'l2_gas' | 'l1_data_gas',
-        { max_amount: string; max_price_per_unit: string }
-      >;
-      tip: string;
-      paymaster_data: string[];
-    };
-    expect(tx.type).toBe('DEPLOY_ACCOUNT');
-    expect(BigInt(tx.contract_address_salt)).toBe(BigInt(account.publicKey));
-    const bn = (bound: { max_amount: string; max_price_per_unit: string }) => ({
-      max_amount: BigInt(bound.max_amount),
-      max_price_per_unit: BigInt(bound.max_price_per_unit),
-    });
+    await expectDeployOf(result.transaction_hash, account);
+    const tx = await nodeTransaction<
+      RpcV3Fields & {
+        class_hash: string;
+        contract_address_salt: string;
+        constructor_calldata: string[];
+      }
+    >(devnet, result.transaction_hash);
     const recomputed = hash.calculateDeployAccountTransactionHash({
       contractAddress: account.address,
       classHash: tx.class_hash,
       compiledConstructorCalldata: tx.constructor_calldata,
       salt: tx.contract_address_salt,
-      version: '0x3',
-      chainId: TESTNET as never,
-      nonce: tx.nonce,
-      nonceDataAvailabilityMode: 0,
-      feeDataAvailabilityMode: 0,
-      resourceBounds: {
-        l1_gas: bn(tx.resource_bounds.l1_gas),
-        l2_gas: bn(tx.resource_bounds.l2_gas),
-        l1_data_gas: bn(tx.resource_bounds.l1_data_gas),
-      },
-      tip: tx.tip,
-      paymasterData: tx.paymaster_data,
+      ...v3HashArgs(tx),
     });
     expect(BigInt(recomputed)).toBe(BigInt(result.transaction_hash));
 
     // The fee charged is what the estimate said (the devnet charges exactly its estimate).
-    const receipt = (await provider(devnet).getTransactionReceipt(
+    const receipt = await nodeReceipt<{ actual_fee: { amount: string } }>(
+      devnet,
       result.transaction_hash,
-    )) as unknown as { actual_fee: { amount: string } };
+    );
     expect(BigInt(receipt.actual_fee.amount)).toBe(BigInt(fee.overallFee));
 
-    const records = resultOf<{ txnHash: string; txnType: string }[]>(
-      await snap.request({
-        method: 'l2_getTransactions',
-        params: { senderAddress: account.address, onlyFromState: true, withDeployTxn: true },
-      }),
-    );
+    const records = await storedRecords(snap, account.address);
     expect(records).toEqual([
       expect.objectContaining({
         txnHash: `0x${BigInt(result.transaction_hash).toString(16)}`,
@@ -209,14 +178,7 @@ describe('l2_createAccount with deploy: true', () => {
       ),
     );
     expect(submissions(devnet)).toBe(sent);
-    expectError(
-      await snap.request({
-        method: 'l2_extractPublicKey',
-        params: { userAddress: account.address },
-      }),
-      -32602,
-      /not an account of this snap/u,
-    );
+    await expectNotSnapAccount(snap, account.address);
   });
 
   it('sends nothing and stores nothing when the user declines', async () => {
@@ -232,14 +194,7 @@ describe('l2_createAccount with deploy: true', () => {
     );
     expect(submissions(devnet)).toBe(sent);
     expect(await isDeployed(devnet, account.address)).toBe(false);
-    expectError(
-      await snap.request({
-        method: 'l2_extractPublicKey',
-        params: { userAddress: account.address },
-      }),
-      -32602,
-      /not an account of this snap/u,
-    );
+    await expectNotSnapAccount(snap, account.address);
   });
 
   it('answers an already deployed account without a dialog or a transaction, with its deploy hash', async () => {
@@ -251,11 +206,7 @@ describe('l2_createAccount with deploy: true', () => {
     expect(result.address).toBe(accounts[0].address);
     expect(submissions(devnet)).toBe(sent);
     // This snap has no record of the deployment: the hash comes from the explorer.
-    const deployTx = (await provider(devnet).getTransactionByHash(
-      result.transaction_hash,
-    )) as unknown as { type: string; contract_address_salt: string };
-    expect(deployTx.type).toBe('DEPLOY_ACCOUNT');
-    expect(BigInt(deployTx.contract_address_salt)).toBe(BigInt(accounts[0].publicKey));
+    await expectDeployOf(result.transaction_hash, accounts[0]);
     expectError(
       await snap.request({ method: 'l2_estimateAccountDeployFee', params: { addressIndex: 0 } }),
       -32000,
@@ -339,11 +290,7 @@ describe('l2_recoverAccounts', () => {
         chainId: TESTNET,
       });
     });
-    const deployTx = (await provider(devnet).getTransactionByHash(
-      records[0].deployTxnHash,
-    )) as unknown as { type: string; contract_address_salt: string };
-    expect(deployTx.type).toBe('DEPLOY_ACCOUNT');
-    expect(BigInt(deployTx.contract_address_salt)).toBe(BigInt(accounts[0].publicKey));
+    await expectDeployOf(records[0].deployTxnHash, accounts[0]);
     expect(records.slice(1).every((record) => record.deployTxnHash === '')).toBe(true);
 
     // Stored: the recovered accounts are the snap's now.
@@ -422,14 +369,7 @@ describe('chain errors', () => {
       );
       // Nothing was stored by the failed calls: neither account is the snap's.
       for (const account of [accounts[0], accounts[7]]) {
-        expectError(
-          await snap.request({
-            method: 'l2_extractPublicKey',
-            params: { userAddress: account.address },
-          }),
-          -32602,
-          /not an account of this snap/u,
-        );
+        await expectNotSnapAccount(snap, account.address);
       }
     } finally {
       devnet = await startChainDevnet();

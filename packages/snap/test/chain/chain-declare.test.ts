@@ -7,9 +7,7 @@
  * compiled class hash (the devnet stores it as given). The class hash is recomputed with
  * starknet.js.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { hash, type CompiledSierra } from 'starknet';
+import { hash } from 'starknet';
 
 import {
   DEFAULT_SRP,
@@ -20,16 +18,16 @@ import {
   type ExpectedAccount,
 } from '../helpers';
 import {
-  approve,
+  closeChain,
+  COUNTER_SIERRA as SIERRA,
   decline,
+  deployedSender,
   dialogOf,
-  installChainSnap,
-  mintStrk,
+  nodeReceipt,
+  nodeTransaction,
   provider,
   serveE2eSnap,
-  closeChainDevnet,
   startChainDevnet,
-  STRK_UNIT,
   submissions,
   type DevnetServer,
   type Snap,
@@ -38,12 +36,6 @@ import {
 
 jest.setTimeout(120_000);
 
-const SIERRA = JSON.parse(
-  readFileSync(
-    join(__dirname, '../../../devnet/test/fixtures/counter.contract_class.json'),
-    'utf8',
-  ),
-) as CompiledSierra;
 const COMPILED_CLASS_HASH = '0x1234567890abcdef';
 /** The same class as plain JSON, for request params. */
 const SIERRA_JSON = SIERRA as unknown as Record<string, never>;
@@ -56,22 +48,10 @@ let sender: ExpectedAccount;
 beforeAll(async () => {
   server = await serveE2eSnap();
   devnet = await startChainDevnet();
-  snap = await installChainSnap(server.snapId);
-  sender = await expectedAccount(DEFAULT_SRP, 0);
-  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
-  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
-  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
-  resultOf(
-    await approve(
-      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
-    ),
-  );
+  ({ snap, sender } = await deployedSender(server, devnet, { indexes: [0, 1] }));
 }, 300_000);
 
-afterAll(async () => {
-  await closeChainDevnet(devnet);
-  await server?.close();
-});
+afterAll(() => closeChain(devnet, server));
 
 describe('l2_declareContract', () => {
   const expectedClassHash = `0x${BigInt(hash.computeSierraContractClassHash(SIERRA)).toString(16)}`;
@@ -115,23 +95,20 @@ describe('l2_declareContract', () => {
     const result = resultOf<{ transaction_hash: string; class_hash: string }>(await pending);
     expect(result.class_hash).toBe(expectedClassHash);
 
-    const tx = (await provider(devnet).getTransactionByHash(
-      result.transaction_hash,
-    )) as unknown as {
+    const tx = await nodeTransaction<{
       type: string;
       version: string;
       class_hash: string;
       compiled_class_hash: string;
-    };
+    }>(devnet, result.transaction_hash);
     expect(tx.type).toBe('DECLARE');
     expect(tx.version).toBe('0x3');
     expect(BigInt(tx.class_hash)).toBe(BigInt(expectedClassHash));
     expect(BigInt(tx.compiled_class_hash)).toBe(BigInt(COMPILED_CLASS_HASH));
-    const receipt = (await provider(devnet).getTransactionReceipt(
+    const receipt = await nodeReceipt<{ execution_status: string }>(
+      devnet,
       result.transaction_hash,
-    )) as unknown as {
-      execution_status: string;
-    };
+    );
     expect(receipt.execution_status).toBe('SUCCEEDED');
     const declared = (await provider(devnet).getClassByHash(expectedClassHash)) as unknown as {
       sierra_program: string[];

@@ -7,7 +7,7 @@
  * recomputed with starknet.js's hash functions and signatures verified with @scure/starknet.
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
-import { Account, hash, transaction } from 'starknet';
+import { hash, transaction } from 'starknet';
 
 import {
   DEFAULT_SRP,
@@ -20,20 +20,28 @@ import {
 import {
   approve,
   balanceOf,
+  closeChain,
   decline,
+  deployAccount,
+  deployedSender,
   dialogOf,
-  installChainSnap,
+  erc20Transfer,
   isDeployed,
   mintStrk,
+  nodeReceipt,
+  nodeTransaction,
   provider,
   serveE2eSnap,
-  closeChainDevnet,
   startChainDevnet,
+  starknetJsAccount,
+  storedRecords,
   STRK,
-  STRK_UNIT,
   submissions,
   TESTNET,
+  v3HashArgs,
   type DevnetServer,
+  type FeeEstimate,
+  type RpcV3Fields,
   type Snap,
   type SnapServer,
 } from './harness';
@@ -53,28 +61,6 @@ const ERC20_ABI = [
   },
 ];
 
-type FeeEstimate = {
-  suggestedMaxFee: string;
-  overallFee: string;
-  gasConsumed: string;
-  gasPrice: string;
-  unit: string;
-  includeDeploy: boolean;
-};
-
-type TxRecord = {
-  txnHash: string;
-  txnType: string;
-  senderAddress: string;
-  contractAddress: string;
-  contractFuncName: string;
-  contractCallData: string[];
-  status: string;
-  failureReason: string | null;
-  timestamp: number;
-  chainId: string;
-};
-
 let devnet: DevnetServer;
 let server: SnapServer;
 let snap: Snap;
@@ -87,12 +73,8 @@ const GENEROUS_BOUNDS = {
 };
 const RECIPIENT = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde';
 
-function transferCall(amount: bigint, to = RECIPIENT) {
-  return {
-    contractAddress: STRK,
-    entrypoint: 'transfer',
-    calldata: [to, `0x${amount.toString(16)}`, '0x0'],
-  };
+function transferCall(amount: bigint) {
+  return erc20Transfer(RECIPIENT, amount);
 }
 
 async function execute(params: Record<string, unknown>) {
@@ -109,37 +91,17 @@ async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<vo
   }
 }
 
-async function storedRecords(address: string): Promise<TxRecord[]> {
-  return resultOf<TxRecord[]>(
-    await snap.request({
-      method: 'l2_getTransactions',
-      params: { senderAddress: address, onlyFromState: true, withDeployTxn: true },
-    }),
-  );
-}
-
 beforeAll(async () => {
   server = await serveE2eSnap();
   devnet = await startChainDevnet();
-  snap = await installChainSnap(server.snapId);
-  sender = await expectedAccount(DEFAULT_SRP, 0);
   undeployed = await expectedAccount(DEFAULT_SRP, 1);
-  for (const index of [0, 1, 2]) {
-    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: index } }));
-  }
-  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
-  await mintStrk(devnet, undeployed.address, 100n * STRK_UNIT);
-  resultOf(
-    await approve(
-      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
-    ),
-  );
+  ({ snap, sender } = await deployedSender(server, devnet, {
+    indexes: [0, 1, 2],
+    alsoFund: [undeployed.address],
+  }));
 }, 300_000);
 
-afterAll(async () => {
-  await closeChainDevnet(devnet);
-  await server?.close();
-});
+afterAll(() => closeChain(devnet, server));
 
 describe('l2_estimateFee', () => {
   it('estimates a deployed account (base-10 strings, unit wei = FRI, includeDeploy false)', async () => {
@@ -158,12 +120,7 @@ describe('l2_estimateFee', () => {
     expect(BigInt(fee.gasPrice)).toBe(BigInt(fee.overallFee) / BigInt(fee.gasConsumed));
 
     // The same invoke estimated by starknet.js's own Account against the devnet.
-    const account = new Account({
-      provider: provider(devnet),
-      address: sender.address,
-      signer: sender.privateKey,
-      cairoVersion: '1',
-    });
+    const account = starknetJsAccount(devnet, sender);
     const direct = await account.estimateInvokeFee([transferCall(1000n)], { skipValidate: true });
     // starknet.js applies the same 50% margins to amounts and prices as the snap does.
     const bounds = direct.resourceBounds as unknown as Record<
@@ -252,10 +209,10 @@ describe('l2_executeTxn', () => {
 
     // On chain: the transfer happened and the sender paid the fee.
     expect(await balanceOf(devnet, STRK, RECIPIENT)).toBe(before + 12345n);
-    const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
+    const receipt = await nodeReceipt<{
       actual_fee: { amount: string; unit: string };
       execution_status: string;
-    };
+    }>(devnet, txHash);
     expect(receipt.execution_status).toBe('SUCCEEDED');
     expect(receipt.actual_fee.unit).toBe('FRI');
     expect(await balanceOf(devnet, STRK, sender.address)).toBe(
@@ -264,39 +221,19 @@ describe('l2_executeTxn', () => {
 
     // The hash is the v3 invoke hash starknet.js computes, and the signature verifies with
     // @scure/starknet against the account's derived key.
-    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
-      sender_address: string;
-      calldata: string[];
-      nonce: string;
-      signature: string[];
-      resource_bounds: Record<
-        'l1_gas' | 'l2_gas' | 'l1_data_gas',
-        { max_amount: string; max_price_per_unit: string }
-      >;
-      tip: string;
-      paymaster_data: string[];
-      account_deployment_data: string[];
-    };
-    const bn = (bound: { max_amount: string; max_price_per_unit: string }) => ({
-      max_amount: BigInt(bound.max_amount),
-      max_price_per_unit: BigInt(bound.max_price_per_unit),
-    });
+    const tx = await nodeTransaction<
+      RpcV3Fields & {
+        sender_address: string;
+        calldata: string[];
+        signature: string[];
+        account_deployment_data: string[];
+      }
+    >(devnet, txHash);
     const recomputed = hash.calculateInvokeTransactionHash({
       senderAddress: tx.sender_address,
-      version: '0x3',
       compiledCalldata: transaction.getExecuteCalldata([transferCall(12345n)], '1'),
-      chainId: TESTNET as never,
-      nonce: tx.nonce,
       accountDeploymentData: tx.account_deployment_data,
-      nonceDataAvailabilityMode: 0,
-      feeDataAvailabilityMode: 0,
-      resourceBounds: {
-        l1_gas: bn(tx.resource_bounds.l1_gas),
-        l2_gas: bn(tx.resource_bounds.l2_gas),
-        l1_data_gas: bn(tx.resource_bounds.l1_data_gas),
-      },
-      tip: tx.tip,
-      paymasterData: tx.paymaster_data,
+      ...v3HashArgs(tx),
     });
     expect(BigInt(recomputed)).toBe(BigInt(txHash));
     const [r, s] = tx.signature.map((value) => BigInt(value));
@@ -308,7 +245,7 @@ describe('l2_executeTxn', () => {
       ),
     ).toBe(true);
 
-    const records = await storedRecords(sender.address);
+    const records = await storedRecords(snap, sender.address);
     const record = records.find((item) => BigInt(item.txnHash) === BigInt(txHash));
     expect(record).toMatchObject({
       txnType: 'invoke',
@@ -352,12 +289,12 @@ describe('l2_executeTxn', () => {
       },
     });
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(result);
-    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
+    const tx = await nodeTransaction<{
       nonce: string;
       tip: string;
       paymaster_data: string[];
       resource_bounds: typeof bounds;
-    };
+    }>(devnet, txHash);
     expect(BigInt(tx.nonce)).toBe(nonce);
     expect(BigInt(tx.tip)).toBe(7n);
     expect(tx.paymaster_data.map((felt) => BigInt(felt))).toEqual([0x1234n]);
@@ -380,9 +317,9 @@ describe('l2_executeTxn', () => {
         details: { maxFee: maxFee.toString() },
       }),
     );
-    const tx = (await provider(devnet).getTransactionByHash(txHash)) as unknown as {
+    const tx = await nodeTransaction<{
       resource_bounds: Record<string, { max_amount: string; max_price_per_unit: string }>;
-    };
+    }>(devnet, txHash);
     const signedMax = Object.values(tx.resource_bounds).reduce(
       (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
       0n,
@@ -402,26 +339,19 @@ describe('l2_executeTxn', () => {
   });
 
   it('estimates with validation when skipValidate is false', async () => {
-    const skip = resultOf<FeeEstimate>(
-      await snap.request({
-        method: 'l2_estimateFee',
-        params: {
-          address: sender.address,
-          invocations: [transferCall(3n)],
-          details: { skipValidate: true },
-        },
-      }),
-    );
-    const full = resultOf<FeeEstimate>(
-      await snap.request({
-        method: 'l2_estimateFee',
-        params: {
-          address: sender.address,
-          invocations: [transferCall(3n)],
-          details: { skipValidate: false },
-        },
-      }),
-    );
+    const estimate = async (skipValidate: boolean) =>
+      resultOf<FeeEstimate>(
+        await snap.request({
+          method: 'l2_estimateFee',
+          params: {
+            address: sender.address,
+            invocations: [transferCall(3n)],
+            details: { skipValidate },
+          },
+        }),
+      );
+    const skip = await estimate(true);
+    const full = await estimate(false);
     expect(BigInt(full.overallFee)).toBeGreaterThanOrEqual(BigInt(skip.overallFee));
     resultOf(
       await execute({
@@ -442,17 +372,15 @@ describe('l2_executeTxn', () => {
     await dialog.ok();
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
     expect(await isDeployed(devnet, undeployed.address)).toBe(true);
-    const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
-      execution_status: string;
-    };
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, txHash);
     expect(receipt.execution_status).toBe('SUCCEEDED');
-    const records = await storedRecords(undeployed.address);
+    const records = await storedRecords(snap, undeployed.address);
     expect(records.map((record) => record.txnType).sort()).toEqual(['deploy_account', 'invoke']);
   });
 
   it('sends nothing and stores nothing when the user declines', async () => {
     const sent = submissions(devnet);
-    const recordsBefore = await storedRecords(sender.address);
+    const recordsBefore = await storedRecords(snap, sender.address);
     const nonceBefore = await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed');
     expectError(
       await decline(
@@ -464,7 +392,7 @@ describe('l2_executeTxn', () => {
       4001,
     );
     expect(submissions(devnet)).toBe(sent);
-    expect(await storedRecords(sender.address)).toEqual(recordsBefore);
+    expect(await storedRecords(snap, sender.address)).toEqual(recordsBefore);
     expect(await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed')).toBe(
       nonceBefore,
     );
@@ -498,11 +426,7 @@ describe('l2_executeTxn', () => {
   it('gives the address to fund and the amount when the account has too little STRK', async () => {
     const poor = await expectedAccount(DEFAULT_SRP, 2);
     await mintStrk(devnet, poor.address, 10n ** 15n);
-    resultOf(
-      await approve(
-        snap.request({ method: 'l2_createAccount', params: { addressIndex: 2, deploy: true } }),
-      ),
-    );
+    await deployAccount(snap, 2);
     const sent = submissions(devnet);
     const response = await snap.request({
       method: 'l2_executeTxn',
@@ -543,7 +467,7 @@ describe('l2_executeTxn', () => {
       }),
     );
     expect(status).toBe('REJECTED');
-    const record = (await storedRecords(sender.address)).find(
+    const record = (await storedRecords(snap, sender.address)).find(
       (item) => BigInt(item.txnHash) === BigInt(txHash),
     );
     expect(record?.status).toBe('REJECTED');
@@ -558,7 +482,7 @@ describe('l2_executeTxn', () => {
     const startNonce = BigInt(
       await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
     );
-    const recordsBefore = (await storedRecords(sender.address)).length;
+    const recordsBefore = (await storedRecords(snap, sender.address)).length;
     const estimatesBefore = devnet.metrics.rpcCalls.starknet_estimateFee ?? 0;
     const pendings = Array.from({ length: 10 }, (_unused, index) =>
       snap.request({
@@ -579,10 +503,7 @@ describe('l2_executeTxn', () => {
     expect(new Set(hashes).size).toBe(10);
     const nonces = await Promise.all(
       hashes.map(async (txHash) =>
-        BigInt(
-          ((await provider(devnet).getTransactionByHash(txHash)) as unknown as { nonce: string })
-            .nonce,
-        ),
+        BigInt((await nodeTransaction<{ nonce: string }>(devnet, txHash)).nonce),
       ),
     );
     expect(new Set(nonces.map(String)).size).toBe(10);
@@ -590,12 +511,10 @@ describe('l2_executeTxn', () => {
       Array.from({ length: 10 }, (_unused, index) => startNonce + BigInt(index)),
     );
     for (const txHash of hashes) {
-      const receipt = (await provider(devnet).getTransactionReceipt(txHash)) as unknown as {
-        execution_status: string;
-      };
+      const receipt = await nodeReceipt<{ execution_status: string }>(devnet, txHash);
       expect(receipt.execution_status).toBe('SUCCEEDED');
     }
-    expect((await storedRecords(sender.address)).length).toBe(recordsBefore + 10);
+    expect((await storedRecords(snap, sender.address)).length).toBe(recordsBefore + 10);
   });
 });
 

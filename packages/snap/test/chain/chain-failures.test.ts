@@ -8,7 +8,7 @@
  * same chain.
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { createServer as createHttpServer } from 'http';
 import { createServer, type Server, type Socket } from 'net';
 import { tmpdir } from 'os';
@@ -27,17 +27,20 @@ import {
 import { REV0_TYPED_DATA, REV1_TYPED_DATA } from '../typedData';
 import {
   approve,
+  closeChain,
+  COUNTER_SIERRA as SIERRA,
+  deployedSender,
   DEVNET_PORT,
   devnetRpc,
   dialogOf,
-  installChainSnap,
+  expectNotSnapAccount,
   isDeployed,
   mintStrk,
   provider,
   RPC_TIMEOUT_MS,
   serveE2eSnap,
-  closeChainDevnet,
   startChainDevnet,
+  storedRecords,
   STRK,
   STRK_UNIT,
   submissions,
@@ -53,13 +56,6 @@ let snap: Snap;
 let sender: ExpectedAccount;
 let dumpDir: string;
 
-const SIERRA = JSON.parse(
-  readFileSync(
-    join(__dirname, '../../../devnet/test/fixtures/counter.contract_class.json'),
-    'utf8',
-  ),
-) as Record<string, unknown>;
-
 const transfer = {
   contractAddress: STRK,
   entrypoint: 'transfer',
@@ -67,12 +63,7 @@ const transfer = {
 };
 
 async function storedHashes(address: string): Promise<string[]> {
-  return resultOf<{ txnHash: string }[]>(
-    await snap.request({
-      method: 'l2_getTransactions',
-      params: { senderAddress: address, onlyFromState: true, withDeployTxn: true },
-    }),
-  ).map((record) => record.txnHash);
+  return (await storedRecords(snap, address)).map((record) => record.txnHash);
 }
 
 /** Stops the devnet after saving its chain; `revive` starts it again on the same chain. */
@@ -90,20 +81,11 @@ beforeAll(async () => {
   dumpDir = mkdtempSync(join(tmpdir(), 'snap-chain-'));
   server = await serveE2eSnap();
   devnet = await startChainDevnet();
-  snap = await installChainSnap(server.snapId);
-  sender = await expectedAccount(DEFAULT_SRP, 0);
-  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
-  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
-  resultOf(
-    await approve(
-      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
-    ),
-  );
+  ({ snap, sender } = await deployedSender(server, devnet));
 }, 300_000);
 
 afterAll(async () => {
-  await closeChainDevnet(devnet);
-  await server?.close();
+  await closeChain(devnet, server);
   rmSync(dumpDir, { recursive: true, force: true });
 });
 
@@ -158,14 +140,7 @@ describe('node killed mid-flow', () => {
     try {
       await dialog.ok();
       expectError(await pending, -32002, /could not be reached, so the transaction was not sent/u);
-      expectError(
-        await snap.request({
-          method: 'l2_extractPublicKey',
-          params: { userAddress: fresh.address },
-        }),
-        -32602,
-        /not an account of this snap/u,
-      );
+      await expectNotSnapAccount(snap, fresh.address);
     } finally {
       await revive();
     }

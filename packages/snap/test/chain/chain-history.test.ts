@@ -5,49 +5,29 @@
  * end, against a packages/devnet node on 127.0.0.1:5059 whose blocks close only when the test
  * says so (devnet_createBlock), so every status can be observed.
  */
-import { Account } from 'starknet';
-
-import {
-  DEFAULT_SRP,
-  expectedAccount,
-  expectError,
-  resultOf,
-  type ExpectedAccount,
-} from '../helpers';
+import { expectError, resultOf, type ExpectedAccount } from '../helpers';
 import {
   approve,
+  closeChain,
+  deployedSender,
   devnetRpc,
-  installChainSnap,
-  mintStrk,
+  erc20Transfer,
+  ETH,
   provider,
   serveE2eSnap,
-  closeChainDevnet,
   startChainDevnet,
+  starknetJsAccount,
   STRK,
-  STRK_UNIT,
   type DevnetServer,
   type Snap,
   type SnapServer,
+  type TxRecord,
 } from './harness';
 
 jest.setTimeout(120_000);
 
-type TxRecord = {
-  txnHash: string;
-  txnType: string;
-  senderAddress: string;
-  contractAddress: string;
-  contractFuncName: string;
-  contractCallData: string[];
-  status: string;
-  failureReason: string | null;
-  eventIds: string[];
-  timestamp: number;
-  chainId: string;
-};
-
 const RECIPIENT = '0x0777';
-const OTHER_CONTRACT = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+const OTHER_CONTRACT = ETH;
 
 let devnet: DevnetServer;
 let server: SnapServer;
@@ -56,11 +36,7 @@ let sender: ExpectedAccount;
 let deployTxnHash: string;
 
 function transferCall(amount: bigint, token = STRK) {
-  return {
-    contractAddress: token,
-    entrypoint: 'transfer',
-    calldata: [RECIPIENT, `0x${amount.toString(16)}`, '0x0'],
-  };
+  return erc20Transfer(RECIPIENT, amount, token);
 }
 
 async function closeBlock(): Promise<void> {
@@ -90,22 +66,11 @@ beforeAll(async () => {
   server = await serveE2eSnap();
   // Blocks close only on devnet_createBlock (an hour between automatic blocks).
   devnet = await startChainDevnet({ blockTime: 3_600_000 });
-  snap = await installChainSnap(server.snapId);
-  sender = await expectedAccount(DEFAULT_SRP, 0);
-  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
-  await mintStrk(devnet, sender.address, 100n * STRK_UNIT);
-  deployTxnHash = resultOf<{ transaction_hash: string }>(
-    await approve(
-      snap.request({ method: 'l2_createAccount', params: { addressIndex: 0, deploy: true } }),
-    ),
-  ).transaction_hash;
+  ({ snap, sender, deployTxnHash } = await deployedSender(server, devnet));
   await closeBlock();
 }, 300_000);
 
-afterAll(async () => {
-  await closeChainDevnet(devnet);
-  await server?.close();
-});
+afterAll(() => closeChain(devnet, server));
 
 describe('l2_getTransactionStatus', () => {
   it('moves the stored record from RECEIVED/PENDING to ACCEPTED_ON_L2', async () => {
@@ -187,12 +152,7 @@ describe('l2_getTransactions', () => {
 
   beforeAll(async () => {
     // A transaction the snap never saw: sent with the same key straight through starknet.js.
-    const account = new Account({
-      provider: provider(devnet),
-      address: sender.address,
-      signer: sender.privateKey,
-      cairoVersion: '1',
-    });
+    const account = starknetJsAccount(devnet, sender);
     directHash = (await account.execute([transferCall(1n)])).transaction_hash;
     await closeBlock();
     ethHash = await execute([transferCall(0n, OTHER_CONTRACT)]);

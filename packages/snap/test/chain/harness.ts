@@ -12,11 +12,30 @@ import { readFile } from 'fs/promises';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { dirname, extname, join, normalize } from 'path';
-import { RpcProvider } from 'starknet';
+import { Account, RpcProvider, type CompiledSierra } from 'starknet';
 
 import { startDevnetServer, type DevnetServer } from '@l2wallet/devnet';
+import {
+  DEFAULT_SRP,
+  expectedAccount,
+  expectError,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
+import type { AccountRecord, TransactionRecord as TxRecord } from '../../src/state/schema';
 
 export type { DevnetServer };
+export type { AccountRecord, TxRecord };
+
+/** SPEC 2.4 fee estimate (base-10 strings); includeDeploy comes with l2_estimateFee only. */
+export type FeeEstimate = {
+  suggestedMaxFee: string;
+  overallFee: string;
+  gasConsumed: string;
+  gasPrice: string;
+  unit: string;
+  includeDeploy?: boolean;
+};
 
 const builder = require('./build-e2e-snap.cjs') as {
   ensureE2eSnap: () => string;
@@ -30,6 +49,17 @@ export const TESTNET = '0x534e5f5345504f4c4941';
 export const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 export const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
 export const STRK_UNIT = 10n ** 18n;
+
+/**
+ * The devnet's Sierra fixture (counter.cairo compiled by wasm-cairo, see
+ * packages/devnet/test/fixtures/README.md).
+ */
+export const COUNTER_SIERRA = JSON.parse(
+  readFileSync(
+    join(__dirname, '../../../devnet/test/fixtures/counter.contract_class.json'),
+    'utf8',
+  ),
+) as CompiledSierra;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
@@ -160,8 +190,108 @@ export async function installChainSnap(snapId: string, srp?: string): Promise<Sn
   return srp ? installSnap(id, { options: { secretRecoveryPhrase: srp } }) : installSnap(id);
 }
 
+/** Stops the file's devnet (giving back port 5059), then its snap server. */
+export async function closeChain(
+  devnet: DevnetServer | undefined,
+  server: SnapServer | undefined,
+): Promise<void> {
+  await closeChainDevnet(devnet);
+  await server?.close();
+}
+
+/**
+ * The usual start of a file that sends transactions: the snap installed with the default phrase,
+ * its accounts at `indexes` (0 first) added, account 0 funded with 100 STRK (and every address
+ * of `alsoFund` likewise) and deployed. Returns the snap, account 0 and its deploy hash.
+ */
+export async function deployedSender(
+  server: SnapServer,
+  devnet: DevnetServer,
+  { indexes = [0], alsoFund = [] }: { indexes?: number[]; alsoFund?: string[] } = {},
+): Promise<{ snap: Snap; sender: ExpectedAccount; deployTxnHash: string }> {
+  const snap = await installChainSnap(server.snapId);
+  const sender = await expectedAccount(DEFAULT_SRP, 0);
+  for (const addressIndex of indexes) {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex } }));
+  }
+  for (const address of [sender.address, ...alsoFund]) {
+    await mintStrk(devnet, address, 100n * STRK_UNIT);
+  }
+  return { snap, sender, deployTxnHash: await deployAccount(snap, 0) };
+}
+
+/** Deploys the snap's (funded) account at addressIndex, approving the dialog; its hash. */
+export async function deployAccount(snap: Snap, addressIndex: number): Promise<string> {
+  return resultOf<{ transaction_hash: string }>(
+    await approve(
+      snap.request({ method: 'l2_createAccount', params: { addressIndex, deploy: true } }),
+    ),
+  ).transaction_hash;
+}
+
 export function provider(devnet: DevnetServer): RpcProvider {
   return new RpcProvider({ nodeUrl: devnet.rpcUrl });
+}
+
+/** starknet.js's own Account for a key of the snap, against the devnet (not through the snap). */
+export function starknetJsAccount(devnet: DevnetServer, account: ExpectedAccount): Account {
+  return new Account({
+    provider: provider(devnet),
+    address: account.address,
+    signer: account.privateKey,
+    cairoVersion: '1',
+  });
+}
+
+/** A transaction as the node returns it (JSON-RPC field names), typed by the caller. */
+export async function nodeTransaction<T>(devnet: DevnetServer, txHash: string): Promise<T> {
+  return (await provider(devnet).getTransactionByHash(txHash)) as unknown as T;
+}
+
+/** A receipt as the node returns it (JSON-RPC field names), typed by the caller. */
+export async function nodeReceipt<T>(devnet: DevnetServer, txHash: string): Promise<T> {
+  return (await provider(devnet).getTransactionReceipt(txHash)) as unknown as T;
+}
+
+type RpcBound = { max_amount: string; max_price_per_unit: string };
+
+/** The fields of a node's v3 transaction that every v3 hash covers. */
+export type RpcV3Fields = {
+  nonce: string;
+  resource_bounds: Record<'l1_gas' | 'l2_gas' | 'l1_data_gas', RpcBound>;
+  tip: string;
+  paymaster_data: string[];
+};
+
+/** starknet.js's hash arguments shared by every v3 transaction on Testnet, from the node's. */
+export function v3HashArgs(tx: RpcV3Fields) {
+  const bn = (bound: RpcBound) => ({
+    max_amount: BigInt(bound.max_amount),
+    max_price_per_unit: BigInt(bound.max_price_per_unit),
+  });
+  return {
+    version: '0x3',
+    chainId: TESTNET as never,
+    nonce: tx.nonce,
+    nonceDataAvailabilityMode: 0,
+    feeDataAvailabilityMode: 0,
+    resourceBounds: {
+      l1_gas: bn(tx.resource_bounds.l1_gas),
+      l2_gas: bn(tx.resource_bounds.l2_gas),
+      l1_data_gas: bn(tx.resource_bounds.l1_data_gas),
+    },
+    tip: tx.tip,
+    paymasterData: tx.paymaster_data,
+  } as const;
+}
+
+/** An ERC-20 transfer call, STRK unless told (u256 amount as [low, high]). */
+export function erc20Transfer(recipient: string, amount: bigint, token = STRK) {
+  return {
+    contractAddress: token,
+    entrypoint: 'transfer',
+    calldata: [recipient, `0x${amount.toString(16)}`, '0x0'],
+  };
 }
 
 export async function devnetRpc<T>(
@@ -228,6 +358,25 @@ export async function approve(pending: Pending): Promise<Awaited<Pending>> {
 export async function decline(pending: Pending): Promise<Awaited<Pending>> {
   await (await dialogOf(pending)).cancel();
   return pending;
+}
+
+/** The snap's stored records of `address` (deployment included), not asking the explorer. */
+export async function storedRecords(snap: Snap, address: string): Promise<TxRecord[]> {
+  return resultOf<TxRecord[]>(
+    await snap.request({
+      method: 'l2_getTransactions',
+      params: { senderAddress: address, onlyFromState: true, withDeployTxn: true },
+    }),
+  );
+}
+
+/** Asserts that `address` is not an account of the snap (l2_extractPublicKey refuses it). */
+export async function expectNotSnapAccount(snap: Snap, address: string): Promise<void> {
+  expectError(
+    await snap.request({ method: 'l2_extractPublicKey', params: { userAddress: address } }),
+    -32602,
+    /not an account of this snap/u,
+  );
 }
 
 /** Starknet JSON-RPC calls the devnet answered since the last reset, by method. */
