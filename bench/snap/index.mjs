@@ -57,23 +57,8 @@ async function measure(snap, method, makeParams) {
   return { method, ...times, calls: CALLS };
 }
 
-const TYPED_DATA = {
-  types: {
-    StarknetDomain: [
-      { name: 'name', type: 'shortstring' },
-      { name: 'version', type: 'shortstring' },
-      { name: 'chainId', type: 'shortstring' },
-      { name: 'revision', type: 'shortstring' },
-    ],
-    Message: [
-      { name: 'content', type: 'string' },
-      { name: 'nonce', type: 'felt' },
-    ],
-  },
-  primaryType: 'Message',
-  domain: { name: 'Bench', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
-  message: { content: 'Sign in to the benchmark', nonce: '0x1' },
-};
+// The snap tests' revision 1 message (a ByteArray memo, u128, bool, ContractAddress).
+const TYPED_DATA = JSON.parse(readFileSync(join(SNAP_DIR, 'test', 'typedData.json'), 'utf8')).rev1;
 
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const BOUNDS = {
