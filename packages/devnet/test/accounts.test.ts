@@ -159,6 +159,25 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
   test('a multicall: transfer + approve + transfer_from by the spender, in order', async () => {
     const spender = t.account(4);
     const other = t.devnet.predeployedAccounts[5].address;
+    const allowance = async () =>
+      (
+        await t.provider.callContract({
+          contractAddress: STRK_TOKEN_ADDRESS,
+          entrypoint: 'allowance',
+          calldata: [argentAddress, spender.address],
+        })
+      ).map(BigInt);
+    /** The spender moves `low` of the argent account's STRK to `other` by its allowance. */
+    const spendAllowance = (entrypoint: 'transfer_from' | 'transferFrom', low: number) =>
+      spender.execute({
+        contractAddress: STRK_TOKEN_ADDRESS,
+        entrypoint,
+        calldata: CallData.compile({
+          sender: argentAddress,
+          recipient: other,
+          amount: { low, high: 0 },
+        }),
+      });
     const result = await argent.execute([
       transferCall(other, 10n),
       {
@@ -168,40 +187,14 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
       },
     ]);
     await t.provider.waitForTransaction(result.transaction_hash, WAIT);
-    const allowance = await t.provider.callContract({
-      contractAddress: STRK_TOKEN_ADDRESS,
-      entrypoint: 'allowance',
-      calldata: [argentAddress, spender.address],
-    });
-    expect(allowance.map(BigInt)).toEqual([500n, 0n]);
+    expect(await allowance()).toEqual([500n, 0n]);
 
-    const pull = await spender.execute({
-      contractAddress: STRK_TOKEN_ADDRESS,
-      entrypoint: 'transfer_from',
-      calldata: CallData.compile({
-        sender: argentAddress,
-        recipient: other,
-        amount: { low: 200, high: 0 },
-      }),
-    });
+    const pull = await spendAllowance('transfer_from', 200);
     await t.provider.waitForTransaction(pull.transaction_hash, WAIT);
-    const after = await t.provider.callContract({
-      contractAddress: STRK_TOKEN_ADDRESS,
-      entrypoint: 'allowance',
-      calldata: [argentAddress, spender.address],
-    });
-    expect(after.map(BigInt)).toEqual([300n, 0n]);
+    expect(await allowance()).toEqual([300n, 0n]);
 
     // The camelCase entry point spends the same allowance and emits Approval with what is left.
-    const camel = await spender.execute({
-      contractAddress: STRK_TOKEN_ADDRESS,
-      entrypoint: 'transferFrom',
-      calldata: CallData.compile({
-        sender: argentAddress,
-        recipient: other,
-        amount: { low: 100, high: 0 },
-      }),
-    });
+    const camel = await spendAllowance('transferFrom', 100);
     const receipt = await t.provider.waitForTransaction(camel.transaction_hash, WAIT);
     const events = (
       receipt.value as unknown as {
