@@ -8,10 +8,13 @@ const USAGE = `Usage: l2-devnet [options]
   --seed <n>             seed of the predeployed accounts (default 0)
   --accounts <n>         number of predeployed accounts (default 10)
   --block-time <ms>      milliseconds between blocks; 0 = a block per transaction (default 0)
+  --preconfirm-delay <ms>
+                         with a block time: ms a submitted transaction stays RECEIVED
+                         before it is executed (default min(250, block time / 4))
   --chain-id <id>        SN_SEPOLIA (default), SN_MAIN or any short string
   --help                 show this help`;
 
-const NUMERIC = new Set(['port', 'seed', 'accounts', 'block-time']);
+const NUMERIC = new Set(['port', 'seed', 'accounts', 'block-time', 'preconfirm-delay']);
 
 export function parseArgs(argv: string[]): DevnetServerOptions {
   const options: DevnetServerOptions = { host: '127.0.0.1', port: 5050 };
@@ -34,6 +37,7 @@ export function parseArgs(argv: string[]): DevnetServerOptions {
       if (name === 'seed') options.seed = n;
       if (name === 'accounts') options.accounts = n;
       if (name === 'block-time') options.blockTime = n;
+      if (name === 'preconfirm-delay') options.preconfirmDelayMs = n;
     } else if (name === 'host') options.host = value;
     else if (name === 'chain-id') options.chainId = value;
     else throw new Error(`unknown option --${name}\n${USAGE}`);

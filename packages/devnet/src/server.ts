@@ -14,6 +14,11 @@ export interface DevnetServerOptions {
   accounts?: number;
   /** Milliseconds between blocks; 0 (default) closes a block per transaction. */
   blockTime?: number;
+  /**
+   * With a block time: milliseconds a submitted transaction stays RECEIVED (queued) before it is
+   * executed into the pre-confirmed block. Default min(250, blockTime / 4); 0 executes it at once.
+   */
+  preconfirmDelayMs?: number;
   chainId?: string;
   initialBalance?: bigint;
 }
@@ -64,6 +69,7 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 /** Starts the devnet behind a small HTTP server: JSON-RPC on POST / and /rpc, explorer on GET /api/txns. */
 export async function startDevnetServer(options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const blockTime = options.blockTime ?? 0;
+  const preconfirmDelay = options.preconfirmDelayMs ?? Math.min(250, Math.floor(blockTime / 4));
   const host: DevnetHost = {
     devnet: new Devnet({
       seed: options.seed,
@@ -76,9 +82,27 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
   const metrics: RpcMetrics = { httpRequests: 0, rpcCalls: {} };
 
   let timer: NodeJS.Timeout | undefined;
+  // Executes the queued (RECEIVED) transactions once the first of them has waited the delay.
+  let preconfirmTimer: NodeJS.Timeout | undefined;
+  const clearPreconfirmTimer = (): void => {
+    if (preconfirmTimer) clearTimeout(preconfirmTimer);
+    preconfirmTimer = undefined;
+  };
+  const schedulePreconfirm = (): void => {
+    if (host.devnet.queuedCount === 0 || preconfirmTimer) return;
+    if (preconfirmDelay === 0) {
+      host.devnet.executeQueued();
+      return;
+    }
+    preconfirmTimer = setTimeout(() => {
+      preconfirmTimer = undefined;
+      host.devnet.executeQueued();
+    }, preconfirmDelay);
+  };
   const armBlockTimer = (): void => {
     if (timer) clearInterval(timer);
     timer = undefined;
+    clearPreconfirmTimer();
     host.devnet.blockPerTransaction = blockTime === 0;
     if (blockTime > 0) timer = setInterval(() => host.devnet.closeBlock(), blockTime);
   };
@@ -101,6 +125,7 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
         const body = await readBody(req);
         metrics.httpRequests += 1;
         const response = handleRpcBody(host, metrics, body);
+        schedulePreconfirm();
         if (response === '') {
           res.writeHead(204);
           res.end();
@@ -165,6 +190,7 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
     close() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      clearPreconfirmTimer();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

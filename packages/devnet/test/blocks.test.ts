@@ -1,6 +1,13 @@
-import { hash, num } from 'starknet';
-import { RPC_SPEC_VERSION, STRK_TOKEN_ADDRESS } from '../src';
+import { Account, hash, num, RpcError, stark } from 'starknet';
+import { Devnet, RPC_SPEC_VERSION, STRK_TOKEN_ADDRESS } from '../src';
 import { rpc, startTestDevnet, strkBalance, TestDevnet, transferCall, WAIT } from './helpers';
+
+/** Resource bounds generous enough for any transfer, so no estimate runs first. */
+const BOUNDS = {
+  l1_gas: { max_amount: 0n, max_price_per_unit: 200_000_000_000n },
+  l2_gas: { max_amount: 2_000_000n, max_price_per_unit: 2_000_000n },
+  l1_data_gas: { max_amount: 2_000n, max_price_per_unit: 200_000n },
+};
 
 describe('chain info and blocks (a block per transaction)', () => {
   let t: TestDevnet;
@@ -224,8 +231,9 @@ describe('block time: transactions wait in the pre-confirmed block', () => {
       a.execute(transferCall(t.devnet.predeployedAccounts[1].address, 1n)),
       b.execute(transferCall(t.devnet.predeployedAccounts[1].address, 1n)),
     ]);
-    expect((await t.provider.getTransactionStatus(ra.transaction_hash)).finality_status).toBe(
-      'PRE_CONFIRMED',
+    // Queued (RECEIVED) for the pre-confirm delay, then executed into the pre-confirmed block.
+    expect(['RECEIVED', 'PRE_CONFIRMED']).toContain(
+      (await t.provider.getTransactionStatus(ra.transaction_hash)).finality_status,
     );
     const [receiptA, receiptB] = await Promise.all([
       t.provider.waitForTransaction(ra.transaction_hash, WAIT),
@@ -237,31 +245,202 @@ describe('block time: transactions wait in the pre-confirmed block', () => {
   });
 });
 
+/** Polls the status until it is `wanted`; returns every distinct finality status seen. */
+async function statusesUntil(t: TestDevnet, txHash: string, wanted: string): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i < 500; i += 1) {
+    const status = (await t.provider.getTransactionStatus(txHash)).finality_status;
+    if (seen[seen.length - 1] !== status) seen.push(status);
+    if (status === wanted) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${txHash} never reached ${wanted}: ${seen.join(' -> ')}`);
+}
+
 describe('block time: observing every status deterministically', () => {
-  test('with a long block time the status stays PRE_CONFIRMED until devnet_createBlock', async () => {
-    const t = await startTestDevnet({ blockTime: 3_600_000 });
+  test('RECEIVED (no receipt yet), then PRE_CONFIRMED after the delay, then ACCEPTED_ON_L2 on devnet_createBlock', async () => {
+    const t = await startTestDevnet({ blockTime: 3_600_000, preconfirmDelayMs: 300 });
     try {
-      const result = await t
-        .account(0)
-        .execute(transferCall(t.devnet.predeployedAccounts[1].address, 7n));
-      expect(await t.provider.getTransactionStatus(result.transaction_hash)).toEqual({
+      const recipient = t.devnet.predeployedAccounts[1].address;
+      const result = await t.account(0).execute(transferCall(recipient, 7n));
+      const txHash = result.transaction_hash;
+      expect(
+        (await rpc(t.devnet.rpcUrl, 'starknet_getTransactionStatus', [txHash])).result,
+      ).toEqual({ finality_status: 'RECEIVED' });
+      // As on real nodes: the transaction is known, its receipt is not (29) until it is executed.
+      const byHash = await rpc(t.devnet.rpcUrl, 'starknet_getTransactionByHash', [txHash]);
+      expect(byHash.result).toMatchObject({ transaction_hash: txHash, type: 'INVOKE' });
+      const receipt = await rpc(t.devnet.rpcUrl, 'starknet_getTransactionReceipt', [txHash]);
+      expect(receipt.error?.code).toBe(29);
+
+      expect(await statusesUntil(t, txHash, 'PRE_CONFIRMED')).toEqual([
+        'RECEIVED',
+        'PRE_CONFIRMED',
+      ]);
+      expect(await t.provider.getTransactionStatus(txHash)).toEqual({
         finality_status: 'PRE_CONFIRMED',
         execution_status: 'SUCCEEDED',
       });
-      const recipient = t.devnet.predeployedAccounts[1].address;
       const latest = await strkBalance(t.provider, recipient, 'latest');
       const preConfirmed = await strkBalance(t.provider, recipient, 'pre_confirmed');
       expect(preConfirmed - latest).toBe(7n);
-      const waiting = t.provider.waitForTransaction(result.transaction_hash, WAIT);
+      const waiting = t.provider.waitForTransaction(txHash, WAIT);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const created = await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
       expect((created.result as { block_hash: string }).block_hash).toMatch(/^0x/);
-      const receipt = await waiting;
-      expect((receipt.value as unknown as { finality_status: string }).finality_status).toBe(
+      const accepted = await waiting;
+      expect((accepted.value as unknown as { finality_status: string }).finality_status).toBe(
         'ACCEPTED_ON_L2',
       );
     } finally {
       await t.devnet.close();
     }
+  });
+
+  test('with a block timer: RECEIVED, PRE_CONFIRMED, ACCEPTED_ON_L2 for one transaction', async () => {
+    const t = await startTestDevnet({ blockTime: 1500, preconfirmDelayMs: 200 });
+    try {
+      // Submit right after a block closes, so the delay ends well before the next one.
+      const start = await t.provider.getBlockNumber();
+      while ((await t.provider.getBlockNumber()) === start) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const result = await t
+        .account(0)
+        .execute(transferCall(t.devnet.predeployedAccounts[1].address, 3n));
+      expect(await statusesUntil(t, result.transaction_hash, 'ACCEPTED_ON_L2')).toEqual([
+        'RECEIVED',
+        'PRE_CONFIRMED',
+        'ACCEPTED_ON_L2',
+      ]);
+    } finally {
+      await t.devnet.close();
+    }
+  });
+
+  test('a second transaction with the next nonce is accepted while the first is RECEIVED', async () => {
+    const t = await startTestDevnet({ blockTime: 3_600_000, preconfirmDelayMs: 60_000 });
+    try {
+      const sender = t.account(0);
+      const recipient = t.devnet.predeployedAccounts[1].address;
+      const signed = async (nonce: number) =>
+        sender.getSignedTransaction(transferCall(recipient, 1n), {
+          nonce,
+          resourceBounds: BOUNDS,
+        });
+      const [tx0, tx1, tx5] = [await signed(0), await signed(1), await signed(5)];
+      const add = (tx: unknown) =>
+        rpc(t.devnet.rpcUrl, 'starknet_addInvokeTransaction', { invoke_transaction: tx });
+      const first = (await add(tx0)).result as { transaction_hash: string };
+      const second = (await add(tx1)).result as { transaction_hash: string };
+      // The gateway's nonce check counts the queued transactions: 2 is expected, not 5 (nor 0).
+      expect((await add(tx5)).error?.code).toBe(52);
+      expect((await add(tx0)).error?.code).toBe(59);
+      for (const { transaction_hash } of [first, second]) {
+        expect(await t.provider.getTransactionStatus(transaction_hash)).toEqual({
+          finality_status: 'RECEIVED',
+        });
+      }
+      expect(t.devnet.devnet.queuedCount).toBe(2);
+      // Reading the pre-confirmed state executes what is queued first: the nonce there is 2.
+      expect(await t.provider.getNonceForAddress(sender.address, 'pre_confirmed')).toBe('0x2');
+      expect(await t.provider.getNonceForAddress(sender.address, 'latest')).toBe('0x0');
+      for (const { transaction_hash } of [first, second]) {
+        expect((await t.provider.getTransactionStatus(transaction_hash)).finality_status).toBe(
+          'PRE_CONFIRMED',
+        );
+      }
+      // The wallet flow (nonce read on pre_confirmed) sends the third one right away.
+      const third = await sender.execute(transferCall(recipient, 1n), {
+        nonce: await t.provider.getNonceForAddress(sender.address, 'pre_confirmed'),
+      });
+      await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
+      expect(await t.provider.getTransactionStatus(third.transaction_hash)).toEqual({
+        finality_status: 'ACCEPTED_ON_L2',
+        execution_status: 'SUCCEEDED',
+      });
+      expect(await t.provider.getNonceForAddress(sender.address, 'latest')).toBe('0x3');
+    } finally {
+      await t.devnet.close();
+    }
+  });
+
+  test('a dump taken while transactions are RECEIVED loads them as PRE_CONFIRMED', async () => {
+    const t = await startTestDevnet({ blockTime: 3_600_000, preconfirmDelayMs: 60_000 });
+    try {
+      const result = await t
+        .account(0)
+        .execute(transferCall(t.devnet.predeployedAccounts[1].address, 9n));
+      expect((await t.provider.getTransactionStatus(result.transaction_hash)).finality_status).toBe(
+        'RECEIVED',
+      );
+      const dump = (await rpc(t.devnet.rpcUrl, 'devnet_dump', {})).result as {
+        actions: { kind: string }[];
+      };
+      expect(dump.actions[dump.actions.length - 1].kind).toBe('tx');
+      const loaded = Devnet.load(dump as never);
+      expect(loaded.queuedCount).toBe(0);
+      const record = loaded.getTransaction(BigInt(result.transaction_hash));
+      expect(loaded.isAccepted(record)).toBe(false);
+      // The running node still has it queued (a dump changes nothing).
+      expect(t.devnet.devnet.queuedCount).toBe(1);
+    } finally {
+      await t.devnet.close();
+    }
+  });
+});
+
+describe('block time: submission errors stay synchronous', () => {
+  let t: TestDevnet;
+  beforeAll(async () => {
+    t = await startTestDevnet({ blockTime: 3_600_000, preconfirmDelayMs: 60_000 });
+  });
+  afterAll(() => t.devnet.close());
+
+  test('52 INVALID_TRANSACTION_NONCE from addInvokeTransaction', async () => {
+    const error = await t
+      .account(1)
+      .execute(transferCall(t.devnet.predeployedAccounts[2].address, 1n), {
+        nonce: 99,
+        resourceBounds: BOUNDS,
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error.code).toBe(52);
+    expect(t.devnet.devnet.queuedCount).toBe(0);
+  });
+
+  test('55 VALIDATION_FAILURE (wrong key) from addInvokeTransaction; nothing queued', async () => {
+    const victim = t.devnet.predeployedAccounts[3];
+    const impostor = new Account({
+      provider: t.provider,
+      address: victim.address,
+      signer: stark.randomAddress(),
+    });
+    const error = await impostor
+      .execute(transferCall(t.devnet.predeployedAccounts[2].address, 1n), {
+        resourceBounds: BOUNDS,
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error.code).toBe(55);
+    expect(t.devnet.devnet.queuedCount).toBe(0);
+  });
+
+  test('55 for an undeployed sender', async () => {
+    const ghost = new Account({
+      provider: t.provider,
+      address: '0x123456789abcdef',
+      signer: stark.randomAddress(),
+      cairoVersion: '1',
+    });
+    const error = await ghost
+      .execute(transferCall(t.devnet.predeployedAccounts[2].address, 1n), {
+        nonce: 0,
+        resourceBounds: BOUNDS,
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error.code).toBe(55);
   });
 });

@@ -72,6 +72,8 @@ describe('l2-devnet CLI', () => {
         '2',
         '--block-time',
         '500',
+        '--preconfirm-delay',
+        '50',
         '--chain-id',
         'SN_MAIN',
       ]),
@@ -81,6 +83,7 @@ describe('l2-devnet CLI', () => {
       seed: 3,
       accounts: 2,
       blockTime: 500,
+      preconfirmDelayMs: 50,
       chainId: 'SN_MAIN',
     });
     expect(() => parseArgs(['--port', '-1'])).toThrow(/non-negative integer/);

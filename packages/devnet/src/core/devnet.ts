@@ -112,6 +112,13 @@ export class Devnet {
   private readonly now: () => number;
   private genesisTimestamp: number;
   private readonly runner: TransactionRunner;
+  /**
+   * Block-time mode: submissions admitted but not yet executed (finality status RECEIVED), in
+   * order, and the pre-confirmed state with their effects, against which later ones are admitted.
+   */
+  private readonly queue: { hash: Felt; tx: Transaction }[] = [];
+  private readonly queuedByHash = new Map<Felt, Transaction>();
+  private queueState?: StateOverlay;
 
   constructor(options: DevnetOptions = {}, genesisTimestamp?: number) {
     this.options = {
@@ -196,8 +203,12 @@ export class Devnet {
     return Math.max(this.now(), this.latestBlock().timestamp);
   }
 
-  /** Closes the pre-confirmed block (even when empty) and opens the next one. */
+  /**
+   * Closes the pre-confirmed block (even when empty) and opens the next one. Queued (RECEIVED)
+   * transactions are executed into it first.
+   */
   closeBlock(timestamp = this.nextTimestamp(), record = true): Block {
+    this.executeQueued();
     const block = this.pending;
     block.timestamp = timestamp;
     // Deterministic commitments, not the protocol's block hash or Patricia root (no tries here):
@@ -224,7 +235,12 @@ export class Devnet {
 
   /** The block a block id names; throws 24 when there is none. */
   resolveBlock(id: BlockId): Block {
-    if (id === 'pre_confirmed') return this.pending;
+    if (id === 'pre_confirmed') {
+      // A read of the pre-confirmed block sees every transaction already admitted: the queued
+      // ones are executed into it first (so a wallet reading its nonce there gets the next one).
+      this.executeQueued();
+      return this.pending;
+    }
     if (id === 'latest' || id === 'l1_accepted') return this.latestBlock();
     if ('block_number' in id) {
       const block = this.blocks[id.block_number];
@@ -319,8 +335,83 @@ export class Devnet {
 
   // ---------- transactions ----------
 
-  /** Accepts a signed transaction into the pre-confirmed block (closing it in instant mode). */
+  /** A submitted transaction still waiting to be executed (finality status RECEIVED). */
+  queuedTransaction(hash: Felt): Transaction | undefined {
+    return this.queuedByHash.get(hash);
+  }
+
+  /** How many submitted transactions wait to be executed. */
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * A submission (starknet_add*Transaction). With a block per transaction it is executed and its
+   * block closed at once. Otherwise the gateway's checks run now, synchronously (version,
+   * duplicate, deployed sender, account, nonce against the pre-confirmed state plus the queued
+   * transactions, resource prices, fee balance, __validate__), and the transaction is queued as
+   * RECEIVED until executeQueued() (the server calls it after a short delay), a read of the
+   * pre-confirmed block or the end of the block.
+   */
+  submitTransaction(tx: Transaction): { hash: Felt; queued: boolean } {
+    if (this.blockPerTransaction) return { hash: this.addTransaction(tx).hash, queued: false };
+    if (tx.version !== TX_VERSION_3) throw rpcErrors.unsupportedTxVersion();
+    const hash = transactionHash(tx, this.chainId);
+    if (this.transactions.has(hash) || this.queuedByHash.has(hash)) throw rpcErrors.duplicateTx();
+    if (tx.type === 'DECLARE') {
+      for (const queued of this.queuedByHash.values()) {
+        if (queued.type === 'DECLARE' && queued.classHash === tx.classHash)
+          throw rpcErrors.classAlreadyDeclared();
+      }
+    }
+    const state = (this.queueState ??= new StateOverlay(this.state.at(this.pending.number)));
+    const result = this.runner.run(
+      tx,
+      hash,
+      state,
+      this.blockInfo(this.pending),
+      { skipValidate: false, skipFeeCharge: false, strictNonce: true },
+      false,
+    );
+    mergeDiff(state.diff, result.stateDiff);
+    this.queue.push({ hash, tx });
+    this.queuedByHash.set(hash, tx);
+    return { hash, queued: true };
+  }
+
+  /**
+   * Executes the queued transactions into the pre-confirmed block, in submission order; they
+   * become PRE_CONFIRMED. One that the chain now refuses (it cannot happen with the checks at
+   * submission unless queued transactions conflict) is dropped, as a sequencer drops it: its hash
+   * is then unknown. Returns how many were executed.
+   */
+  executeQueued(): number {
+    if (this.queue.length === 0) return 0;
+    const queued = this.queue.splice(0);
+    this.queuedByHash.clear();
+    this.queueState = undefined;
+    let executed = 0;
+    for (const { tx } of queued) {
+      try {
+        this.execute(tx);
+        executed += 1;
+      } catch (error) {
+        if (!(error instanceof StarknetRpcError)) throw error;
+      }
+    }
+    return executed;
+  }
+
+  /**
+   * Executes a signed transaction into the pre-confirmed block at once (closing it with a block
+   * per transaction), after any queued ones. Used by mints, dump replays and direct core users.
+   */
   addTransaction(tx: Transaction): TransactionRecord {
+    this.executeQueued();
+    return this.execute(tx);
+  }
+
+  private execute(tx: Transaction): TransactionRecord {
     if (tx.version !== TX_VERSION_3) throw rpcErrors.unsupportedTxVersion();
     const hash = transactionHash(tx, this.chainId);
     if (this.transactions.has(hash)) throw rpcErrors.duplicateTx();
@@ -409,6 +500,8 @@ export class Devnet {
     unit: Unit,
   ): { newBalance: bigint; transaction: TransactionRecord } {
     if (amount < 0n || amount >= U256_LIMIT) throw new RangeError('amount must fit in a u256');
+    // A mint is executed at once (as starknet-devnet's), after the transactions already queued.
+    this.executeQueued();
     const faucet = chargeableAccount();
     const token = unit === 'FRI' ? STRK : ETH;
     const [low, high] = [amount & ((1n << 128n) - 1n), amount >> 128n];
@@ -452,9 +545,16 @@ export class Devnet {
         blockPerTransaction: this.blockPerTransaction,
       },
       genesisTimestamp: this.genesisTimestamp,
-      actions: this.actions.map((action) =>
-        'parsed' in action ? { kind: 'tx', tx: transactionToJson(action.parsed, true) } : action,
-      ),
+      // Queued (RECEIVED) transactions come last, as the pre-confirmed block's next ones: a load
+      // replays them, so they are PRE_CONFIRMED in the loaded chain.
+      actions: [
+        ...this.actions.map((action) =>
+          'parsed' in action
+            ? { kind: 'tx' as const, tx: transactionToJson(action.parsed, true) }
+            : action,
+        ),
+        ...this.queue.map(({ tx }) => ({ kind: 'tx' as const, tx: transactionToJson(tx, true) })),
+      ],
     };
   }
 

@@ -3,7 +3,12 @@ import { RPC_SPEC_VERSION } from '../core/constants';
 import { Devnet, DevnetDump, SimulationFlags, Unit } from '../core/devnet';
 import { rpcErrors } from '../core/errors';
 import { Felt, toHex } from '../core/felt';
-import { InvalidParamError, parseTransaction, Transaction } from '../core/transactions';
+import {
+  InvalidParamError,
+  parseTransaction,
+  Transaction,
+  transactionToJson,
+} from '../core/transactions';
 import { getEvents } from './events';
 import {
   blockIdParam,
@@ -65,8 +70,8 @@ function addTransaction(
   type: Transaction['type'],
 ): Record<string, string> {
   const tx = parseTransaction(raw, name, type);
-  const record = host.devnet.addTransaction(tx);
-  const result: Record<string, string> = { transaction_hash: toHex(record.hash) };
+  const { hash } = host.devnet.submitTransaction(tx);
+  const result: Record<string, string> = { transaction_hash: toHex(hash) };
   if (tx.type === 'DEPLOY_ACCOUNT') result.contract_address = toHex(tx.senderAddress);
   if (tx.type === 'DECLARE') result.class_hash = toHex(tx.classHash);
   return result;
@@ -239,7 +244,13 @@ export const methods: Record<string, MethodSpec> = {
   },
   starknet_getTransactionByHash: {
     params: ['transaction_hash', 'response_flags'],
-    handler: (h, p) => transactionJson(h.devnet.getTransaction(feltParam(p, 'transaction_hash'))),
+    handler: (h, p) => {
+      const hash = feltParam(p, 'transaction_hash');
+      // A RECEIVED transaction is known (and served) before it is executed.
+      const queued = h.devnet.queuedTransaction(hash);
+      if (queued) return { transaction_hash: toHex(hash), ...transactionToJson(queued) };
+      return transactionJson(h.devnet.getTransaction(hash));
+    },
   },
   starknet_getTransactionByBlockIdAndIndex: {
     params: ['block_id', 'index', 'response_flags'],
@@ -257,8 +268,12 @@ export const methods: Record<string, MethodSpec> = {
   },
   starknet_getTransactionStatus: {
     params: ['transaction_hash'],
-    handler: (h, p) =>
-      statusJson(h.devnet, h.devnet.getTransaction(feltParam(p, 'transaction_hash'))),
+    handler: (h, p) => {
+      const hash = feltParam(p, 'transaction_hash');
+      // Not executed yet: no execution_status (TXN_STATUS_RESULT); its receipt is error 29.
+      if (h.devnet.queuedTransaction(hash)) return { finality_status: 'RECEIVED' };
+      return statusJson(h.devnet, h.devnet.getTransaction(hash));
+    },
   },
   starknet_traceTransaction: {
     params: ['transaction_hash'],
