@@ -43,8 +43,6 @@ import {
   type SnapServer,
 } from './harness';
 
-jest.setTimeout(120_000);
-
 let devnet: DevnetServer;
 let server: SnapServer;
 const accounts: ExpectedAccount[] = [];

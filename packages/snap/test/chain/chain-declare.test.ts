@@ -34,8 +34,6 @@ import {
   type SnapServer,
 } from './harness';
 
-jest.setTimeout(120_000);
-
 const COMPILED_CLASS_HASH = '0x1234567890abcdef';
 /** The same class as plain JSON, for request params. */
 const SIERRA_JSON = SIERRA as unknown as Record<string, never>;

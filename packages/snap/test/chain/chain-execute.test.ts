@@ -46,8 +46,6 @@ import {
   type SnapServer,
 } from './harness';
 
-jest.setTimeout(120_000);
-
 const ERC20_ABI = [
   {
     type: 'function',

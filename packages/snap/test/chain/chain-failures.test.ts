@@ -48,8 +48,6 @@ import {
   type SnapServer,
 } from './harness';
 
-jest.setTimeout(120_000);
-
 let devnet: DevnetServer;
 let server: SnapServer;
 let snap: Snap;

@@ -24,8 +24,6 @@ import {
   type TxRecord,
 } from './harness';
 
-jest.setTimeout(120_000);
-
 const RECIPIENT = '0x0777';
 const OTHER_CONTRACT = ETH;
 

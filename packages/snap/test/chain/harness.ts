@@ -37,6 +37,9 @@ export type FeeEstimate = {
   includeDeploy?: boolean;
 };
 
+// Each file that uses the harness gives a test 120 s (less than the shared setup's 180 s).
+jest.setTimeout(120_000);
+
 const builder = require('./build-e2e-snap.cjs') as {
   ensureE2eSnap: () => string;
   DEVNET_PORT: number;
