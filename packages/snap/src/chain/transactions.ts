@@ -3,8 +3,10 @@
  * computes, and the Argent signature [r, s]. Estimates use the same builders with the query
  * version (2^128 + 3), so a signature made for an estimate can never be replayed on chain.
  */
-import { CallData, ec, hash, transaction, type CompiledSierra } from 'starknet';
+import { CallData, hash, type CompiledSierra } from 'starknet';
 
+import { signWithPrivateKey } from '../keys/signing';
+import { executeCalldata } from '../transactions/hash';
 import { boundsToRpc, ZERO_BOUNDS, type ResourceBounds } from './fees';
 
 export const TX_VERSION = '0x3';
@@ -33,29 +35,6 @@ export type SignedTransaction = {
 const hex = (value: bigint | number | string): string => `0x${BigInt(value).toString(16)}`;
 const daMode = (mode: 0 | 1 | undefined): 0 | 1 => (mode === 1 ? 1 : 0);
 const daName = (mode: 0 | 1 | undefined): 'L1' | 'L2' => (mode === 1 ? 'L2' : 'L1');
-
-/** Argent 0.3.1 takes a plain Stark signature [r, s] over the transaction hash. */
-export function signTransactionHash(privateKey: string, txHash: string): string[] {
-  const signature = ec.starkCurve.sign(
-    hex(txHash).replace(/^0x/u, '').padStart(64, '0'),
-    privateKey,
-  );
-  return [hex(signature.r), hex(signature.s)];
-}
-
-/** Calldata of the account's __execute__ (Cairo 1 multicall). */
-export function executeCalldata(calls: readonly ChainCall[]): string[] {
-  return transaction
-    .getExecuteCalldata(
-      calls.map((call) => ({
-        contractAddress: call.contractAddress,
-        entrypoint: call.entrypoint,
-        calldata: call.calldata,
-      })),
-      '1',
-    )
-    .map((value) => hex(value));
-}
 
 function commonFields(details: V3Details): Record<string, unknown> {
   return {
@@ -118,7 +97,7 @@ export function buildInvoke(
       version,
       sender_address: senderAddress,
       calldata,
-      signature: options.sign === false ? [] : signTransactionHash(options.privateKey, txHash),
+      signature: options.sign === false ? [] : signWithPrivateKey(options.privateKey, txHash),
       account_deployment_data: accountDeploymentData,
       ...commonFields(details),
     },
@@ -155,7 +134,7 @@ export function buildDeployAccount(
     payload: {
       type: 'DEPLOY_ACCOUNT',
       version,
-      signature: options.sign === false ? [] : signTransactionHash(options.privateKey, txHash),
+      signature: options.sign === false ? [] : signWithPrivateKey(options.privateKey, txHash),
       contract_address_salt: hex(account.salt),
       constructor_calldata: constructorCalldata,
       class_hash: hex(account.classHash),
@@ -193,7 +172,7 @@ export function buildDeclare(
     payload: {
       type: 'DECLARE',
       version,
-      signature: options.sign === false ? [] : signTransactionHash(options.privateKey, txHash),
+      signature: options.sign === false ? [] : signWithPrivateKey(options.privateKey, txHash),
       sender_address: senderAddress,
       compiled_class_hash: hex(declare.compiledClassHash),
       contract_class: {

@@ -5,9 +5,15 @@ import { ec } from 'starknet';
 
 import type { AccountKey } from '.';
 
-export function signHash(key: AccountKey, messageHash: string): string[] {
-  const signature = ec.starkCurve.sign(messageHash, key.privateKey);
+/** Signs a hash given in any hex or decimal spelling (padded to 32 bytes for the curve). */
+export function signWithPrivateKey(privateKey: string, messageHash: string): string[] {
+  const padded = BigInt(messageHash).toString(16).padStart(64, '0');
+  const signature = ec.starkCurve.sign(padded, privateKey);
   return [`0x${signature.r.toString(16)}`, `0x${signature.s.toString(16)}`];
+}
+
+export function signHash(key: AccountKey, messageHash: string): string[] {
+  return signWithPrivateKey(key.privateKey, messageHash);
 }
 
 /** False for anything malformed: wrong length, values off the curve order, bad hex. */

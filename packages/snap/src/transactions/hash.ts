@@ -13,8 +13,10 @@ export type V3InvokeInput = {
 };
 
 /** Argent 0.3.1 is a Cairo 1 account: __execute__ takes the Cairo 1 calldata layout. */
-export function executeCalldata(calls: Call[]): string[] {
-  return transaction.getExecuteCalldata(calls, '1').map((felt) => `0x${BigInt(felt).toString(16)}`);
+export function executeCalldata(calls: readonly Call[]): string[] {
+  return transaction
+    .getExecuteCalldata([...calls], '1')
+    .map((felt) => `0x${BigInt(felt).toString(16)}`);
 }
 
 export function invokeTransactionHash({
