@@ -2,6 +2,9 @@ import { resolve } from 'path';
 
 import type { SnapConfig } from '@metamask/snaps-cli';
 
+// Public defaults, shared with src/networks.ts (JSON: the mm-snap config loader cannot import TS).
+import PUBLIC_ENDPOINTS from './src/publicEndpoints.json';
+
 // Network endpoints are fixed at build time: a shell variable overrides the public default.
 const config: SnapConfig = {
   input: 'src/index.ts',
@@ -19,13 +22,12 @@ const config: SnapConfig = {
   // Only guarded `typeof Buffer` checks in dependencies: no polyfill needed.
   stats: { buffer: false },
   environment: {
-    SNAP_MAINNET_RPC_URL:
-      process.env.SNAP_MAINNET_RPC_URL ?? 'https://starknet-mainnet.public.blastapi.io/rpc/v0_8',
-    SNAP_TESTNET_RPC_URL:
-      process.env.SNAP_TESTNET_RPC_URL ?? 'https://starknet-sepolia.public.blastapi.io/rpc/v0_8',
-    SNAP_MAINNET_EXPLORER_URL: process.env.SNAP_MAINNET_EXPLORER_URL ?? 'https://voyager.online',
+    SNAP_MAINNET_RPC_URL: process.env.SNAP_MAINNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_RPC_URL,
+    SNAP_TESTNET_RPC_URL: process.env.SNAP_TESTNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_RPC_URL,
+    SNAP_MAINNET_EXPLORER_URL:
+      process.env.SNAP_MAINNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_EXPLORER_URL,
     SNAP_TESTNET_EXPLORER_URL:
-      process.env.SNAP_TESTNET_EXPLORER_URL ?? 'https://sepolia.voyager.online',
+      process.env.SNAP_TESTNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_EXPLORER_URL,
     // How long the chain methods wait for one node or explorer answer (src/chain/rpc.ts).
     SNAP_RPC_TIMEOUT_MS: process.env.SNAP_RPC_TIMEOUT_MS ?? '20000',
   },

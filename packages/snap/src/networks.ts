@@ -5,6 +5,10 @@
  * RPC and explorer URLs are fixed at build time (snap.config.ts `environment`); the chain
  * methods (src/chain/) read them from here.
  */
+// The same public defaults snap.config.ts injects when no shell variable is set; used directly
+// where nothing was injected (tests that import this module).
+import PUBLIC_ENDPOINTS from './publicEndpoints.json';
+
 export type Network = {
   name: string;
   chainId: string;
@@ -22,17 +26,15 @@ export const DEFAULT_CHAIN_ID = TESTNET_CHAIN_ID;
 export const MAINNET: Network = {
   name: 'Mainnet',
   chainId: MAINNET_CHAIN_ID,
-  rpcUrl:
-    process.env.SNAP_MAINNET_RPC_URL ?? 'https://starknet-mainnet.public.blastapi.io/rpc/v0_8',
-  explorerUrl: process.env.SNAP_MAINNET_EXPLORER_URL ?? 'https://voyager.online',
+  rpcUrl: process.env.SNAP_MAINNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_RPC_URL,
+  explorerUrl: process.env.SNAP_MAINNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_EXPLORER_URL,
 };
 
 export const TESTNET: Network = {
   name: 'Testnet',
   chainId: TESTNET_CHAIN_ID,
-  rpcUrl:
-    process.env.SNAP_TESTNET_RPC_URL ?? 'https://starknet-sepolia.public.blastapi.io/rpc/v0_8',
-  explorerUrl: process.env.SNAP_TESTNET_EXPLORER_URL ?? 'https://sepolia.voyager.online',
+  rpcUrl: process.env.SNAP_TESTNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_RPC_URL,
+  explorerUrl: process.env.SNAP_TESTNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_EXPLORER_URL,
 };
 
 export const NETWORKS: readonly Network[] = [MAINNET, TESTNET];
