@@ -394,6 +394,17 @@ export const METHODS: MethodSpec[] = [
   },
 ];
 
+/** New defaults for a form: every field takes its new default except those the user edited. */
+export function refillDefaults(
+  current: FieldValues,
+  defaults: FieldValues,
+  edited: ReadonlySet<string>,
+): FieldValues {
+  const next: FieldValues = { ...defaults };
+  for (const name of edited) if (name in current) next[name] = current[name];
+  return next;
+}
+
 /** Turns form strings into params; empty optional fields are left out. Throws on bad input. */
 export function buildParams(
   spec: MethodSpec,

@@ -1,5 +1,11 @@
 import { StarknetSnapClient, type SnapMethodName } from '@l2wallet/client';
-import { METHODS, buildParams, type DefaultsContext, type MethodSpec } from '../src/methods';
+import {
+  METHODS,
+  buildParams,
+  refillDefaults,
+  type DefaultsContext,
+  type MethodSpec,
+} from '../src/methods';
 
 const ctx: DefaultsContext = {
   address: '0x0abc',
@@ -103,5 +109,18 @@ describe('buildParams', () => {
 
   it('sends no params for a method without any', () => {
     expect(buildParams(spec('l2_getCurrentNetwork'), {})).toBeUndefined();
+  });
+});
+
+describe('refillDefaults', () => {
+  it('keeps the text of fields the user edited and refills the others', () => {
+    const card = spec('l2_getTransactionStatus');
+    const typed = { ...card.defaults(ctx), transactionHash: '0xmine' };
+    const next = card.defaults({ ...ctx, chainId: '0x534e5f4d41494e', lastTxHash: '0xnew' });
+    expect(refillDefaults(typed, next, new Set(['transactionHash']))).toEqual({
+      transactionHash: '0xmine',
+      chainId: '0x534e5f4d41494e',
+    });
+    expect(refillDefaults(typed, next, new Set())).toEqual(next);
   });
 });

@@ -345,15 +345,13 @@ export function App() {
     })();
   }, [client, loadNetwork, recover]);
 
+  // Depend only on what the defaults use: `txs` is a new array after every status poll, and a
+  // new defaults object would refill every card's form.
+  const lastTxHash = txs[0]?.hash ?? '';
+  const nextIndex = accounts.length ? Math.max(...accounts.map((a) => a.addressIndex)) + 1 : 0;
   const defaults: DefaultsContext = useMemo(
-    () => ({
-      address: selected,
-      nextIndex: accounts.length ? Math.max(...accounts.map((a) => a.addressIndex)) + 1 : 0,
-      chainId,
-      lastSignature,
-      lastTxHash: txs[0]?.hash ?? '',
-    }),
-    [selected, accounts, chainId, lastSignature, txs],
+    () => ({ address: selected, nextIndex, chainId, lastSignature, lastTxHash }),
+    [selected, nextIndex, chainId, lastSignature, lastTxHash],
   );
 
   // ---- render ----

@@ -1,4 +1,4 @@
-import React, { useEffect, useMemo, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import type { StarknetSnapClient } from '@l2wallet/client';
 import {
   CHAINS,
@@ -6,6 +6,7 @@ import {
   type DefaultsContext,
   type FieldValues,
   type MethodSpec,
+  refillDefaults,
 } from '../methods';
 import { ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
 
@@ -22,10 +23,15 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  // New defaults (another account, network, signature) refill the form.
-  useEffect(() => setValues(initial), [initial]);
+  // Fields the user typed into keep their text; new defaults (another account, network,
+  // signature) refill only the others.
+  const edited = useRef(new Set<string>());
+  useEffect(() => setValues((old) => refillDefaults(old, initial, edited.current)), [initial]);
 
-  const set = (name: string, value: string) => setValues((old) => ({ ...old, [name]: value }));
+  const set = (name: string, value: string) => {
+    edited.current.add(name);
+    setValues((old) => ({ ...old, [name]: value }));
+  };
 
   const run = async () => {
     if (!client) return;
