@@ -7,6 +7,7 @@ import {
   expectedAccount,
   MAINNET,
   pad,
+  responseOf,
   resultOf,
   TESTNET,
 } from './helpers';
@@ -130,5 +131,73 @@ describe('state migrations', () => {
     expect(dialogText(ui.content)).toContain('Update token');
     await ui.cancel();
     await pending;
+  });
+});
+
+describe('state migrations: unknown networks and junk entries', () => {
+  const GOERLI = '0x534e5f474f45524c49';
+
+  it('falls back to Testnet when the stored network is gone, and drops junk entries', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 2);
+    const { request } = await installSnap({
+      options: {
+        state: {
+          currentChainId: GOERLI,
+          accounts: {
+            [GOERLI]: [{ address: account.address, addressIndex: 2, chainId: GOERLI }],
+            [TESTNET]: [
+              { addressIndex: 0, chainId: TESTNET },
+              { address: account.address, addressIndex: 'x', chainId: TESTNET },
+              { address: 5, addressIndex: 1 },
+              null,
+            ],
+          },
+          erc20Tokens: {
+            [GOERLI]: [{ name: 'No address', symbol: 'NA', decimals: 18 }],
+            [TESTNET]: [{ name: 'No address', symbol: 'NA', decimals: 18, chainId: TESTNET }, 7],
+          },
+          transactions: { [TESTNET]: [{ status: 'PENDING' }] },
+        },
+      },
+    });
+    expect(resultOf(await request({ method: 'l2_getCurrentNetwork' }))).toEqual({
+      name: 'Testnet',
+      chainId: TESTNET,
+    });
+
+    const switching = request({ method: 'l2_switchNetwork', params: { chainId: MAINNET } });
+    const ui = asConfirmation(await switching.getInterface());
+    expect(dialogText(ui.content)).toContain('Testnet');
+    await ui.ok();
+    expect(resultOf(await switching)).toBe(true);
+    expect(resultOf(await request({ method: 'l2_getCurrentNetwork' }))).toEqual({
+      name: 'Mainnet',
+      chainId: MAINNET,
+    });
+
+    const adding = request({
+      method: 'l2_addErc20Token',
+      params: {
+        tokenAddress: pad(0x1234n),
+        tokenName: 'Token',
+        tokenSymbol: 'TKN',
+        chainId: TESTNET,
+      },
+    });
+    const addUi = asConfirmation(await adding.getInterface());
+    expect(dialogText(addUi.content)).toContain('Add token');
+    await addUi.ok();
+    expect(resultOf<{ address: string }>(await adding).address).toBe(pad(0x1234n));
+
+    // Account lookups that compare addresses skip the junk, and new accounts get index 0.
+    expect(
+      resultOf<{ addressIndex: number }>(
+        await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
+      ).addressIndex,
+    ).toBe(0);
+    const unknown = responseOf(
+      await request({ method: 'l2_extractPublicKey', params: { userAddress: pad(0x999n) } }),
+    );
+    expect(unknown.error?.code).toBe(-32602);
   });
 });

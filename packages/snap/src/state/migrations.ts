@@ -3,7 +3,7 @@
  * from. Version 0 is "no version field": state written before the schema was versioned, or
  * nothing at all.
  */
-import { normalizeChainId } from '../networks';
+import { findNetwork, normalizeChainId } from '../networks';
 import { createInitialState, defaultTokens, STATE_VERSION, type SnapState } from './schema';
 
 type StoredState = Record<string, unknown>;
@@ -13,34 +13,63 @@ function isRecord(value: unknown): value is StoredState {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const HEX = /^0x[0-9a-fA-F]{1,64}$/u;
+
+function isHex(value: unknown): value is string {
+  return typeof value === 'string' && HEX.test(value);
+}
+
+/** Entries later code reads with BigInt(...) must have that field as hex: junk is dropped. */
+function validToken(entry: unknown): boolean {
+  return isRecord(entry) && isHex(entry.address);
+}
+
+function validAccount(entry: unknown): boolean {
+  return (
+    isRecord(entry) &&
+    isHex(entry.address) &&
+    typeof entry.addressIndex === 'number' &&
+    Number.isInteger(entry.addressIndex) &&
+    entry.addressIndex >= 0
+  );
+}
+
+function validTransaction(entry: unknown): boolean {
+  return isRecord(entry) && isHex(entry.txnHash);
+}
+
 const migrations: Record<number, Migration> = {
   // v0 -> v1: keep whatever per-chain lists exist, make sure every list is present and every
   // known chain has its ETH/STRK defaults.
   0: (state) => {
     const initial = createInitialState();
-    const chainKeyed = (value: unknown): Record<string, unknown[]> => {
+    const chainKeyed = (
+      value: unknown,
+      valid: (entry: unknown) => boolean,
+    ): Record<string, unknown[]> => {
       const result: Record<string, unknown[]> = {};
       if (isRecord(value)) {
         for (const [chainId, list] of Object.entries(value)) {
           const canonical = normalizeChainId(chainId);
           if (canonical && Array.isArray(list)) {
-            result[canonical] = list;
+            result[canonical] = list.filter(valid);
           }
         }
       }
       return result;
     };
-    const tokens = chainKeyed(state.erc20Tokens);
+    const tokens = chainKeyed(state.erc20Tokens, validToken);
     for (const chainId of Object.keys(initial.erc20Tokens)) {
       tokens[chainId] ??= defaultTokens(chainId);
     }
+    // Only a network the snap knows (old state may name Goerli, which is gone): else Testnet.
     const current =
-      typeof state.currentChainId === 'string' ? normalizeChainId(state.currentChainId) : undefined;
+      typeof state.currentChainId === 'string' ? findNetwork(state.currentChainId) : undefined;
     return {
       version: 1,
-      currentChainId: current ?? initial.currentChainId,
-      accounts: chainKeyed(state.accounts),
-      transactions: chainKeyed(state.transactions),
+      currentChainId: current?.chainId ?? initial.currentChainId,
+      accounts: chainKeyed(state.accounts, validAccount),
+      transactions: chainKeyed(state.transactions, validTransaction),
       erc20Tokens: tokens,
     };
   },
