@@ -96,3 +96,21 @@ describe('invalid params messages', () => {
     );
   });
 });
+
+describe('unexpected errors', () => {
+  it('answer -32603 with the generic message, no stack and no internal detail', async () => {
+    // State from a future snap version: the store refuses to read it (an internal error).
+    const { request } = await installSnap({
+      options: { state: { version: 99, secretMarker: 'SECRET-MARKER-0xdeadbeef' } },
+    });
+    for (const method of ['l2_getCurrentNetwork', 'l2_createAccount']) {
+      const { response } = await request({ method });
+      expectError({ response }, -32603);
+      const { error } = response as { error: { message: string; data?: unknown } };
+      expect(error.message).toBe('An unexpected error occurred in the Starknet snap.');
+      const serialized = JSON.stringify(response);
+      expect(serialized).not.toMatch(/SECRET-MARKER|deadbeef|newer|version 99|at .*\.js/u);
+      expect(serialized).not.toContain('stack":"E');
+    }
+  });
+});
