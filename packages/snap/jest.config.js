@@ -1,10 +1,14 @@
-// End-to-end tests of the built snap in @metamask/snaps-jest (build first: `npm run build -w
-// packages/snap`). @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
+// End-to-end tests of the real snap in @metamask/snaps-jest. They install loopback-only builds
+// of it (test/chain/build-e2e-snap.cjs, made by globalSetup), never the public-endpoint
+// dist/. @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
+const { OFFLINE_SNAP_DIR } = require('./test/chain/build-e2e-snap.cjs');
+
 module.exports = {
   displayName: 'snap',
   rootDir: __dirname,
   preset: '@metamask/snaps-jest',
-  testEnvironmentOptions: { server: { root: __dirname, port: 0 } },
+  globalSetup: '<rootDir>/test/globalSetup.cjs',
+  testEnvironmentOptions: { server: { root: OFFLINE_SNAP_DIR, port: 0 } },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.(t|j)sx?$': [

@@ -1,7 +1,10 @@
 /**
- * Builds (once per source change) the snap bundle for the chain end-to-end tests and the
- * benchmark: Testnet RPC http://127.0.0.1:5059/rpc, explorer http://127.0.0.1:5059, node
- * timeout 4 s. The folder holds what snaps-simulation installs from (manifest with a matching
+ * Builds (once per source change) the loopback-only snap bundles the tests install:
+ * - e2e (chain tests and the benchmark): Testnet RPC http://127.0.0.1:5059/rpc, explorer
+ *   http://127.0.0.1:5059, node timeout 4 s;
+ * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
+ *   ever reaches a public node and none depends on a devnet that another test file started.
+ * Mainnet points at the closed port in both. The folder holds what snaps-simulation installs from (manifest with a matching
  * shasum, dist/bundle.js, images/icon.svg, package.json) and lives under node_modules/.cache, so
  * the normal packages/snap/dist build is never touched.
  *
@@ -15,12 +18,15 @@ const path = require('path');
 
 const SNAP_ROOT = path.resolve(__dirname, '../..');
 const REPO_ROOT = path.resolve(SNAP_ROOT, '../..');
-const E2E_SNAP_DIR = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-snap-e2e');
+const CACHE_DIR = path.join(REPO_ROOT, 'node_modules/.cache');
+const E2E_SNAP_DIR = path.join(CACHE_DIR, 'l2wallet-snap-e2e');
+const OFFLINE_SNAP_DIR = path.join(CACHE_DIR, 'l2wallet-snap-offline');
 const DEVNET_PORT = 5059;
+/** Nothing listens on the discard port: a request is refused at once. */
+const CLOSED_URL = 'http://127.0.0.1:9';
 /** Short, so the slow-node test does not wait 20 s. */
 const E2E_RPC_TIMEOUT_MS = '4000';
-const LOCK_DIR = `${E2E_SNAP_DIR}.lock`;
-const STAMP = path.join(E2E_SNAP_DIR, '.stamp');
+const LOCK_DIR = path.join(CACHE_DIR, 'l2wallet-snap-build.lock');
 
 function listFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,7 +35,7 @@ function listFiles(dir) {
   });
 }
 
-function sourceStamp() {
+function sourceStamp(env) {
   const hash = createHash('sha256');
   const files = [
     ...listFiles(path.join(SNAP_ROOT, 'src')),
@@ -42,6 +48,7 @@ function sourceStamp() {
     hash.update(file);
     hash.update(fs.readFileSync(file));
   }
+  hash.update(JSON.stringify(env));
   return hash.digest('hex');
 }
 
@@ -78,58 +85,87 @@ function withLock(task) {
   }
 }
 
-/** Returns the folder of an up-to-date e2e snap build. */
-function ensureE2eSnap() {
+/** Builds the real snap with `env` into `dir` unless that build is up to date; returns `dir`. */
+function ensureSnapBuild(dir, env) {
+  const STAMP = path.join(dir, '.stamp');
   return withLock(() => {
-    const stamp = sourceStamp();
-    const bundle = path.join(E2E_SNAP_DIR, 'dist/bundle.js');
+    const stamp = sourceStamp(env);
+    const bundle = path.join(dir, 'dist/bundle.js');
     if (fs.existsSync(bundle) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === stamp) {
-      return E2E_SNAP_DIR;
+      return dir;
     }
-    fs.mkdirSync(path.join(E2E_SNAP_DIR, 'images'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'images'), { recursive: true });
     fs.copyFileSync(
       path.join(SNAP_ROOT, 'snap.manifest.json'),
-      path.join(E2E_SNAP_DIR, 'snap.manifest.json'),
+      path.join(dir, 'snap.manifest.json'),
     );
-    fs.copyFileSync(path.join(SNAP_ROOT, 'package.json'), path.join(E2E_SNAP_DIR, 'package.json'));
+    fs.copyFileSync(path.join(SNAP_ROOT, 'package.json'), path.join(dir, 'package.json'));
     const manifest = JSON.parse(
       fs.readFileSync(path.join(SNAP_ROOT, 'snap.manifest.json'), 'utf8'),
     );
     const iconPath = manifest.source.location.npm.iconPath;
     if (iconPath) {
-      fs.mkdirSync(path.dirname(path.join(E2E_SNAP_DIR, iconPath)), { recursive: true });
-      fs.copyFileSync(path.join(SNAP_ROOT, iconPath), path.join(E2E_SNAP_DIR, iconPath));
+      fs.mkdirSync(path.dirname(path.join(dir, iconPath)), { recursive: true });
+      fs.copyFileSync(path.join(SNAP_ROOT, iconPath), path.join(dir, iconPath));
     }
     // snap.config.ts resolves input, output and manifest against the working directory: run
     // it in the e2e folder with src linked in, so the build is the real one with other URLs.
-    const srcLink = path.join(E2E_SNAP_DIR, 'src');
+    const srcLink = path.join(dir, 'src');
     if (!fs.existsSync(srcLink)) {
       fs.symlinkSync(path.join(SNAP_ROOT, 'src'), srcLink, 'dir');
     }
     const cliIndex = require.resolve('@metamask/snaps-cli', { paths: [SNAP_ROOT] });
     const cli = path.join(path.dirname(cliIndex), 'main.mjs');
-    const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
     execFileSync(
       process.execPath,
       [cli, 'build', '--config', path.join(SNAP_ROOT, 'snap.config.ts')],
       {
-        cwd: E2E_SNAP_DIR,
-        env: {
-          ...process.env,
-          SNAP_TESTNET_RPC_URL: `${devnetUrl}/rpc`,
-          SNAP_TESTNET_EXPLORER_URL: devnetUrl,
-          SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
-        },
+        cwd: dir,
+        env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     fs.writeFileSync(STAMP, stamp);
-    return E2E_SNAP_DIR;
+    return dir;
   });
 }
 
-module.exports = { ensureE2eSnap, E2E_SNAP_DIR, DEVNET_PORT, E2E_RPC_TIMEOUT_MS };
+const CLOSED_MAINNET = {
+  SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
+  SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+};
+
+/** The chain tests' bundle: Testnet is the devnet they start on DEVNET_PORT. */
+function ensureE2eSnap() {
+  const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
+  return ensureSnapBuild(E2E_SNAP_DIR, {
+    ...CLOSED_MAINNET,
+    SNAP_TESTNET_RPC_URL: `${devnetUrl}/rpc`,
+    SNAP_TESTNET_EXPLORER_URL: devnetUrl,
+    SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
+  });
+}
+
+/** Every other snaps-jest test's bundle: no network reachable at all. */
+function ensureOfflineSnap() {
+  return ensureSnapBuild(OFFLINE_SNAP_DIR, {
+    ...CLOSED_MAINNET,
+    SNAP_TESTNET_RPC_URL: `${CLOSED_URL}/rpc`,
+    SNAP_TESTNET_EXPLORER_URL: CLOSED_URL,
+    SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
+  });
+}
+
+module.exports = {
+  ensureE2eSnap,
+  ensureOfflineSnap,
+  E2E_SNAP_DIR,
+  OFFLINE_SNAP_DIR,
+  DEVNET_PORT,
+  E2E_RPC_TIMEOUT_MS,
+};
 
 if (require.main === module) {
   console.log(ensureE2eSnap());
+  console.log(ensureOfflineSnap());
 }
