@@ -158,28 +158,34 @@ export class RpcClient {
 
   async #post(payload: unknown): Promise<unknown> {
     const controller = new AbortController();
+    // The timeout covers the whole round trip, body included: a node that sends its headers
+    // and then stalls must not hang the caller (which may hold an account's nonce lock).
     const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    const timeoutReason = `no answer within ${this.#timeoutMs / 1000} s`;
     let response: Response;
-    try {
-      response = await this.#fetch(this.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(payload),
-        signal: controller.signal,
-      });
-    } catch {
-      const reason = controller.signal.aborted
-        ? `no answer within ${this.#timeoutMs / 1000} s`
-        : 'the connection failed';
-      throw nodeUnavailable(this.url, reason, controller.signal.aborted);
-    } finally {
-      clearTimeout(timer);
-    }
     let text: string;
     try {
-      text = await response.text();
-    } catch {
-      throw nodeUnavailable(this.url, 'the connection was closed before the answer arrived');
+      try {
+        response = await this.#fetch(this.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(payload),
+          signal: controller.signal,
+        });
+      } catch {
+        const reason = controller.signal.aborted ? timeoutReason : 'the connection failed';
+        throw nodeUnavailable(this.url, reason, controller.signal.aborted);
+      }
+      try {
+        text = await readBody(response, controller.signal);
+      } catch {
+        if (controller.signal.aborted) {
+          throw nodeUnavailable(this.url, timeoutReason, true);
+        }
+        throw nodeUnavailable(this.url, 'the connection was closed before the answer arrived');
+      }
+    } finally {
+      clearTimeout(timer);
     }
     if (!response.ok && text.length === 0) {
       throw nodeUnavailable(this.url, `HTTP ${response.status}`);
@@ -188,6 +194,28 @@ export class RpcClient {
       return JSON.parse(text) as unknown;
     } catch {
       throw nodeUnavailable(this.url, `HTTP ${response.status} with a non-JSON answer`);
+    }
+  }
+}
+
+/**
+ * The response body, rejected as soon as `signal` aborts: a fetch implementation that does not
+ * tie the body stream to the request's signal still cannot stall past the timeout.
+ */
+async function readBody(response: Response, signal: AbortSignal): Promise<string> {
+  if (signal.aborted) {
+    throw new Error('aborted');
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([response.text(), aborted]);
+  } finally {
+    if (onAbort) {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 }

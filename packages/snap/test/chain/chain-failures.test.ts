@@ -282,6 +282,84 @@ describe('submission without an answer', () => {
   });
 });
 
+describe('submission answered with headers only', () => {
+  it('times out the stalled body and does not block the next send from the account', async () => {
+    const path = join(dumpDir, 'stall-body.json');
+    await devnetRpc(devnet, 'devnet_dump', { path });
+    await devnet.close();
+    const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
+    await devnetRpc(hidden, 'devnet_load', { path });
+    let stallSubmissions = true;
+    const stalled: Socket[] = [];
+    const proxy = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        if (stallSubmissions && body.includes('starknet_addInvokeTransaction')) {
+          // Headers and the start of a body, then nothing.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.flushHeaders();
+          res.write('{"jsonrpc":"2.0",');
+          stalled.push(req.socket);
+          return;
+        }
+        fetch(`${hidden.url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          body: req.method === 'POST' ? body : undefined,
+        })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { 'content-type': 'application/json' });
+            res.end(await answer.text());
+          })
+          .catch(() => res.writeHead(502).end());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
+    try {
+      const pending = snap.request({
+        method: 'l2_executeTxn',
+        params: { address: sender.address, calls: [transfer] },
+      });
+      const dialog = await dialogOf(pending);
+      const started = Date.now();
+      await dialog.ok();
+      const response = await pending;
+      expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 3_000);
+      expectError(response, -32002, /did not answer in time after the transaction was sent/u);
+      const { data } = (
+        response.response as { error: { data: { retryable: boolean; timedOut: boolean } } }
+      ).error;
+      expect(data).toMatchObject({ retryable: false, timedOut: true });
+
+      // The account's nonce lock was released: the next send goes through.
+      stallSubmissions = false;
+      const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+        await approve(
+          snap.request({
+            method: 'l2_executeTxn',
+            params: { address: sender.address, calls: [transfer] },
+          }),
+        ),
+      );
+      expect(txHash).toMatch(/^0x[0-9a-f]+$/u);
+      const status = await provider(hidden).getTransactionStatus(txHash);
+      expect(status.execution_status).toBe('SUCCEEDED');
+    } finally {
+      stalled.forEach((socket) => socket.destroy());
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const after = join(dumpDir, 'stall-body-after.json');
+      await devnetRpc(hidden, 'devnet_dump', { path: after });
+      await hidden.close();
+      devnet = await startChainDevnet();
+      await devnetRpc(devnet, 'devnet_load', { path: after });
+    }
+  });
+});
+
 describe('l2_verifySignedMessage on chain', () => {
   it.each([
     ['revision 0', REV0_TYPED_DATA],

@@ -215,6 +215,12 @@ describe('RpcClient', () => {
         if (req.url === '/silent') {
           return;
         }
+        if (req.url === '/headers-then-stall') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.flushHeaders();
+          res.write('{"jsonrpc":"2.0",');
+          return;
+        }
         const payload = JSON.parse(body) as
           { id: number; method: string } | { id: number; method: string }[];
         const answer = (call: { id: number; method: string }) =>
@@ -275,5 +281,19 @@ describe('RpcClient', () => {
     };
     expect(error.code).toBe(-32002);
     expect(error.message).toMatch(/no answer within/u);
+  });
+
+  it('times out a node that sends its headers and then stalls the body', async () => {
+    const stalling = new RpcClient(`${url}/headers-then-stall`, { timeoutMs: 300 });
+    const started = Date.now();
+    const error = (await stalling.request('x').catch((caught: unknown) => caught)) as {
+      code: number;
+      message: string;
+      data: { retryable: boolean; timedOut: boolean };
+    };
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.code).toBe(-32002);
+    expect(error.message).toMatch(/no answer within 0\.3 s/u);
+    expect(error.data).toMatchObject({ retryable: true, timedOut: true });
   });
 });
