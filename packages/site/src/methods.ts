@@ -22,6 +22,8 @@ import {
   type VerifySignedMessageParams,
 } from '@l2wallet/client';
 import { STRK_ADDRESS } from './config';
+// Sierra of a tiny counter contract (a copy of packages/devnet/test/fixtures/counter.contract_class.json).
+import COUNTER_CLASS from './counter.contract_class.json';
 
 export type FieldKind = 'text' | 'number' | 'boolean' | 'json' | 'chain';
 
@@ -84,6 +86,23 @@ export const EXAMPLE_TYPED_DATA = {
     to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
     contents: 'Hello, Bob!',
   },
+};
+
+/** The counter class's Sierra class hash. */
+export const COUNTER_CLASS_HASH =
+  '0x7c1460695c1b8eed37d48dd5922b3ebe92823d1824b62795875b6f6be65381b';
+/**
+ * A stated compiled (CASM) class hash for the counter: the class ships without CASM, and the local
+ * devnet stores the value as given (a public network checks it against its own compilation).
+ */
+export const COUNTER_COMPILED_CLASS_HASH =
+  '0x4dc263bfa7272a718aa6f4f2ea9c4c4cc74d840f983a2f427554d7eb1553a19';
+
+/** Fee bounds that cover a small transaction on the devnet (the snap requires resourceBounds). */
+export const EXAMPLE_RESOURCE_BOUNDS = {
+  l1_gas: { max_amount: '0x0', max_price_per_unit: '0x2e90edd000' },
+  l2_gas: { max_amount: '0x4c4b40', max_price_per_unit: '0x1e8480' },
+  l1_data_gas: { max_amount: '0x1388', max_price_per_unit: '0x30d40' },
 };
 
 /** 0.001 STRK to yourself: a harmless transfer that works once the account is funded. */
@@ -234,7 +253,11 @@ export const METHODS: MethodSpec[] = [
       address: ctx.address,
       chainId: ctx.chainId,
       transactions: json(transferCall(ctx)),
-      transactionsDetail: json({ nonce: '0x0', version: '0x3' }),
+      transactionsDetail: json({
+        nonce: '0x0',
+        version: '0x3',
+        resourceBounds: EXAMPLE_RESOURCE_BOUNDS,
+      }),
     }),
     call: (client, p) => client.signTransaction(p as unknown as SignTransactionParams),
   },
@@ -253,12 +276,13 @@ export const METHODS: MethodSpec[] = [
       senderAddress: ctx.address,
       chainId: ctx.chainId,
       details: json({
-        classHash: '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b',
-        compiledClassHash: '0x1',
+        classHash: COUNTER_CLASS_HASH,
+        compiledClassHash: COUNTER_COMPILED_CLASS_HASH,
         senderAddress: ctx.address,
         chainId: ctx.chainId,
         nonce: '0x0',
         version: '0x3',
+        resourceBounds: EXAMPLE_RESOURCE_BOUNDS,
       }),
     }),
     call: (client, p) =>
@@ -304,16 +328,24 @@ export const METHODS: MethodSpec[] = [
   {
     method: 'l2_declareContract',
     group: 'Transactions',
-    summary: 'Declare a contract class (paste the compiled Sierra and CASM into contractPayload).',
+    summary:
+      'Declare a contract class (pre-filled: a small counter class; paste your compiled Sierra with its CASM or compiledClassHash).',
     fields: [
       { name: 'senderAddress', kind: 'text' },
-      { name: 'contractPayload', kind: 'json', hint: '{ "contract": <sierra>, "casm": <casm> }' },
+      {
+        name: 'contractPayload',
+        kind: 'json',
+        hint: '{ "contract": <sierra>, "casm": <casm> } or { "contract": <sierra>, "compiledClassHash": "0x…" }',
+      },
       { name: 'invocationsDetails', kind: 'json', optional: true },
       { name: 'chainId', kind: 'chain', optional: true },
     ],
     defaults: (ctx) => ({
       senderAddress: ctx.address,
-      contractPayload: json({ contract: {}, casm: {} }),
+      contractPayload: json({
+        contract: COUNTER_CLASS,
+        compiledClassHash: COUNTER_COMPILED_CLASS_HASH,
+      }),
       invocationsDetails: '',
       chainId: ctx.chainId,
     }),

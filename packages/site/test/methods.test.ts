@@ -1,3 +1,4 @@
+import { type as object, validate, type Struct } from 'superstruct';
 import { StarknetSnapClient, type SnapMethodName } from '@l2wallet/client';
 import {
   METHODS,
@@ -6,6 +7,9 @@ import {
   type DefaultsContext,
   type MethodSpec,
 } from '../src/methods';
+// The snap's own structs for transaction details (the source of truth for what it accepts).
+import { FeltStruct } from '../../snap/src/rpc/structs';
+import { V3DetailsFields, V3DetailsStruct } from '../../snap/src/transactions/details';
 
 const ctx: DefaultsContext = {
   address: '0x0abc',
@@ -71,6 +75,46 @@ describe('method cards', () => {
     expect(spec('l2_getTransactionStatus').defaults(ctx).transactionHash).toBe('0xfeed');
     expect(spec('l2_createAccount').defaults(ctx).addressIndex).toBe('2');
     expect(spec('l2_switchNetwork').defaults(ctx).chainId).toBe('0x534e5f4d41494e');
+  });
+});
+
+describe("pre-filled transaction details pass the snap's structs", () => {
+  const real = { ...ctx, address: '0x' + '1'.repeat(63) };
+  const check = <T, S>(struct: Struct<T, S>, value: unknown) => {
+    const [error] = validate(value, struct, { coerce: true });
+    expect(error?.message).toBeUndefined();
+  };
+
+  it('l2_signTransaction transactionsDetail', () => {
+    const params = buildParams(
+      spec('l2_signTransaction'),
+      spec('l2_signTransaction').defaults(real),
+    );
+    check(V3DetailsStruct, params?.transactionsDetail);
+  });
+
+  it('l2_signDeclareTransaction details', () => {
+    const card = spec('l2_signDeclareTransaction');
+    const params = buildParams(card, card.defaults(real));
+    check(
+      object({ ...V3DetailsFields, classHash: FeltStruct, compiledClassHash: FeltStruct }),
+      params?.details,
+    );
+  });
+
+  it('l2_declareContract contractPayload is a Sierra class with a compiled class hash', () => {
+    const card = spec('l2_declareContract');
+    const payload = buildParams(card, card.defaults(real))?.contractPayload as {
+      contract: { sierra_program: string[] };
+      compiledClassHash: string;
+    };
+    expect(payload.contract.sierra_program.length).toBeGreaterThan(10);
+    check(FeltStruct, payload.compiledClassHash);
+  });
+
+  it('the old defaults are refused (the check is not vacuous)', () => {
+    const [error] = validate({ nonce: '0x0', version: '0x3' }, V3DetailsStruct, { coerce: true });
+    expect(error?.message).toMatch(/resourceBounds/);
   });
 });
 

@@ -158,6 +158,25 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await screenshot(page, SCREENSHOT_DIR, '03-signed-and-verified');
   });
 
+  it('signs a transaction and a declare transaction with the pre-filled details', async () => {
+    await waitForText(
+      await callCard(page, 'l2_signTransaction'),
+      /Result[\s\S]*\[\s*"0x[0-9a-f]+",\s*"0x[0-9a-f]+"\s*\]/,
+    );
+    expect(stack.wallet.dialogs.at(-1)).toMatchObject({
+      method: 'l2_signTransaction',
+      action: 'approve',
+    });
+    await waitForText(
+      await callCard(page, 'l2_signDeclareTransaction'),
+      /Result[\s\S]*"signature"[\s\S]*"0x[0-9a-f]+"/,
+    );
+    expect(stack.wallet.dialogs.at(-1)).toMatchObject({
+      method: 'l2_signDeclareTransaction',
+      action: 'approve',
+    });
+  });
+
   it('switches the network to Mainnet and back', async () => {
     const panel = page.getByTestId('network-panel');
     await panel.scrollIntoViewIfNeeded();
