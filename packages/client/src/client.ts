@@ -8,6 +8,7 @@ import type {
   DeclareContractParams,
   DeclareResult,
   DeclareSignature,
+  CreatedAccount,
   DeployAccountResult,
   DisplayPrivateKeyParams,
   Erc20Balance,
@@ -145,7 +146,11 @@ export class StarknetSnapClient {
     })) as SnapMethods[M][1];
   }
 
-  createAccount(params?: CreateAccountParams): Promise<DeployAccountResult> {
+  /** Without deploy: the derived account `{address, addressIndex}`; with deploy: true, `{address, transaction_hash}`. */
+  createAccount(params: CreateAccountParams & { deploy: true }): Promise<DeployAccountResult>;
+  createAccount(params?: CreateAccountParams & { deploy?: false }): Promise<CreatedAccount>;
+  createAccount(params?: CreateAccountParams): Promise<CreatedAccount | DeployAccountResult>;
+  createAccount(params?: CreateAccountParams): Promise<CreatedAccount | DeployAccountResult> {
     return this.invoke('l2_createAccount', params);
   }
 
@@ -204,7 +209,7 @@ export class StarknetSnapClient {
   }
 
   /** Signs typed data; an object is sent as its JSON string. */
-  signMessage(params: SignMessageParams): Promise<string | string[]> {
+  signMessage(params: SignMessageParams): Promise<string> {
     return this.invoke('l2_signMessage', stringifyTypedData(params));
   }
 

@@ -11,19 +11,44 @@ export interface Network {
   chainId: ChainId;
 }
 
+/** An integer the snap accepts: a number, or a decimal or hex string (bigints as strings). */
+export type IntegerLike = string | number;
+
+/** The most a transaction may spend on one resource. */
+export interface ResourceBound {
+  max_amount: IntegerLike;
+  max_price_per_unit: IntegerLike;
+}
+
+/** v3 fee bounds; l1_data_gas defaults to zero bounds when left out. */
+export interface ResourceBounds {
+  l1_gas: ResourceBound;
+  l2_gas: ResourceBound;
+  l1_data_gas?: ResourceBound;
+}
+
+/** Data-availability mode. */
+export type DataAvailabilityMode = 'L1' | 'L2';
+
 /** Transaction details; every member is optional (SPEC 2.2). */
 export interface TxDetails {
-  nonce?: string | number;
+  nonce?: IntegerLike;
   blockIdentifier?: string | number;
-  maxFee?: string;
-  tip?: string;
+  maxFee?: IntegerLike;
+  tip?: IntegerLike;
   paymasterData?: string[];
   accountDeploymentData?: string[];
-  nonceDataAvailabilityMode?: string;
-  feeDataAvailabilityMode?: string;
+  nonceDataAvailabilityMode?: DataAvailabilityMode;
+  feeDataAvailabilityMode?: DataAvailabilityMode;
   version?: string | number;
-  resourceBounds?: Record<string, unknown>;
+  resourceBounds?: ResourceBounds;
   skipValidate?: boolean;
+}
+
+/** Details of a transaction that is only signed: the snap needs the nonce and the fee bounds. */
+export interface SignedTxDetails extends TxDetails {
+  nonce: IntegerLike;
+  resourceBounds: ResourceBounds;
 }
 
 /** One call of a multicall (SPEC 2.3). The address member follows starknet.js: `contractAddress`. */
@@ -33,9 +58,16 @@ export interface Call {
   calldata?: string[];
 }
 
+/** createAccount with deploy: true. */
 export interface DeployAccountResult {
   address: string;
   transaction_hash: string;
+}
+
+/** createAccount without deploy: the derived (stored) account. */
+export interface CreatedAccount {
+  address: string;
+  addressIndex: number;
 }
 
 export interface DeclareResult {
@@ -66,8 +98,10 @@ export interface Erc20Balance {
 
 export interface Token {
   address: string;
+  name: string;
   symbol: string;
   decimals: number;
+  chainId: ChainId;
   logo?: string;
 }
 
@@ -176,6 +210,7 @@ export interface AddErc20TokenParams {
   tokenName: string;
   tokenSymbol: string;
   tokenDecimals?: string | number;
+  tokenLogo?: string;
 }
 
 export interface GetTransactionsParams {
@@ -200,48 +235,59 @@ export interface RecoverAccountsParams {
   chainId?: ChainId;
 }
 
-export interface DeclareTransactionDetails extends TxDetails {
+/**
+ * One of several aliased members must be given (the snap reads whichever is present and
+ * refuses two different values).
+ */
+type OneOf<Members extends string, Value> = {
+  [Given in Members]: { [K in Given]: Value } & { [K in Exclude<Members, Given>]?: Value };
+}[Members];
+
+export interface DeclareTransactionDetails extends SignedTxDetails {
   classHash: string;
-  compiledClassHash?: string;
-  senderAddress: string;
-  chainId: ChainId;
-}
-
-export interface SignDeclareTransactionParams {
-  address: string;
-  chainId: ChainId;
-  details: DeclareTransactionDetails;
-  senderAddress: string;
-}
-
-export interface SignMessageParams {
-  /** Typed data; an object is sent as its JSON string, as SPEC 4.1 declares a string. */
-  typedDataMessage: string | TypedData;
-  signerAddress: string;
+  compiledClassHash: string;
+  /** Alias of the params' `senderAddress` / `address`. */
+  senderAddress?: string;
+  /** Must equal the params' `chainId` when given. */
   chainId?: ChainId;
 }
 
-export interface SignTransactionParams {
-  address: string;
+/** The sender is `senderAddress`, `address` or `details.senderAddress` (at least one). */
+export type SignDeclareTransactionParams = {
+  chainId: ChainId;
+  address?: string;
+  senderAddress?: string;
+  details: DeclareTransactionDetails;
+} & ({ address: string } | { senderAddress: string } | { details: { senderAddress: string } });
+
+/** The signer is `signerAddress` or its alias `address`. */
+export type SignMessageParams = {
+  /** Typed data; an object is sent as its JSON string, as SPEC 4.1 declares a string. */
+  typedDataMessage: string | TypedData;
+  chainId?: ChainId;
+} & OneOf<'signerAddress' | 'address', string>;
+
+/** The signer is `address` or its alias `senderAddress`. */
+export type SignTransactionParams = {
   chainId: ChainId;
   transactions: Call[];
-  transactionsDetail?: TxDetails;
-}
+  transactionsDetail: SignedTxDetails;
+} & OneOf<'address' | 'senderAddress', string>;
 
 export interface SwitchNetworkParams {
   chainId: ChainId;
 }
 
-export interface VerifySignedMessageParams {
+/** The signer is `address` or its alias `signerAddress`. */
+export type VerifySignedMessageParams = {
   typedDataMessage: string | TypedData;
-  address: string;
   signature: string | string[];
   chainId?: ChainId;
-}
+} & OneOf<'address' | 'signerAddress', string>;
 
 /** Method name -> [params, result]. Drives the typed `invoke`. */
 export interface SnapMethods {
-  l2_createAccount: [CreateAccountParams | undefined, DeployAccountResult];
+  l2_createAccount: [CreateAccountParams | undefined, CreatedAccount | DeployAccountResult];
   l2_declareContract: [DeclareContractParams, DeclareResult];
   l2_displayPrivateKey: [DisplayPrivateKeyParams, null];
   l2_estimateAccountDeployFee: [
@@ -258,7 +304,8 @@ export interface SnapMethods {
   l2_getTransactionStatus: [GetTransactionStatusParams, TransactionStatus];
   l2_recoverAccounts: [RecoverAccountsParams | undefined, AccountRecord[]];
   l2_signDeclareTransaction: [SignDeclareTransactionParams, DeclareSignature];
-  l2_signMessage: [SignMessageParams, string | string[]];
+  /** "0xr,0xs". */
+  l2_signMessage: [SignMessageParams, string];
   l2_signTransaction: [SignTransactionParams, string[]];
   l2_switchNetwork: [SwitchNetworkParams, boolean];
   l2_verifySignedMessage: [VerifySignedMessageParams, boolean];

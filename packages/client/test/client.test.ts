@@ -76,6 +76,14 @@ describe('connect', () => {
 
 describe('typed calls', () => {
   const address = '0x0123';
+  const signedDetails = {
+    nonce: '0x1',
+    resourceBounds: {
+      l1_gas: { max_amount: '0x0', max_price_per_unit: '0x1' },
+      l2_gas: { max_amount: 100, max_price_per_unit: '1000' },
+    },
+  };
+  const declareDetails = { ...signedDetails, classHash: '0x5', compiledClassHash: '0x6' };
   const cases: Array<[string, (c: StarknetSnapClient) => Promise<unknown>, string, unknown]> = [
     [
       'createAccount',
@@ -185,14 +193,14 @@ describe('typed calls', () => {
           address,
           chainId: TESTNET_CHAIN_ID,
           senderAddress: address,
-          details: { classHash: '0x5', senderAddress: address, chainId: TESTNET_CHAIN_ID },
+          details: { ...declareDetails, senderAddress: address, chainId: TESTNET_CHAIN_ID },
         }),
       'l2_signDeclareTransaction',
       {
         address,
         chainId: TESTNET_CHAIN_ID,
         senderAddress: address,
-        details: { classHash: '0x5', senderAddress: address, chainId: TESTNET_CHAIN_ID },
+        details: { ...declareDetails, senderAddress: address, chainId: TESTNET_CHAIN_ID },
       },
     ],
     [
@@ -202,12 +210,14 @@ describe('typed calls', () => {
           address,
           chainId: TESTNET_CHAIN_ID,
           transactions: [{ contractAddress: '0x1', entrypoint: 'x', calldata: [] }],
+          transactionsDetail: signedDetails,
         }),
       'l2_signTransaction',
       {
         address,
         chainId: TESTNET_CHAIN_ID,
         transactions: [{ contractAddress: '0x1', entrypoint: 'x', calldata: [] }],
+        transactionsDetail: signedDetails,
       },
     ],
     [
