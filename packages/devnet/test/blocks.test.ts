@@ -427,6 +427,43 @@ describe('block time: submission errors stay synchronous', () => {
     expect(t.devnet.devnet.queuedCount).toBe(0);
   });
 
+  test('a refused submission leaves no stale state: createBlock then mint, and the retry is admitted', async () => {
+    const sender = t.account(4);
+    const recipient = t.devnet.predeployedAccounts[5].address;
+    const maxFee =
+      BOUNDS.l1_gas.max_amount * BOUNDS.l1_gas.max_price_per_unit +
+      BOUNDS.l2_gas.max_amount * BOUNDS.l2_gas.max_price_per_unit +
+      BOUNDS.l1_data_gas.max_amount * BOUNDS.l1_data_gas.max_price_per_unit;
+    const balance = await strkBalance(t.provider, sender.address);
+    // Drain it: what is left after the fee is below the bound of the next transfer.
+    await sender.execute(transferCall(recipient, balance - maxFee), {
+      nonce: 0,
+      resourceBounds: BOUNDS,
+    });
+    await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
+    expect(await strkBalance(t.provider, sender.address)).toBeLessThan(maxFee);
+    const next = () =>
+      sender.execute(transferCall(recipient, 1n), { nonce: 1, resourceBounds: BOUNDS });
+    const refused = await next().catch((e) => e);
+    expect(refused).toBeInstanceOf(RpcError);
+    expect(refused.code).toBe(54);
+    expect(t.devnet.devnet.queuedCount).toBe(0);
+    await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
+    const minted = await rpc(t.devnet.rpcUrl, 'devnet_mint', {
+      address: sender.address,
+      amount: (10n ** 20n).toString(),
+      unit: 'FRI',
+    });
+    expect(minted.error).toBeUndefined();
+    const retry = await next();
+    expect(t.devnet.devnet.queuedCount).toBe(1);
+    await rpc(t.devnet.rpcUrl, 'devnet_createBlock', {});
+    expect(await t.provider.getTransactionStatus(retry.transaction_hash)).toEqual({
+      finality_status: 'ACCEPTED_ON_L2',
+      execution_status: 'SUCCEEDED',
+    });
+  });
+
   test('55 for an undeployed sender', async () => {
     const ghost = new Account({
       provider: t.provider,

@@ -364,7 +364,12 @@ export class Devnet {
           throw rpcErrors.classAlreadyDeclared();
       }
     }
-    const state = (this.queueState ??= new StateOverlay(this.state.at(this.pending.number)));
+    // The overlay holds the effects of the queued transactions only: with none queued it is
+    // rebuilt on the current pre-confirmed state, which a mint, a block close or a refused
+    // submission (it created the overlay but queued nothing) may have left behind.
+    if (this.queue.length === 0 || !this.queueState)
+      this.queueState = new StateOverlay(this.state.at(this.pending.number));
+    const state = this.queueState;
     const result = this.runner.run(
       tx,
       hash,
@@ -386,10 +391,10 @@ export class Devnet {
    * is then unknown. Returns how many were executed.
    */
   executeQueued(): number {
+    this.queueState = undefined;
     if (this.queue.length === 0) return 0;
     const queued = this.queue.splice(0);
     this.queuedByHash.clear();
-    this.queueState = undefined;
     let executed = 0;
     for (const { tx } of queued) {
       try {
