@@ -1,5 +1,5 @@
 import { Account, hash, num, RpcError, stark } from 'starknet';
-import { Devnet, RPC_SPEC_VERSION, STRK_TOKEN_ADDRESS } from '../src';
+import { Devnet, ETH_TOKEN_ADDRESS, RPC_SPEC_VERSION, STRK_TOKEN_ADDRESS } from '../src';
 import { rpc, startTestDevnet, strkBalance, TestDevnet, transferCall, WAIT } from './helpers';
 
 /** Resource bounds generous enough for any transfer, so no estimate runs first. */
@@ -172,6 +172,39 @@ describe('chain info and blocks (a block per transaction)', () => {
       filter: { ...filter, chunk_size: 5000 },
     });
     expect(tooBig.error?.code).toBe(31);
+  });
+
+  test('getEvents: filter.address may be a list of addresses (RPC 0.10)', async () => {
+    const sender = t.account(4);
+    const recipient = t.devnet.predeployedAccounts[5].address;
+    const from = (await t.provider.getBlockNumber()) + 1;
+    for (const token of [ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS]) {
+      const r = await sender.execute(transferCall(recipient, 7n, token));
+      await t.provider.waitForTransaction(r.transaction_hash, WAIT);
+    }
+    const transferKey = num.toHex(hash.getSelectorFromName('Transfer'));
+    const filter = {
+      keys: [[transferKey], [num.toHex(sender.address)], [num.toHex(recipient)]],
+      from_block: { block_number: from },
+      to_block: 'latest' as const,
+      chunk_size: 10,
+    };
+    const both = await t.provider.getEvents({
+      ...filter,
+      address: [ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS],
+    });
+    expect(both.events.map((e) => [BigInt(e.from_address), e.data[0]])).toEqual([
+      [BigInt(ETH_TOKEN_ADDRESS), '0x7'],
+      [BigInt(STRK_TOKEN_ADDRESS), '0x7'],
+    ]);
+    const onlyEth = await t.provider.getEvents({ ...filter, address: [ETH_TOKEN_ADDRESS] });
+    expect(onlyEth.events.map((e) => BigInt(e.from_address))).toEqual([BigInt(ETH_TOKEN_ADDRESS)]);
+    const single = await t.provider.getEvents({ ...filter, address: STRK_TOKEN_ADDRESS });
+    expect(single.events.map((e) => BigInt(e.from_address))).toEqual([BigInt(STRK_TOKEN_ADDRESS)]);
+    const bad = await rpc(t.devnet.rpcUrl, 'starknet_getEvents', {
+      filter: { ...filter, address: [ETH_TOKEN_ADDRESS, 'zz'] },
+    });
+    expect(bad.error?.code).toBe(-32602);
   });
 });
 

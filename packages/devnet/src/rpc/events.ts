@@ -11,7 +11,7 @@ const MAX_KEYS = 100;
 interface EventFilter {
   fromBlock: number;
   toBlock: number;
-  address?: Felt;
+  address?: Felt[];
   keys: Felt[][];
   chunkSize: number;
   continuation?: { block: number; offset: number };
@@ -55,13 +55,20 @@ function parseFilter(devnet: Devnet, raw: unknown): EventFilter {
     if (!match) throw rpcErrors.invalidContinuationToken();
     continuation = { block: Number(match[1]), offset: Number(match[2]) };
   }
-  let address: Felt | undefined;
+  // RPC 0.10: ADDRESS | ADDRESS[]; an event matches when it comes from any of them. An empty
+  // list filters nothing, as an empty key position does.
+  let address: Felt[] | undefined;
   if (f.address !== undefined) {
-    try {
-      address = parseFelt(f.address);
-    } catch (error) {
-      throw new InvalidParamError('filter.address', (error as Error).message);
-    }
+    const list = Array.isArray(f.address) ? f.address : [f.address];
+    address = list.map((a, i) => {
+      try {
+        return parseFelt(a);
+      } catch (error) {
+        const field = Array.isArray(f.address) ? `filter.address[${i}]` : 'filter.address';
+        throw new InvalidParamError(field, (error as Error).message);
+      }
+    });
+    if (address.length === 0) address = undefined;
   }
   return {
     fromBlock: blockNumberOf(devnet, f.from_block, 'filter.from_block', { block_number: 0 }),
@@ -95,7 +102,7 @@ export function getEvents(devnet: Devnet, rawFilter: unknown): Record<string, un
       for (let eventIndex = 0; eventIndex < record.events.length; eventIndex += 1, offset += 1) {
         if (number === start.block && offset < start.offset) continue;
         const event = record.events[eventIndex];
-        if (filter.address !== undefined && event.fromAddress !== filter.address) continue;
+        if (filter.address !== undefined && !filter.address.includes(event.fromAddress)) continue;
         if (!keysMatch(event.keys, filter.keys)) continue;
         if (events.length === filter.chunkSize) {
           return { events, continuation_token: `${number}-${offset}` };
