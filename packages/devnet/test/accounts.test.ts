@@ -1,6 +1,17 @@
-import { Account, CallData, ec, hash, num, shortString, stark, typedData } from 'starknet';
+import {
+  Account,
+  CallData,
+  ec,
+  hash,
+  num,
+  RpcError,
+  shortString,
+  stark,
+  typedData,
+} from 'starknet';
 import {
   ARGENT_ACCOUNT_CLASS_HASH,
+  ERC20_CLASS_HASH,
   ETH_TOKEN_ADDRESS,
   OZ_ACCOUNT_CLASS_HASH,
   STRK_TOKEN_ADDRESS,
@@ -44,6 +55,22 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
     expect(
       num.toHex(await t.provider.getClassHashAt(t.devnet.predeployedAccounts[0].address)),
     ).toBe(num.toHex(OZ_ACCOUNT_CLASS_HASH));
+  });
+
+  test('starknet_getClassAt: the class of a predeployed account and of the STRK token', async () => {
+    const address = t.devnet.predeployedAccounts[0].address;
+    const byAddress = await t.provider.getClassAt(address);
+    expect(byAddress).toHaveProperty('sierra_program');
+    expect(byAddress).toHaveProperty('entry_points_by_type.EXTERNAL');
+    expect(byAddress).toEqual(await t.provider.getClassByHash(OZ_ACCOUNT_CLASS_HASH));
+    // At an explicit block too (genesis deployed it).
+    expect(await t.provider.getClassAt(address, 0)).toEqual(byAddress);
+    expect(await t.provider.getClassAt(STRK_TOKEN_ADDRESS)).toEqual(
+      await t.provider.getClassByHash(ERC20_CLASS_HASH),
+    );
+    const unknown = await t.provider.getClassAt('0x123456789abcdef').catch((e) => e);
+    expect(unknown).toBeInstanceOf(RpcError);
+    expect(unknown.code).toBe(20);
   });
 
   test('deploys a counterfactual Argent account funded with STRK', async () => {
