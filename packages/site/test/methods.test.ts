@@ -7,9 +7,15 @@ import {
   type DefaultsContext,
   type MethodSpec,
 } from '../src/methods';
+
 // The snap's own structs for transaction details (the source of truth for what it accepts).
-import { FeltStruct } from '../../snap/src/rpc/structs';
-import { V3DetailsFields, V3DetailsStruct } from '../../snap/src/transactions/details';
+// Required rather than imported: the snap's sources are type-checked by the snap's own project.
+type AnyStruct = Struct<unknown, unknown>;
+const { FeltStruct } = require('../../snap/src/rpc/structs') as { FeltStruct: AnyStruct };
+const { V3DetailsFields, V3DetailsStruct } = require('../../snap/src/transactions/details') as {
+  V3DetailsFields: Record<string, AnyStruct>;
+  V3DetailsStruct: AnyStruct;
+};
 
 const ctx: DefaultsContext = {
   address: '0x0abc',
