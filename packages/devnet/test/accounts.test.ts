@@ -205,6 +205,11 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
           amount: { low, high: 0 },
         }),
       });
+    type Event = { from_address: string; keys: string[]; data: string[] };
+    const eventsOf = (receipt: unknown) => (receipt as { value: { events: Event[] } }).value.events;
+    const approvalKey = num.toHex(hash.getSelectorFromName('Approval'));
+    const transferKey = num.toHex(hash.getSelectorFromName('Transfer'));
+    const otherBefore = await strkBalance(t.provider, other);
     const result = await argent.execute([
       transferCall(other, 10n),
       {
@@ -213,12 +218,40 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
         calldata: CallData.compile({ spender: spender.address, amount: { low: 500, high: 0 } }),
       },
     ]);
-    await t.provider.waitForTransaction(result.transaction_hash, WAIT);
+    const multicall = await t.provider.waitForTransaction(result.transaction_hash, WAIT);
+    expect(multicall.isSuccess()).toBe(true);
     expect(await allowance()).toEqual([500n, 0n]);
+    // The first call's transfer landed, with its Transfer event.
+    expect(await strkBalance(t.provider, other)).toBe(otherBefore + 10n);
+    const multicallEvents = eventsOf(multicall);
+    expect(
+      multicallEvents.filter(
+        (e) => e.keys[0] === transferKey && num.toHex(e.keys[2]) === num.toHex(other),
+      ),
+    ).toEqual([
+      {
+        from_address: num.toHex(STRK_TOKEN_ADDRESS),
+        keys: [transferKey, num.toHex(argentAddress), num.toHex(other)],
+        data: ['0xa', '0x0'],
+      },
+    ]);
+    // approve itself emits Approval (owner, spender; the amount approved), after the transfer.
+    const approvals = multicallEvents.filter((e) => e.keys[0] === approvalKey);
+    expect(approvals).toEqual([
+      {
+        from_address: num.toHex(STRK_TOKEN_ADDRESS),
+        keys: [approvalKey, num.toHex(argentAddress), num.toHex(spender.address)],
+        data: ['0x1f4', '0x0'],
+      },
+    ]);
+    expect(multicallEvents.indexOf(approvals[0])).toBeGreaterThan(
+      multicallEvents.findIndex((e) => e.keys[0] === transferKey),
+    );
 
     const pull = await spendAllowance('transfer_from', 200);
     await t.provider.waitForTransaction(pull.transaction_hash, WAIT);
     expect(await allowance()).toEqual([300n, 0n]);
+    expect(await strkBalance(t.provider, other)).toBe(otherBefore + 210n);
 
     // The camelCase entry point spends the same allowance and emits Approval with what is left.
     const camel = await spendAllowance('transferFrom', 100);
@@ -240,6 +273,7 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
       ],
       data: ['0xc8', '0x0'],
     });
+    expect(await strkBalance(t.provider, other)).toBe(otherBefore + 310n);
   });
 
   test('ERC-20 metadata and both naming styles', async () => {
@@ -274,6 +308,19 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
       num.toHex(signature.s),
     ]);
     expect(shortString.decodeShortString(ok[0])).toBe('VALID');
+    // The camelCase entry point answers the same: 'VALID' for a good signature, 0 otherwise
+    // (OpenZeppelin 1.0.0 returns 0 rather than failing, for a wrong key, hash or length).
+    const camel = (hashToCheck: string, sig: string[]) =>
+      call('isValidSignature', [hashToCheck, String(sig.length), ...sig]);
+    const rs = [num.toHex(signature.r), num.toHex(signature.s)];
+    expect(shortString.decodeShortString((await camel(messageHash, rs))[0])).toBe('VALID');
+    expect(await camel('0x1235', rs)).toEqual(['0x0']);
+    const other = ec.starkCurve.sign(messageHash, t.devnet.predeployedAccounts[1].private_key);
+    expect(await camel(messageHash, [num.toHex(other.r), num.toHex(other.s)])).toEqual(['0x0']);
+    expect(await camel(messageHash, [rs[0]])).toEqual(['0x0']);
+    expect(await call('is_valid_signature', [messageHash, '2', rs[0], num.toHex(other.s)])).toEqual(
+      ['0x0'],
+    );
   });
 
   test('predeployed accounts derive from the seed and match starknet.js addresses', async () => {
