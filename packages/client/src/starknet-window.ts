@@ -81,7 +81,20 @@ export interface StarknetWindowObject {
   off<E extends keyof WalletEvents>(event: E, handler: WalletEvents[E]): void;
 }
 
+/** The wallet object of this package: a StarknetWindowObject whose account can be chosen. */
+export interface SnapStarknetWindowObject extends StarknetWindowObject {
+  /** Derivation index of the account the wallet requests act for (default 0). */
+  readonly accountIndex: number;
+  /**
+   * Acts for the account at `addressIndex` from now on (derived, not deployed, when new);
+   * emits accountsChanged when the account changes. Returns the new account list.
+   */
+  selectAccount(addressIndex: number): Promise<string[]>;
+}
+
 export interface StarknetWindowOptions {
+  /** Derivation index of the account to act for at first (default 0); see selectAccount. */
+  accountIndex?: number;
   id?: string;
   name?: string;
   version?: string;
@@ -111,7 +124,7 @@ function sameList(a: string[] | undefined, b: string[] | undefined): boolean {
   return !!a && !!b && a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
-class SnapWalletObject implements StarknetWindowObject {
+class SnapWalletObject implements SnapStarknetWindowObject {
   readonly id: string;
   readonly name: string;
   readonly version: string;
@@ -122,7 +135,9 @@ class SnapWalletObject implements StarknetWindowObject {
   private readonly networkHandlers = new Set<NetworkChangeHandler>();
   private accounts: string[] | undefined;
   private chainId: ChainId | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private index: number;
+  private pollGeneration = 0;
 
   constructor(client: StarknetSnapClient, options: StarknetWindowOptions) {
     this.client = client;
@@ -131,6 +146,16 @@ class SnapWalletObject implements StarknetWindowObject {
     this.version = options.version ?? 'v1.0.0';
     this.icon = options.icon ?? DEFAULT_ICON;
     this.pollIntervalMs = options.pollIntervalMs ?? 0;
+    this.index = checkIndex(options.accountIndex ?? 0);
+  }
+
+  get accountIndex(): number {
+    return this.index;
+  }
+
+  async selectAccount(addressIndex: number): Promise<string[]> {
+    this.index = checkIndex(addressIndex);
+    return this.requestAccounts();
   }
 
   async request<T extends WalletRpcType>(call: WalletRequest<T>): Promise<WalletRpcMethods[T][1]> {
@@ -179,23 +204,28 @@ class SnapWalletObject implements StarknetWindowObject {
       }
       case 'wallet_switchStarknetChain': {
         const { chainId } = call.params as SwitchStarknetChainParams;
+        // Read before switching: a chain id not known yet would hide the change.
+        const before = this.chainId ?? (await this.currentChainId());
         const switched = await this.client.switchNetwork({ chainId });
-        if (switched) await this.refresh();
+        if (switched) await this.refresh(before);
         return switched;
       }
       case 'wallet_watchAsset': {
         const params = call.params as WatchAssetParams;
         if (params?.type !== 'ERC20')
           throw new InvalidParamsError('only ERC20 assets are supported');
-        const { address: tokenAddress, symbol, decimals, name } = params.options;
+        const { address: tokenAddress, symbol, decimals, name, image } = params.options ?? {};
+        if (typeof symbol !== 'string' || symbol.trim() === '')
+          throw new InvalidParamsError('options.symbol is required');
         const [address] = await this.requestAccounts();
         await this.client.addErc20Token({
           address,
           chainId: await this.currentChainId(),
           tokenAddress,
-          tokenName: name ?? symbol ?? tokenAddress,
-          tokenSymbol: symbol ?? '',
+          tokenName: name ?? symbol,
+          tokenSymbol: symbol,
           tokenDecimals: decimals,
+          ...(image ? { tokenLogo: image } : {}),
         });
         return true;
       }
@@ -213,20 +243,19 @@ class SnapWalletObject implements StarknetWindowObject {
     return network.chainId;
   }
 
-  /** The first account (index 0) on the current network; created when there is none yet. */
+  /**
+   * The selected account (index 0 unless selectAccount chose another) on the current network.
+   * createAccount without deploy is idempotent and offline: it derives the account (storing it
+   * when new) and sends nothing to the chain.
+   */
   private async requestAccounts(): Promise<string[]> {
     const chainId = await this.currentChainId();
-    const records = await this.client.recoverAccounts({
-      startScanIndex: 0,
-      maxScanned: 1,
-      maxMissed: 1,
+    const created = await this.client.createAccount({
+      addressIndex: this.index,
+      deploy: false,
       chainId,
     });
-    let accounts = records.map((record) => record.address);
-    if (accounts.length === 0) {
-      const created = await this.client.createAccount({ addressIndex: 0, deploy: false, chainId });
-      accounts = [created.address];
-    }
+    const accounts = [created.address];
     this.noteAccounts(accounts);
     return accounts;
   }
@@ -238,8 +267,7 @@ class SnapWalletObject implements StarknetWindowObject {
   }
 
   /** Re-reads the network; emits networkChanged (and accountsChanged) when it moved. */
-  private async refresh(): Promise<void> {
-    const before = this.chainId;
+  private async refresh(before: ChainId | undefined = this.chainId): Promise<void> {
     const chainId = await this.currentChainId();
     if (before !== undefined && before !== chainId) {
       let accounts: string[] | undefined;
@@ -269,23 +297,40 @@ class SnapWalletObject implements StarknetWindowObject {
     this.updatePolling();
   }
 
+  private listening(): boolean {
+    return this.accountsHandlers.size + this.networkHandlers.size > 0;
+  }
+
+  /** One poll at a time: the next is scheduled only once the previous one has settled. */
   private updatePolling() {
-    const listening = this.accountsHandlers.size + this.networkHandlers.size > 0;
-    if (listening && this.pollIntervalMs > 0 && this.timer === undefined) {
-      this.timer = setInterval(() => {
-        this.refresh().catch(() => undefined);
-      }, this.pollIntervalMs);
-    } else if (!listening && this.timer !== undefined) {
-      clearInterval(this.timer);
+    if (this.listening() && this.pollIntervalMs > 0 && this.timer === undefined) {
+      const generation = ++this.pollGeneration;
+      const tick = () => {
+        this.refresh()
+          .catch(() => undefined)
+          .finally(() => {
+            if (generation !== this.pollGeneration || this.timer === undefined) return; // stopped
+            this.timer = setTimeout(tick, this.pollIntervalMs);
+          });
+      };
+      this.timer = setTimeout(tick, this.pollIntervalMs);
+    } else if (!this.listening() && this.timer !== undefined) {
+      clearTimeout(this.timer);
       this.timer = undefined;
     }
   }
+}
+
+function checkIndex(addressIndex: number): number {
+  if (!Number.isInteger(addressIndex) || addressIndex < 0)
+    throw new InvalidParamsError('addressIndex must be a non-negative integer');
+  return addressIndex;
 }
 
 /** Builds the get-starknet style wallet object on top of a snap client. */
 export function createStarknetWindowObject(
   client: StarknetSnapClient,
   options: StarknetWindowOptions = {},
-): StarknetWindowObject {
+): SnapStarknetWindowObject {
   return new SnapWalletObject(client, options);
 }

@@ -9,17 +9,26 @@ import {
 import { FakeProvider } from './fake-provider';
 
 /** A fake snap with a current network and per-network accounts, behind a fake provider. */
-function fakeSnap(options: { accounts?: Record<string, string[]> } = {}) {
+function fakeSnap(options: { accounts?: Record<string, string[]>; networkDelayMs?: number } = {}) {
   const provider = new FakeProvider();
-  const state = { chainId: TESTNET_CHAIN_ID, accounts: options.accounts ?? {} };
+  const state = {
+    chainId: TESTNET_CHAIN_ID,
+    accounts: options.accounts ?? {},
+    inFlight: 0,
+    maxInFlight: 0,
+  };
   const names: Record<string, string> = {
     [TESTNET_CHAIN_ID]: 'Testnet',
     [MAINNET_CHAIN_ID]: 'Mainnet',
   };
-  provider.snapMethods.set('l2_getCurrentNetwork', () => ({
-    name: names[state.chainId],
-    chainId: state.chainId,
-  }));
+  provider.snapMethods.set('l2_getCurrentNetwork', async () => {
+    const network = { name: names[state.chainId], chainId: state.chainId };
+    state.inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    if (options.networkDelayMs) await new Promise((r) => setTimeout(r, options.networkDelayMs));
+    state.inFlight -= 1;
+    return network;
+  });
   provider.snapMethods.set('l2_switchNetwork', (p) => {
     const { chainId } = p as { chainId: string };
     if (!names[chainId]) return false;
@@ -38,11 +47,11 @@ function fakeSnap(options: { accounts?: Record<string, string[]> } = {}) {
       chainId,
     }));
   });
+  // Without deploy: derives (idempotently) the account at the index.
   provider.snapMethods.set('l2_createAccount', (p) => {
-    const { chainId } = p as { chainId: string };
-    const address = `0xnew-${chainId}`;
-    state.accounts[chainId] = [...(state.accounts[chainId] ?? []), address];
-    return { address, transaction_hash: '' };
+    const { chainId, addressIndex } = p as { chainId: string; addressIndex: number };
+    const known = state.accounts[chainId] ?? [];
+    return { address: known[addressIndex] ?? `0xnew-${chainId}-${addressIndex}`, addressIndex };
   });
   const client = new StarknetSnapClient({ provider, snapId: 'local:http://127.0.0.1:1' });
   return { provider, state, client };
@@ -56,24 +65,37 @@ describe('get-starknet wallet object', () => {
     expect(wallet.icon).toMatch(/^data:image\/svg\+xml/);
   });
 
-  it('wallet_requestAccounts returns the recovered accounts of the current network', async () => {
+  it('wallet_requestAccounts derives account 0 offline (createAccount without deploy, no recovery scan)', async () => {
     const { client, provider } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0'] } });
     const wallet = createStarknetWindowObject(client);
     await expect(wallet.request({ type: 'wallet_requestAccounts' })).resolves.toEqual(['0xa0']);
-    expect(provider.snapRequests().map((r) => r.method)).toEqual([
-      'l2_getCurrentNetwork',
-      'l2_recoverAccounts',
+    expect(provider.snapRequests()).toEqual([
+      { method: 'l2_getCurrentNetwork' },
+      {
+        method: 'l2_createAccount',
+        params: { addressIndex: 0, deploy: false, chainId: TESTNET_CHAIN_ID },
+      },
     ]);
   });
 
-  it('wallet_requestAccounts creates account 0 (not deployed) when there is none', async () => {
-    const { client, provider } = fakeSnap();
+  it('selectAccount chooses the account the wallet acts for and emits accountsChanged', async () => {
+    const { client, provider } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0', '0xa1'] } });
     const wallet = createStarknetWindowObject(client);
-    await expect(wallet.request({ type: 'wallet_requestAccounts' })).resolves.toEqual([
-      `0xnew-${TESTNET_CHAIN_ID}`,
-    ]);
-    const create = provider.snapRequests().find((r) => r.method === 'l2_createAccount');
-    expect(create?.params).toEqual({ addressIndex: 0, deploy: false, chainId: TESTNET_CHAIN_ID });
+    expect(wallet.accountIndex).toBe(0);
+    const seen: unknown[] = [];
+    wallet.on('accountsChanged', (accounts) => seen.push(accounts));
+    await wallet.request({ type: 'wallet_requestAccounts' });
+    await expect(wallet.selectAccount(1)).resolves.toEqual(['0xa1']);
+    expect(wallet.accountIndex).toBe(1);
+    expect(seen).toEqual([['0xa1']]);
+    provider.snapMethods.set('l2_signMessage', () => '0x1,0x2');
+    await wallet.request({
+      type: 'wallet_signTypedData',
+      params: { types: {}, primaryType: 'M', domain: {}, message: {} },
+    });
+    expect(provider.snapRequests().at(-1)?.params).toMatchObject({ signerAddress: '0xa1' });
+    await expect(wallet.selectAccount(-1)).rejects.toThrow(InvalidParamsError);
+    expect(createStarknetWindowObject(client, { accountIndex: 1 }).accountIndex).toBe(1);
   });
 
   it('wallet_requestChainId returns the current chain id', async () => {
@@ -155,7 +177,13 @@ describe('get-starknet wallet object', () => {
         type: 'wallet_watchAsset',
         params: {
           type: 'ERC20',
-          options: { address: '0x4718', symbol: 'STRK', decimals: 18, name: 'Starknet Token' },
+          options: {
+            address: '0x4718',
+            symbol: 'STRK',
+            decimals: 18,
+            name: 'Starknet Token',
+            image: 'https://example.com/strk.svg',
+          },
         },
       }),
     ).resolves.toBe(true);
@@ -166,7 +194,20 @@ describe('get-starknet wallet object', () => {
       tokenName: 'Starknet Token',
       tokenSymbol: 'STRK',
       tokenDecimals: 18,
+      tokenLogo: 'https://example.com/strk.svg',
     });
+  });
+
+  it('wallet_watchAsset without a symbol is refused, naming options.symbol', async () => {
+    const { client, provider } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0'] } });
+    const wallet = createStarknetWindowObject(client);
+    const refused = wallet.request({
+      type: 'wallet_watchAsset',
+      params: { type: 'ERC20', options: { address: '0x4718' } },
+    });
+    await expect(refused).rejects.toThrow(InvalidParamsError);
+    await expect(refused).rejects.toThrow(/options\.symbol/);
+    expect(provider.snapRequests().map((r) => r.method)).not.toContain('l2_addErc20Token');
   });
 
   it('rejects an unknown request type', async () => {
@@ -191,6 +232,18 @@ describe('get-starknet wallet object', () => {
     ).resolves.toBe(true);
     expect(networkEvents).toEqual([[MAINNET_CHAIN_ID, ['0xb0']]]);
     expect(accountEvents).toEqual([['0xb0']]);
+  });
+
+  it('emits networkChanged for a switch made before the chain id was ever read', async () => {
+    // The network reads are slow, so the read that on() starts has not finished at the switch.
+    const { client } = fakeSnap({ networkDelayMs: 20 });
+    const wallet = createStarknetWindowObject(client);
+    const seen: unknown[] = [];
+    wallet.on('networkChanged', (chainId) => seen.push(chainId));
+    await expect(
+      wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: MAINNET_CHAIN_ID } }),
+    ).resolves.toBe(true);
+    expect(seen).toEqual([MAINNET_CHAIN_ID]);
   });
 
   it('a failed switch emits nothing, and off() removes a handler', async () => {
@@ -226,5 +279,18 @@ describe('get-starknet wallet object', () => {
     while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     wallet.off('networkChanged', handler); // stops the poll timer
     expect(seen).toEqual([MAINNET_CHAIN_ID]);
+  });
+
+  it('never starts a poll while the previous one is in flight', async () => {
+    // Reads take 30 ms, the interval is 2 ms: an interval timer would overlap many of them.
+    const { client, state } = fakeSnap({ networkDelayMs: 30 });
+    const wallet = createStarknetWindowObject(client, { pollIntervalMs: 2 });
+    const handler = () => undefined;
+    wallet.on('networkChanged', handler);
+    await wallet.request({ type: 'wallet_requestChainId' });
+    state.maxInFlight = 0;
+    await new Promise((r) => setTimeout(r, 200));
+    wallet.off('networkChanged', handler);
+    expect(state.maxInFlight).toBe(1);
   });
 });
