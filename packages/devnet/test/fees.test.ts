@@ -148,8 +148,12 @@ describe('fees in STRK (FRI)', () => {
     });
   });
 
-  test('bounds below the gas actually used revert the calls and charge the bound', async () => {
+  test('bounds below the gas actually used revert the calls and charge the gas of the transaction without its calls', async () => {
     const sender = t.account(3);
+    const recipient = t.devnet.predeployedAccounts[4].address;
+    const nonceBefore = BigInt(await t.provider.getNonceForAddress(sender.address));
+    const balanceBefore = await strkBalance(t.provider, sender.address);
+    const recipientBefore = await strkBalance(t.provider, recipient);
     const signed = await sender.getSignedTransaction(
       transferCall(t.devnet.predeployedAccounts[4].address, 1n),
     );
@@ -169,6 +173,20 @@ describe('fees in STRK (FRI)', () => {
       .value as unknown as Receipt;
     expect(receipt.execution_status).toBe('REVERTED');
     expect(receipt.revert_reason).toMatch(/^Insufficient max L2Gas/);
+    // The fee is that of validation and the fixed costs (the calls are dropped): within the
+    // bounds, below the fee of the whole transaction, and charged with the nonce bump.
+    const fee = BigInt(receipt.actual_fee.amount);
+    const maxFee =
+      tight.l1_gas.max_amount * tight.l1_gas.max_price_per_unit +
+      tight.l2_gas.max_amount * tight.l2_gas.max_price_per_unit +
+      tight.l1_data_gas.max_amount * tight.l1_data_gas.max_price_per_unit;
+    expect(fee).toBeGreaterThan(0n);
+    expect(fee).toBeLessThanOrEqual(maxFee);
+    expect(fee).toBeLessThan(BigInt(estimate.overall_fee));
+    expect(BigInt(receipt.execution_resources.l2_gas)).toBeLessThanOrEqual(tight.l2_gas.max_amount);
+    expect(BigInt(await t.provider.getNonceForAddress(sender.address))).toBe(nonceBefore + 1n);
+    expect(await strkBalance(t.provider, sender.address)).toBe(balanceBefore - fee);
+    expect(await strkBalance(t.provider, recipient)).toBe(recipientBefore);
   });
 
   test('simulateTransactions returns a trace and the fee estimation; nothing is kept', async () => {
