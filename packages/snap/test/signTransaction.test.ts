@@ -235,6 +235,27 @@ describe('l2_signTransaction', () => {
       { transactionsDetail: { ...DETAILS, version: '0x1' } },
       /"transactionsDetail.version"/u,
     ],
+    ...(['', '  '] as const).flatMap((blank): [string, Record<string, unknown>, RegExp][] => [
+      [
+        `a tip of ${JSON.stringify(blank)}`,
+        { transactionsDetail: { ...DETAILS, tip: blank } },
+        /"transactionsDetail.tip".*u64/u,
+      ],
+      ...(['l1_gas', 'l2_gas', 'l1_data_gas'] as const).flatMap((gas) =>
+        (['max_amount', 'max_price_per_unit'] as const).map(
+          (field): [string, Record<string, unknown>, RegExp] => [
+            `a ${gas}.${field} of ${JSON.stringify(blank)}`,
+            {
+              transactionsDetail: {
+                ...DETAILS,
+                resourceBounds: { ...BOUNDS, [gas]: { ...BOUNDS[gas], [field]: blank } },
+              },
+            },
+            new RegExp(`"transactionsDetail\\.resourceBounds\\.${gas}\\.${field}"`, 'u'),
+          ],
+        ),
+      ),
+    ]),
     ['no chainId', { chainId: undefined }, /"chainId" is required/u],
     ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
     ['no sender', { address: undefined }, /"address" is required/u],

@@ -16,8 +16,9 @@ export const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
 /** Contract addresses live below 2^251. */
 export const ADDRESS_BOUND = 2n ** 251n;
 
-const HEX = /^0x[0-9a-fA-F]{1,64}$/u;
-const DECIMAL = /^[0-9]{1,78}$/u;
+/** The only accepted integer spellings: no sign, no spaces, never empty. */
+export const HEX = /^0x[0-9a-fA-F]{1,64}$/u;
+export const DECIMAL = /^[0-9]{1,78}$/u;
 
 export function parseFelt(value: string | number | bigint): bigint | undefined {
   let parsed: bigint;

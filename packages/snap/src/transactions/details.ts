@@ -18,7 +18,7 @@ import {
   type Struct,
 } from 'superstruct';
 
-import { FeltStruct, UintStruct } from '../rpc/structs';
+import { DECIMAL, FeltStruct, HEX, UintStruct } from '../rpc/structs';
 
 const U64_MAX = 2n ** 64n - 1n;
 const U128_MAX = 2n ** 128n - 1n;
@@ -31,12 +31,12 @@ const bounded = (max: bigint, what: string): Struct<bigint, null> =>
         : `expected ${what}: a non-negative integer up to ${max}`,
     ),
     union([string(), number()]),
+    // Strict, as UintStruct: BigInt('') and BigInt('  ') are 0n, which must not pass.
     (value) => {
-      try {
-        return BigInt(value);
-      } catch {
-        return value;
+      if (typeof value === 'number') {
+        return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : value;
       }
+      return HEX.test(value) || DECIMAL.test(value) ? BigInt(value) : value;
     },
   );
 
