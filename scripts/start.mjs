@@ -26,9 +26,13 @@ function log(message) {
   process.stdout.write(`[start] ${message}\n`);
 }
 
-function portInUse(port) {
+function answersOn(host, port) {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
+    const socket = net.connect({ host, port });
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -36,6 +40,15 @@ function portInUse(port) {
     socket.once('error', () => resolve(false));
   });
 }
+
+/** Something listens on the port over IPv4 or IPv6 loopback ('localhost' may be either). */
+async function portInUse(port) {
+  const [v4, v6] = await Promise.all([answersOn('127.0.0.1', port), answersOn('::1', port)]);
+  return v4 || v6;
+}
+
+const running = (child) =>
+  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
 function runOnce(label, command, args, cwd = root) {
   log(`${label}...`);
@@ -71,6 +84,12 @@ function start(label, command, args, { cwd = root, env = {} } = {}) {
       stop(1);
     }
   });
+  // A failed spawn (missing binary, EACCES) emits 'error' and maybe no 'exit': stop the others
+  // (the detached devnet would otherwise outlive this script).
+  child.on('error', (error) => {
+    log(`${label} failed: ${error.message}; stopping everything.`);
+    stop(1);
+  });
   children.push({ label, child });
   return child;
 }
@@ -79,20 +98,10 @@ function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
   log('stopping...');
-  for (const { child } of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  }
+  killGroups('SIGTERM');
   const deadline = Date.now() + 5000;
   const wait = setInterval(() => {
-    const alive = children.filter(
-      ({ child }) => child.exitCode === null && child.signalCode === null,
-    );
+    const alive = children.filter(({ child }) => running(child));
     if (alive.length === 0 || Date.now() > deadline) {
       for (const { child } of alive) {
         try {
@@ -105,6 +114,19 @@ function stop(exitCode = 0) {
       process.exit(exitCode);
     }
   }, 100);
+}
+
+/** Signals every process group still running; synchronous, so it also works in 'exit'. */
+function killGroups(signal) {
+  for (const { child } of children) {
+    if (running(child)) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
 }
 
 async function waitFor(label, check, timeoutMs = 120_000) {
@@ -136,6 +158,10 @@ async function httpOk(url) {
 async function main() {
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
+  process.on('SIGHUP', () => stop(0)); // terminal closed
+  // Backstop: however this process ends (an uncaught error, process.exit elsewhere), no
+  // detached process group is left behind.
+  process.on('exit', () => killGroups('SIGKILL'));
 
   for (const [port, what] of [
     [DEVNET_PORT, 'devnet'],
