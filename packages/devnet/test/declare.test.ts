@@ -124,6 +124,24 @@ describe('declare a real compiled class, deploy through the UDC', () => {
     expect((reply.error?.data as { revert_error: string }).revert_error).toMatch(
       /declared but cannot be executed by this devnet/,
     );
+    // A selector the class does not have is 21 ENTRYPOINT_NOT_FOUND, as on a real node.
+    const missing = await rpc(t.devnet.rpcUrl, 'starknet_call', {
+      request: {
+        contract_address: num.toHex(expected),
+        entry_point_selector: hash.getSelectorFromName('no_such_function'),
+        calldata: [],
+      },
+      block_id: 'latest',
+    });
+    expect(missing.error).toEqual({
+      code: 21,
+      message: 'Requested entrypoint does not exist in the contract',
+    });
+    const viaProvider = await t.provider
+      .callContract({ contractAddress: num.toHex(expected), entrypoint: 'no_such_function' })
+      .catch((e) => e);
+    expect(viaProvider).toBeInstanceOf(RpcError);
+    expect(viaProvider.code).toBe(21);
   });
 
   test('UDC deploy of a native class runs its constructor (OpenZeppelin account, not unique)', async () => {
