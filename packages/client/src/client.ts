@@ -86,19 +86,21 @@ export class StarknetSnapClient {
     }
   }
 
-  /** The installed snaps; throws SnapsNotSupportedError when the wallet has no Snaps API. */
+  /**
+   * The installed snaps; throws SnapsNotSupportedError when the wallet has no Snaps API
+   * (wallet_getSnaps answers -32601 or 4200), and other failures mapped as by `invoke`.
+   */
   async getSnaps(): Promise<Record<string, InstalledSnap>> {
     try {
       const result = await this.provider.request({ method: 'wallet_getSnaps' });
       return (result ?? {}) as Record<string, InstalledSnap>;
     } catch (error) {
-      // wallet_getSnaps never prompts: any failure (-32601 method not found, 4200 unsupported,
-      // or a wallet-specific error) means this wallet cannot run snaps.
-      const detail = (error as { message?: unknown } | null)?.message;
+      // Only "method not found" (-32601) and "unsupported method" (4200) mean the wallet has no
+      // Snaps API; anything else (disconnected, internal error, ...) is reported as it is.
+      const mapped = toSnapError(error);
+      if (mapped.code !== -32601 && mapped.code !== 4200) throw mapped;
       throw new SnapsNotSupportedError(
-        typeof detail === 'string'
-          ? `This wallet cannot run snaps (wallet_getSnaps failed: ${detail}). Use MetaMask Flask or a MetaMask version with Snaps support.`
-          : undefined,
+        `This wallet cannot run snaps (wallet_getSnaps failed: ${mapped.message}). Use MetaMask Flask or a MetaMask version with Snaps support.`,
       );
     }
   }

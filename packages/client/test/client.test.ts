@@ -41,6 +41,32 @@ describe('Snaps support detection', () => {
     await expect(client.getSnaps()).rejects.toThrow(SnapsNotSupportedError);
     await expect(client.getSnaps()).rejects.toThrow(/cannot run snaps.*MetaMask Flask/);
   });
+
+  it('treats 4200 (unsupported method) as no Snaps API too', async () => {
+    const { provider, client } = setup();
+    provider.walletMethods.set('wallet_getSnaps', () => {
+      throw { code: 4200, message: 'The requested method is not supported' };
+    });
+    await expect(client.getSnaps()).rejects.toThrow(SnapsNotSupportedError);
+    expect(await client.isSnapsSupported()).toBe(false);
+  });
+
+  it('reports any other wallet_getSnaps failure as it is, not as "no snaps"', async () => {
+    const { provider, client } = setup();
+    provider.walletMethods.set('wallet_getSnaps', () => {
+      throw { code: 4900, message: 'Disconnected' };
+    });
+    const failure = client.getSnaps();
+    await expect(failure).rejects.toThrow(SnapError);
+    await expect(failure).rejects.not.toThrow(SnapsNotSupportedError);
+    await expect(failure).rejects.toMatchObject({ code: 4900, message: 'Disconnected' });
+    await expect(client.isSnapsSupported()).rejects.toMatchObject({ code: 4900 });
+
+    provider.walletMethods.set('wallet_getSnaps', () => {
+      throw { code: 4001, message: 'User rejected the request.' };
+    });
+    await expect(client.getSnaps()).rejects.toThrow(UserRejectedError);
+  });
 });
 
 describe('connect', () => {
