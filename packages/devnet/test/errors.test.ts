@@ -234,4 +234,32 @@ describe('protocol error codes, each provoked for real', () => {
     const empty = JSON.parse((await postRaw(t.devnet.url, '[]')).text);
     expect(empty.error.code).toBe(-32600);
   });
+
+  test('ids are echoed exactly as sent: long integers stay numbers, strings stay strings', async () => {
+    const idOf = (text: string) => /"id":(.*?),"(result|error)"/.exec(text)?.[1];
+    for (const id of ['12345678901234567890', '1234567890123456', '-98765432109876543210', '7']) {
+      const body = `{"jsonrpc":"2.0","id":${id},"method":"starknet_chainId"}`;
+      const reply = await postRaw(t.devnet.rpcUrl, body);
+      expect(reply.status).toBe(200);
+      expect(idOf(reply.text)).toBe(id);
+    }
+    const asString = await postRaw(
+      t.devnet.rpcUrl,
+      '{"jsonrpc":"2.0","id":"12345678901234567890","method":"starknet_chainId"}',
+    );
+    expect(idOf(asString.text)).toBe('"12345678901234567890"');
+    // In a batch, next to a long integer among the params (still quoted there for BigInt).
+    const batch = await postRaw(
+      t.devnet.rpcUrl,
+      '[{"jsonrpc":"2.0","id":11111111111111111111,"method":"devnet_mint",' +
+        `"params":{"address":"${t.devnet.predeployedAccounts[6].address}","amount":100000000000000000000,"unit":"FRI"}},` +
+        '{"jsonrpc":"2.0","id":22222222222222222222,"method":"starknet_chainId"},' +
+        '{"jsonrpc":"2.0","id":33333333333333333333,"method":"starknet_nope"}]',
+    );
+    expect(batch.text).toContain('"id":11111111111111111111,"result":{"new_balance":');
+    expect(batch.text).toContain('"id":22222222222222222222,"result":"0x534e5f5345504f4c4941"');
+    expect(batch.text).toContain('"id":33333333333333333333,"error":{"code":-32601');
+    const invalid = await postRaw(t.devnet.rpcUrl, '{"id":44444444444444444444,"method":12}');
+    expect(invalid.text).toContain('"id":44444444444444444444,');
+  });
 });
