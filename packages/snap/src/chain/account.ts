@@ -28,11 +28,17 @@ import {
   classHashAtCall,
   CONTRACT_NOT_FOUND,
   estimateTransactions,
+  localDeployHash,
+  nextNonce,
+  noteDeploySubmitted,
+  noteFailedSubmission,
   noteSubmittedNonce,
   nonceCall,
+  readAccountState,
   readNonce,
   submitTransaction,
   viewCall,
+  withAccountLock,
   withNextNonce,
   type ChainContext,
 } from './node';
@@ -281,6 +287,7 @@ export function requireFunds(address: string, balance: bigint, needed: bigint, w
   );
 }
 
+/** Sends the account's DEPLOY_ACCOUNT. Call it with the account's lock held. */
 export async function sendDeploy(
   chain: ChainContext,
   key: AccountKey,
@@ -288,8 +295,32 @@ export async function sendDeploy(
 ): Promise<string> {
   const signed = deployTxFor(key, chain.network.chainId, bounds, false);
   const txHash = await submitTransaction(chain.rpc, signed, 'Account deployment');
-  noteSubmittedNonce(chain.network.chainId, key.address, 0n);
+  noteDeploySubmitted(chain.network.chainId, key.address, txHash);
   return txHash;
+}
+
+export type DeployOutcome =
+  { sent: true; transactionHash: string } | { sent: false; deployed: true; localHash?: string };
+
+/**
+ * Deploys the account unless, checked under the account's lock, it is already on chain
+ * (pre_confirmed) or this snap already sent its deployment: concurrent approvals send one
+ * DEPLOY_ACCOUNT.
+ */
+export async function deployOnce(
+  chain: ChainContext,
+  key: AccountKey,
+  bounds: ResourceBounds,
+): Promise<DeployOutcome> {
+  const chainId = chain.network.chainId;
+  return withAccountLock(chainId, key.address, async () => {
+    const localHash = localDeployHash(chainId, key.address);
+    const state = await readAccountState(chain.rpc, key.address);
+    if (state.deployed || localHash !== undefined) {
+      return { sent: false, deployed: true, localHash };
+    }
+    return { sent: true, transactionHash: await sendDeploy(chain, key, bounds) };
+  });
 }
 
 export type SentInvoke = { deployTxnHash?: string; transactionHash: string; nonce: bigint };
@@ -319,14 +350,28 @@ export async function sendInvoke(
     return submitTransaction(chain.rpc, signed, 'Transaction');
   };
 
-  let deployTxnHash: string | undefined;
   if (plan.includeDeploy && plan.deployBounds) {
-    deployTxnHash = await sendDeploy(chain, key, plan.deployBounds);
-    await onDeployed(deployTxnHash);
-    const nonce = plan.fixedNonce ?? 1n;
-    const transactionHash = await sendWithNonce(nonce);
-    noteSubmittedNonce(chainId, key.address, nonce);
-    return { deployTxnHash, transactionHash, nonce };
+    const deployBounds = plan.deployBounds;
+    // Deploy and invoke under the account's lock, re-checking the deployment there: another
+    // approved request (or l2_createAccount deploy) may have deployed it since the estimate.
+    return withAccountLock(chainId, key.address, async () => {
+      const state = await readAccountState(chain.rpc, key.address);
+      let deployTxnHash: string | undefined;
+      if (!state.deployed && localDeployHash(chainId, key.address) === undefined) {
+        deployTxnHash = await sendDeploy(chain, key, deployBounds);
+        await onDeployed(deployTxnHash);
+      }
+      const nonce = plan.fixedNonce ?? nextNonce(chainId, key.address, state.nonce);
+      let transactionHash: string;
+      try {
+        transactionHash = await sendWithNonce(nonce);
+      } catch (error) {
+        noteFailedSubmission(chainId, key.address, error);
+        throw error;
+      }
+      noteSubmittedNonce(chainId, key.address, nonce);
+      return { deployTxnHash, transactionHash, nonce };
+    });
   }
   if (plan.fixedNonce !== undefined) {
     const transactionHash = await sendWithNonce(plan.fixedNonce);

@@ -14,7 +14,7 @@ import {
   upsertTransaction,
 } from '../state';
 import { confirm } from '../ui';
-import { planDeploy, readAccountSnapshot, requireFunds, sendDeploy } from './account';
+import { deployOnce, planDeploy, readAccountSnapshot, requireFunds } from './account';
 import { DeployAccountScreen } from './dialogs';
 import { findDeployTxnHash } from './explorerLookup';
 import { getChain } from './node';
@@ -31,10 +31,11 @@ export async function deployAccount(
   const chain = getChain(chainId);
   const snapshot = await readAccountSnapshot(chain, key.address);
 
-  if (snapshot.deployed) {
-    // Already on chain: nothing to send. The snap records the account, with the deploy hash
-    // from the explorer when it did not know it yet.
-    const known = findAccount(await stateStore.read(), chainId, key.address)?.deployTxnHash;
+  // Already on chain (or deployed by this snap meanwhile): nothing to send. The snap records
+  // the account, with the deploy hash from the explorer when it did not know it yet.
+  const recordDeployed = async (localHash?: string): Promise<DeployResult> => {
+    const known =
+      findAccount(await stateStore.read(), chainId, key.address)?.deployTxnHash || localHash;
     const deployTxnHash = known || (await findDeployTxnHash(chain.explorer, key.address));
     const record = await stateStore.update((state) => {
       const existing = findAccount(state, chainId, key.address);
@@ -44,6 +45,10 @@ export async function deployAccount(
       });
     });
     return { address: key.address, transaction_hash: record.deployTxnHash };
+  };
+
+  if (snapshot.deployed) {
+    return recordDeployed();
   }
 
   const plan = await planDeploy(chain, key, snapshot);
@@ -59,7 +64,11 @@ export async function deployAccount(
   if (!approved) {
     throw userRejected();
   }
-  const transactionHash = await sendDeploy(chain, key, plan.bounds);
+  const outcome = await deployOnce(chain, key, plan.bounds);
+  if (!outcome.sent) {
+    return recordDeployed(outcome.localHash);
+  }
+  const transactionHash = outcome.transactionHash;
   const txnRecord = deployRecord(transactionHash, key.address, key.constructorCalldata, chainId);
   await stateStore.update((state) => {
     const existing = findAccount(state, chainId, key.address);

@@ -188,6 +188,59 @@ export async function callView(
 
 const nonceLocks = new Map<string, Mutex>();
 const lastSubmittedNonce = new Map<string, bigint>();
+const localDeploys = new Map<string, string>();
+
+function accountKey(chainId: string, address: string): string {
+  return `${chainId}:${BigInt(address).toString(16)}`;
+}
+
+/**
+ * Runs `task` while holding the account's submission lock: one submission (or deploy + invoke)
+ * at a time per account.
+ */
+export async function withAccountLock<T>(
+  chainId: string,
+  address: string,
+  task: () => Promise<T>,
+): Promise<T> {
+  const key = accountKey(chainId, address);
+  let lock = nonceLocks.get(key);
+  if (!lock) {
+    lock = new Mutex();
+    nonceLocks.set(key, lock);
+  }
+  return lock.runExclusive(task);
+}
+
+/**
+ * The next nonce of the account: the larger of the chain's and one past the last nonce this
+ * snap submitted. Call it with the account's lock held.
+ */
+export function nextNonce(chainId: string, address: string, chainNonce: bigint): bigint {
+  const local = lastSubmittedNonce.get(accountKey(chainId, address));
+  return local !== undefined && local + 1n > chainNonce ? local + 1n : chainNonce;
+}
+
+/** Whether a submission failed because the node rejected its nonce (JSON-RPC error 52). */
+export function isInvalidNonceError(error: unknown): boolean {
+  if (error instanceof StarknetRpcError) {
+    return error.code === INVALID_NONCE;
+  }
+  const data = (error as { data?: { nodeCode?: unknown } } | undefined)?.data;
+  return typeof data === 'object' && data !== null && data.nodeCode === INVALID_NONCE;
+}
+
+export const INVALID_NONCE = 52;
+
+/**
+ * After a failed submission: earlier submissions may still be pending, so the local nonce is
+ * kept; only when the node says the nonce is invalid is the chain's nonce the truth again.
+ */
+export function noteFailedSubmission(chainId: string, address: string, error: unknown): void {
+  if (isInvalidNonceError(error)) {
+    lastSubmittedNonce.delete(accountKey(chainId, address));
+  }
+}
 
 /**
  * Runs `submit` with the next nonce of `address`, one submission at a time per account. The
@@ -201,34 +254,36 @@ export async function withNextNonce<T>(
   readChainNonce: () => Promise<bigint>,
   submit: (nonce: bigint) => Promise<T>,
 ): Promise<T> {
-  const key = `${chainId}:${BigInt(address).toString(16)}`;
-  let lock = nonceLocks.get(key);
-  if (!lock) {
-    lock = new Mutex();
-    nonceLocks.set(key, lock);
-  }
-  return lock.runExclusive(async () => {
-    const chainNonce = await readChainNonce();
-    const local = lastSubmittedNonce.get(key);
-    const nonce = local !== undefined && local + 1n > chainNonce ? local + 1n : chainNonce;
+  return withAccountLock(chainId, address, async () => {
+    const nonce = nextNonce(chainId, address, await readChainNonce());
     let result: T;
     try {
       result = await submit(nonce);
     } catch (error) {
-      // The chain's nonce is the truth again after a failed submission (e.g. a dropped tx).
-      lastSubmittedNonce.delete(key);
+      noteFailedSubmission(chainId, address, error);
       throw error;
     }
-    lastSubmittedNonce.set(key, nonce);
+    noteSubmittedNonce(chainId, address, nonce);
     return result;
   });
 }
 
 /** Records that a nonce was used outside withNextNonce (explicit details.nonce, deploy). */
 export function noteSubmittedNonce(chainId: string, address: string, nonce: bigint): void {
-  const key = `${chainId}:${BigInt(address).toString(16)}`;
+  const key = accountKey(chainId, address);
   const local = lastSubmittedNonce.get(key);
   if (local === undefined || nonce > local) {
     lastSubmittedNonce.set(key, nonce);
   }
+}
+
+/** Records the account's DEPLOY_ACCOUNT this snap sent (nonce 0). */
+export function noteDeploySubmitted(chainId: string, address: string, txHash: string): void {
+  localDeploys.set(accountKey(chainId, address), txHash);
+  noteSubmittedNonce(chainId, address, 0n);
+}
+
+/** The hash of the DEPLOY_ACCOUNT this snap sent for the account, if any. */
+export function localDeployHash(chainId: string, address: string): string | undefined {
+  return localDeploys.get(accountKey(chainId, address));
 }

@@ -516,6 +516,85 @@ describe('l2_executeTxn', () => {
   });
 });
 
+describe('deploy-first under the account lock', () => {
+  /** A fresh account of the snap at `index`, funded, not deployed. */
+  async function fundedUndeployed(index: number): Promise<ExpectedAccount> {
+    const account = await expectedAccount(DEFAULT_SRP, index);
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: index } }));
+    await mintStrk(devnet, account.address, 10n ** 20n);
+    return account;
+  }
+
+  /** Approves every open dialog once `count` more estimates have reached the node. */
+  async function approveAllAfter(pendings: ReturnType<Snap['request']>[], count: number) {
+    const before = devnet.metrics.rpcCalls.starknet_estimateFee ?? 0;
+    await waitFor(() => (devnet.metrics.rpcCalls.starknet_estimateFee ?? 0) >= before + count);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await (await dialogOf(pendings[0])).ok();
+    return Promise.all(pendings);
+  }
+
+  it('two concurrent l2_executeTxn from an undeployed account: one deploy, nonces 1 and 2', async () => {
+    const account = await fundedUndeployed(5);
+    const deploysBefore = devnet.metrics.rpcCalls.starknet_addDeployAccountTransaction ?? 0;
+    const pendings = [11n, 12n].map((amount) =>
+      snap.request({
+        method: 'l2_executeTxn',
+        params: { address: account.address, calls: [transferCall(amount)] },
+      }),
+    );
+    const responses = await approveAllAfter(pendings, 2);
+    const hashes = responses.map(
+      (response) => resultOf<{ transaction_hash: string }>(response).transaction_hash,
+    );
+    expect(devnet.metrics.rpcCalls.starknet_addDeployAccountTransaction ?? 0).toBe(
+      deploysBefore + 1,
+    );
+    const nonces = await Promise.all(
+      hashes.map(async (txHash) =>
+        BigInt((await nodeTransaction<{ nonce: string }>(devnet, txHash)).nonce),
+      ),
+    );
+    expect([...nonces].sort((a, b) => Number(a - b))).toEqual([1n, 2n]);
+    for (const txHash of hashes) {
+      const receipt = await nodeReceipt<{ execution_status: string }>(devnet, txHash);
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+    }
+    const records = await storedRecords(snap, account.address);
+    expect(records.map((record) => record.txnType).sort()).toEqual([
+      'deploy_account',
+      'invoke',
+      'invoke',
+    ]);
+  });
+
+  it('l2_createAccount deploy and l2_executeTxn at once: one deploy, the invoke lands', async () => {
+    const account = await fundedUndeployed(6);
+    const deploysBefore = devnet.metrics.rpcCalls.starknet_addDeployAccountTransaction ?? 0;
+    const pendings = [
+      snap.request({ method: 'l2_createAccount', params: { addressIndex: 6, deploy: true } }),
+      snap.request({
+        method: 'l2_executeTxn',
+        params: { address: account.address, calls: [transferCall(13n)] },
+      }),
+    ];
+    const [created, executed] = await approveAllAfter(pendings, 2);
+    const { transaction_hash: deployHash } = resultOf<{ transaction_hash: string }>(created);
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(executed);
+    expect(devnet.metrics.rpcCalls.starknet_addDeployAccountTransaction ?? 0).toBe(
+      deploysBefore + 1,
+    );
+    expect(await isDeployed(devnet, account.address)).toBe(true);
+    expect(BigInt((await nodeTransaction<{ nonce: string }>(devnet, txHash)).nonce)).toBe(1n);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, txHash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const records = await storedRecords(snap, account.address);
+    const deployRecords = records.filter((record) => record.txnType === 'deploy_account');
+    expect(deployRecords).toHaveLength(1);
+    expect(BigInt(deployRecords[0].txnHash)).toBe(BigInt(deployHash));
+  });
+});
+
 describe('l2_getErc20TokenBalance', () => {
   it('returns latest and pending balances as hex u256, matching the devnet', async () => {
     const balance = resultOf<{ balanceLatest: string; balancePending: string }>(

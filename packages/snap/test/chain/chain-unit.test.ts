@@ -20,6 +20,8 @@ import {
   toFeeEstimateResult,
 } from '../../src/chain/fees';
 import { parseExplorerItem } from '../../src/chain/explorer';
+import { toChainError } from '../../src/chain/errors';
+import { withNextNonce } from '../../src/chain/node';
 import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
 import { advanceStatus, mapNodeStatus } from '../../src/chain/status';
 
@@ -111,6 +113,44 @@ describe('status mapping', () => {
     expect(advanceStatus('RECEIVED', 'PENDING')).toBe('PENDING');
     expect(advanceStatus('PENDING', 'REJECTED')).toBe('REJECTED');
     expect(advanceStatus(undefined, 'RECEIVED')).toBe('RECEIVED');
+  });
+});
+
+describe('nonce tracking', () => {
+  const ok = async (nonce: bigint) => nonce;
+
+  it('keeps the last submitted nonce when a later submission fails', async () => {
+    const send = async (chainNonce: bigint, submit: (nonce: bigint) => Promise<bigint>) =>
+      withNextNonce('0xtest', '0xabc1', async () => chainNonce, submit);
+    expect(await send(0n, ok)).toBe(0n);
+    // Nonce 0 is sent but not yet visible; the next send fails for another reason.
+    await expect(
+      send(0n, async () => {
+        throw new Error('connection reset');
+      }),
+    ).rejects.toThrow('connection reset');
+    // The pending nonce 0 is still remembered: the next send uses 1, not 0.
+    expect(await send(0n, ok)).toBe(1n);
+  });
+
+  it('re-syncs with the chain only on an invalid nonce (error 52)', async () => {
+    const send = async (chainNonce: bigint, submit: (nonce: bigint) => Promise<bigint>) =>
+      withNextNonce('0xtest', '0xabc2', async () => chainNonce, submit);
+    expect(await send(3n, ok)).toBe(3n);
+    expect(await send(3n, ok)).toBe(4n);
+    await expect(
+      send(3n, async () => {
+        throw toChainError(new StarknetRpcError(52, 'Invalid transaction nonce'), 'Transaction');
+      }),
+    ).rejects.toThrow(/invalid transaction nonce/u);
+    expect(await send(3n, ok)).toBe(3n);
+    expect(await send(3n, ok)).toBe(4n);
+    await expect(
+      send(3n, async () => {
+        throw new StarknetRpcError(52, 'Invalid transaction nonce');
+      }),
+    ).rejects.toBeInstanceOf(StarknetRpcError);
+    expect(await send(3n, ok)).toBe(3n);
   });
 });
 
