@@ -16,8 +16,10 @@ import { givenBounds } from './details';
 import {
   boundsFromEstimate,
   boundsWithinMaxFee,
+  deployAndInvokeWithinMaxFee,
   formatStrk,
   MaxFeeTooLowError,
+  maxChargeOf,
   maxFeeOfBounds,
   toFeeEstimateResult,
   type FeeEstimate,
@@ -112,9 +114,23 @@ function baseDetails(
   };
 }
 
-/** The most a transaction can be charged: its bounds plus the tip on every unit of L2 gas. */
-export function maxChargeOf(bounds: ResourceBounds, tip: bigint): bigint {
-  return maxFeeOfBounds(bounds) + tip * bounds.l2_gas.max_amount;
+export { maxChargeOf };
+
+/**
+ * Refuses caller-given resource bounds whose maximum charge (tip included) is above the
+ * caller's maxFee: both fields are the caller's, and maxFee is a cap.
+ */
+export function requireBoundsWithinMaxFee(
+  charge: bigint,
+  maxFee: bigint | undefined,
+  field = 'details',
+): void {
+  if (maxFee !== undefined && charge > maxFee) {
+    throw new InvalidInputError(
+      `Invalid params: "${field}.resourceBounds" (with "${field}.tip") allow a charge of up to ${charge.toString()} FRI, above "${field}.maxFee" ${maxFee.toString()} (FRI)`,
+      { maxFee: maxFee.toString(10), maxCharge: charge.toString(10), unit: 'FRI' },
+    );
+  }
 }
 
 export type InvokePlan = {
@@ -184,18 +200,33 @@ export async function planInvoke(
   }
 
   const invokeEstimate = estimates[estimates.length - 1];
-  const deployBounds = includeDeploy ? boundsFromEstimate(estimates[0]) : undefined;
+  const maxFee = details?.maxFee;
+  let deployBounds: ResourceBounds | undefined;
   let invokeBounds: ResourceBounds;
   try {
     if (given) {
       invokeBounds = given;
-    } else if (details?.maxFee !== undefined) {
-      const deployMax = deployBounds ? maxFeeOfBounds(deployBounds) : 0n;
-      if (details.maxFee <= deployMax) {
-        throw new MaxFeeTooLowError(details.maxFee, deployMax + invokeEstimate.overall_fee);
+      const invokeCharge = maxChargeOf(given, base.tip);
+      requireBoundsWithinMaxFee(invokeCharge, maxFee);
+      if (includeDeploy) {
+        deployBounds =
+          maxFee === undefined
+            ? boundsFromEstimate(estimates[0])
+            : boundsWithinMaxFee(estimates[0], maxFee - invokeCharge);
       }
-      invokeBounds = boundsWithinMaxFee(invokeEstimate, details.maxFee - deployMax);
+    } else if (maxFee !== undefined) {
+      if (includeDeploy) {
+        ({ deployBounds, invokeBounds } = deployAndInvokeWithinMaxFee(
+          estimates[0],
+          invokeEstimate,
+          maxFee,
+          base.tip,
+        ));
+      } else {
+        invokeBounds = boundsWithinMaxFee(invokeEstimate, maxFee, base.tip);
+      }
     } else {
+      deployBounds = includeDeploy ? boundsFromEstimate(estimates[0]) : undefined;
       invokeBounds = boundsFromEstimate(invokeEstimate);
     }
   } catch (error) {

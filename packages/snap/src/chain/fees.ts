@@ -103,26 +103,39 @@ export function maxFeeOfBounds(bounds: ResourceBounds): bigint {
   );
 }
 
+/** The most a transaction can be charged: its bounds plus the tip on every unit of L2 gas. */
+export function maxChargeOf(bounds: ResourceBounds, tip: bigint): bigint {
+  return maxFeeOfBounds(bounds) + tip * bounds.l2_gas.max_amount;
+}
+
+/** The least maxFee that can pay for an estimate, with `tip` on every unit of L2 gas. */
+export function minimumCharge(estimate: FeeEstimate, tip = 0n): bigint {
+  return estimate.overall_fee + tip * estimate.l2_gas_consumed;
+}
+
 /**
  * Bounds that respect a caller's `maxFee` (SPEC 2.2): the estimated prices, the L1 amounts as
- * estimated, and as much L2 gas as the rest of maxFee pays for. Fails when maxFee cannot even
- * pay for the estimate.
+ * estimated, and as much L2 gas as the rest of maxFee pays for, the tip included
+ * (maxChargeOf(bounds, tip) <= maxFee). Fails when maxFee cannot even pay for the estimate.
  */
-export function boundsWithinMaxFee(estimate: FeeEstimate, maxFee: bigint): ResourceBounds {
+export function boundsWithinMaxFee(
+  estimate: FeeEstimate,
+  maxFee: bigint,
+  tip = 0n,
+): ResourceBounds {
   const margined = boundsFromEstimate(estimate);
-  if (maxFeeOfBounds(margined) <= maxFee) {
+  if (maxChargeOf(margined, tip) <= maxFee) {
     return margined;
   }
-  if (maxFee < estimate.overall_fee) {
-    throw new MaxFeeTooLowError(maxFee, estimate.overall_fee);
+  const minimum = minimumCharge(estimate, tip);
+  if (maxFee < minimum) {
+    throw new MaxFeeTooLowError(maxFee, minimum);
   }
   const l1Cost =
     estimate.l1_gas_consumed * estimate.l1_gas_price +
     estimate.l1_data_gas_consumed * estimate.l1_data_gas_price;
-  const l2Amount =
-    estimate.l2_gas_price === 0n
-      ? estimate.l2_gas_consumed
-      : (maxFee - l1Cost) / estimate.l2_gas_price;
+  const perL2Unit = estimate.l2_gas_price + tip;
+  const l2Amount = perL2Unit === 0n ? estimate.l2_gas_consumed : (maxFee - l1Cost) / perL2Unit;
   return {
     l1_gas: { max_amount: estimate.l1_gas_consumed, max_price_per_unit: estimate.l1_gas_price },
     l1_data_gas: {
@@ -131,6 +144,38 @@ export function boundsWithinMaxFee(estimate: FeeEstimate, maxFee: bigint): Resou
     },
     l2_gas: { max_amount: l2Amount, max_price_per_unit: estimate.l2_gas_price },
   };
+}
+
+/**
+ * Deploy (no tip) and invoke (with `tip`) bounds whose summed maximum charge stays within
+ * maxFee: both with margins when they fit, else maxFee shared in proportion to the two
+ * estimates and each fitted with boundsWithinMaxFee. Fails only when maxFee cannot pay for the
+ * two estimates.
+ */
+export function deployAndInvokeWithinMaxFee(
+  deployEstimate: FeeEstimate,
+  invokeEstimate: FeeEstimate,
+  maxFee: bigint,
+  tip = 0n,
+): { deployBounds: ResourceBounds; invokeBounds: ResourceBounds } {
+  const deployMargined = boundsFromEstimate(deployEstimate);
+  const invokeMargined = boundsFromEstimate(invokeEstimate);
+  if (maxChargeOf(deployMargined, 0n) + maxChargeOf(invokeMargined, tip) <= maxFee) {
+    return { deployBounds: deployMargined, invokeBounds: invokeMargined };
+  }
+  const deployMinimum = minimumCharge(deployEstimate);
+  const total = deployMinimum + minimumCharge(invokeEstimate, tip);
+  if (maxFee < total) {
+    throw new MaxFeeTooLowError(maxFee, total);
+  }
+  const deployShare = total === 0n ? 0n : (maxFee * deployMinimum) / total;
+  const deployBounds = boundsWithinMaxFee(deployEstimate, deployShare);
+  const invokeBounds = boundsWithinMaxFee(
+    invokeEstimate,
+    maxFee - maxChargeOf(deployBounds, 0n),
+    tip,
+  );
+  return { deployBounds, invokeBounds };
 }
 
 export class MaxFeeTooLowError extends Error {

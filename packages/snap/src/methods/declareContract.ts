@@ -3,7 +3,12 @@ import { any, optional, string, type, union } from 'superstruct';
 import { extractContractHashes, isSierra, type CompiledSierra } from 'starknet';
 
 import { requireOwnAccountKey } from '../accounts';
-import { maxChargeOf, requireFunds, u256FromFelts } from '../chain/account';
+import {
+  maxChargeOf,
+  requireBoundsWithinMaxFee,
+  requireFunds,
+  u256FromFelts,
+} from '../chain/account';
 import { givenBounds, ChainTxDetailsStruct } from '../chain/details';
 import { DeclareScreen } from '../chain/dialogs';
 import { toChainError } from '../chain/errors';
@@ -163,6 +168,11 @@ export const declareContract = defineMethod({
     let overallFee: bigint | undefined;
     if (given) {
       bounds = given;
+      requireBoundsWithinMaxFee(
+        maxChargeOf(given, base.tip),
+        details?.maxFee,
+        'invocationsDetails',
+      );
     } else {
       const [estimate] = await estimateTransactions(
         chain.rpc,
@@ -180,7 +190,7 @@ export const declareContract = defineMethod({
         bounds =
           details?.maxFee === undefined
             ? boundsFromEstimate(estimate)
-            : boundsWithinMaxFee(estimate, details.maxFee);
+            : boundsWithinMaxFee(estimate, details.maxFee, base.tip);
       } catch (error) {
         if (error instanceof MaxFeeTooLowError) {
           throw invalidParams(

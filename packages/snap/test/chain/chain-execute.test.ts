@@ -336,6 +336,95 @@ describe('l2_executeTxn', () => {
     expect(submissions(devnet)).toBe(sent);
   });
 
+  it('refuses details.resourceBounds whose maximum charge is above details.maxFee', async () => {
+    const sent = submissions(devnet);
+    expectError(
+      await snap.request({
+        method: 'l2_executeTxn',
+        params: {
+          address: sender.address,
+          calls: [transferCall(2n)],
+          details: { resourceBounds: GENEROUS_BOUNDS, maxFee: '1000' },
+        },
+      }),
+      -32000,
+      /"details.resourceBounds".*above "details.maxFee" 1000/u,
+    );
+    expect(submissions(devnet)).toBe(sent);
+  });
+
+  it('counts the tip within details.maxFee', async () => {
+    const fee = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: { address: sender.address, invocations: [transferCall(3n)] },
+      }),
+    );
+    const tip = BigInt(fee.gasPrice) / 10n;
+    expect(tip).toBeGreaterThan(0n);
+    const maxFee = (BigInt(fee.overallFee) * 11n) / 10n + tip * BigInt(fee.gasConsumed);
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: {
+        address: sender.address,
+        calls: [transferCall(3n)],
+        details: { maxFee: maxFee.toString(), tip: tip.toString() },
+      },
+    });
+    await (await dialogOf(pending)).ok();
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
+    const tx = await nodeTransaction<{
+      tip: string;
+      resource_bounds: Record<string, { max_amount: string; max_price_per_unit: string }>;
+    }>(devnet, txHash);
+    const signedMax = Object.values(tx.resource_bounds).reduce(
+      (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
+      0n,
+    );
+    expect(BigInt(tx.tip)).toBe(tip);
+    expect(signedMax + tip * BigInt(tx.resource_bounds.l2_gas.max_amount)).toBeLessThanOrEqual(
+      maxFee,
+    );
+  });
+
+  it('fits deploy and invoke into a details.maxFee below their margined bounds', async () => {
+    const fresh = await expectedAccount(DEFAULT_SRP, 7);
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 7 } }));
+    await mintStrk(devnet, fresh.address, 10n ** 20n);
+    const fee = resultOf<FeeEstimate>(
+      await snap.request({
+        method: 'l2_estimateFee',
+        params: { address: fresh.address, invocations: [transferCall(4n)] },
+      }),
+    );
+    expect(fee.includeDeploy).toBe(true);
+    const maxFee = (BigInt(fee.overallFee) * 12n) / 10n;
+    expect(maxFee).toBeLessThan(BigInt(fee.suggestedMaxFee));
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+      await execute({
+        address: fresh.address,
+        calls: [transferCall(4n)],
+        details: { maxFee: maxFee.toString() },
+      }),
+    );
+    expect(await isDeployed(devnet, fresh.address)).toBe(true);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, txHash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const records = await storedRecords(snap, fresh.address);
+    const deploy = records.find((record) => record.txnType === 'deploy_account');
+    expect(deploy).toBeDefined();
+    const charge = async (hash: string) => {
+      const tx = await nodeTransaction<{
+        resource_bounds: Record<string, { max_amount: string; max_price_per_unit: string }>;
+      }>(devnet, hash);
+      return Object.values(tx.resource_bounds).reduce(
+        (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
+        0n,
+      );
+    };
+    expect((await charge(deploy!.txnHash)) + (await charge(txHash))).toBeLessThanOrEqual(maxFee);
+  });
+
   it('estimates with validation when skipValidate is false', async () => {
     const estimate = async (skipValidate: boolean) =>
       resultOf<FeeEstimate>(

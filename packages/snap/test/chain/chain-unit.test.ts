@@ -13,7 +13,9 @@ import { abiString } from '../../src/chain/transactions';
 import {
   boundsFromEstimate,
   boundsWithinMaxFee,
+  deployAndInvokeWithinMaxFee,
   formatStrk,
+  maxChargeOf,
   MaxFeeTooLowError,
   maxFeeOfBounds,
   parseFeeEstimate,
@@ -78,6 +80,64 @@ describe('fees', () => {
     expect(() => boundsWithinMaxFee(estimate, estimate.overall_fee - 1n)).toThrow(
       MaxFeeTooLowError,
     );
+  });
+
+  /** An estimate whose overall_fee is what its resources cost (as a node computes it). */
+  function consistent(raw: Record<string, string>) {
+    const estimate = parseFeeEstimate(raw);
+    estimate.overall_fee =
+      estimate.l1_gas_consumed * estimate.l1_gas_price +
+      estimate.l1_data_gas_consumed * estimate.l1_data_gas_price +
+      estimate.l2_gas_consumed * estimate.l2_gas_price;
+    return estimate;
+  }
+
+  it('counts the tip within maxFee', () => {
+    const estimate = consistent(ESTIMATE);
+    const tip = estimate.l2_gas_price / 10n;
+    const maxFee = (estimate.overall_fee * 12n) / 10n + tip * estimate.l2_gas_consumed;
+    const bounds = boundsWithinMaxFee(estimate, maxFee, tip);
+    expect(maxChargeOf(bounds, tip)).toBeLessThanOrEqual(maxFee);
+    expect(bounds.l2_gas.max_amount).toBeGreaterThanOrEqual(estimate.l2_gas_consumed);
+    // The margined bounds are kept only when they fit with the tip.
+    const margined = boundsFromEstimate(estimate);
+    const exact = maxChargeOf(margined, tip);
+    expect(boundsWithinMaxFee(estimate, exact, tip)).toEqual(margined);
+    expect(maxChargeOf(boundsWithinMaxFee(estimate, exact - 1n, tip), tip)).toBeLessThan(exact);
+    expect(() =>
+      boundsWithinMaxFee(estimate, estimate.overall_fee + tip * estimate.l2_gas_consumed - 1n, tip),
+    ).toThrow(MaxFeeTooLowError);
+  });
+
+  it('fits deploy and invoke into maxFee without the deploy margins', () => {
+    const deploy = consistent(ESTIMATE);
+    const invoke = consistent({ ...ESTIMATE, l2_gas_consumed: '0x2e178' });
+    const tip = 5n;
+    for (const maxFee of [
+      deploy.overall_fee + invoke.overall_fee + tip * invoke.l2_gas_consumed,
+      ((deploy.overall_fee + invoke.overall_fee) * 12n) / 10n,
+      maxFeeOfBounds(boundsFromEstimate(deploy)),
+    ]) {
+      const { deployBounds, invokeBounds } = deployAndInvokeWithinMaxFee(
+        deploy,
+        invoke,
+        maxFee,
+        tip,
+      );
+      expect(maxChargeOf(deployBounds, 0n) + maxChargeOf(invokeBounds, tip)).toBeLessThanOrEqual(
+        maxFee,
+      );
+      expect(deployBounds.l2_gas.max_amount).toBeGreaterThanOrEqual(deploy.l2_gas_consumed);
+      expect(invokeBounds.l2_gas.max_amount).toBeGreaterThanOrEqual(invoke.l2_gas_consumed);
+    }
+    const roomy = maxFeeOfBounds(boundsFromEstimate(deploy)) * 10n;
+    expect(deployAndInvokeWithinMaxFee(deploy, invoke, roomy, tip)).toEqual({
+      deployBounds: boundsFromEstimate(deploy),
+      invokeBounds: boundsFromEstimate(invoke),
+    });
+    expect(() =>
+      deployAndInvokeWithinMaxFee(deploy, invoke, deploy.overall_fee + invoke.overall_fee - 1n),
+    ).toThrow(MaxFeeTooLowError);
   });
 
   it('formats FRI as STRK', () => {
