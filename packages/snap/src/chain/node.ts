@@ -152,7 +152,11 @@ export async function submitTransaction(
     });
     return result.transaction_hash;
   } catch (error) {
-    const { unavailable, timedOut } = unavailability(error);
+    const { unavailable, timedOut, retryable } = unavailability(error);
+    if (unavailable && !timedOut && !retryable) {
+      // The node refused the request (e.g. HTTP 401): the transaction was not taken.
+      throw error;
+    }
     if (unavailable && timedOut) {
       // The request went out; the node may have taken the transaction. A blind retry could
       // send it twice, so the caller gets the hash to check first.

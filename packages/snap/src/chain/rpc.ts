@@ -66,12 +66,20 @@ export function nodeUnavailable(url: string, reason: string, timedOut = false): 
 }
 
 /** Whether an error is the node-unavailable error, and whether the request timed out. */
-export function unavailability(error: unknown): { unavailable: boolean; timedOut: boolean } {
+export function unavailability(error: unknown): {
+  unavailable: boolean;
+  timedOut: boolean;
+  retryable: boolean;
+} {
   if (!(error instanceof ResourceUnavailableError)) {
-    return { unavailable: false, timedOut: false };
+    return { unavailable: false, timedOut: false, retryable: false };
   }
-  const data = (error as unknown as { data?: { timedOut?: boolean } }).data;
-  return { unavailable: true, timedOut: data?.timedOut === true };
+  const data = (error as unknown as { data?: { timedOut?: boolean; retryable?: boolean } }).data;
+  return {
+    unavailable: true,
+    timedOut: data?.timedOut === true,
+    retryable: data?.retryable !== false,
+  };
 }
 
 export type RpcClientOptions = {
@@ -187,15 +195,46 @@ export class RpcClient {
     } finally {
       clearTimeout(timer);
     }
-    if (!response.ok && text.length === 0) {
-      throw nodeUnavailable(this.url, `HTTP ${response.status}`);
-    }
+    let parsed: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      parsed = JSON.parse(text) as unknown;
     } catch {
+      if (!response.ok) {
+        throw httpUnavailable(this.url, response.status);
+      }
       throw nodeUnavailable(this.url, `HTTP ${response.status} with a non-JSON answer`);
     }
+    if (!response.ok && !isJsonRpcAnswer(parsed)) {
+      // E.g. a gateway's 401 or 429 page: no JSON-RPC error to report, only the HTTP status.
+      throw httpUnavailable(this.url, response.status);
+    }
+    return parsed;
   }
+}
+
+/** A JSON-RPC error object with a numeric code, or a batch answer. */
+function isJsonRpcAnswer(body: unknown): boolean {
+  if (Array.isArray(body)) {
+    return body.length > 0;
+  }
+  const error = (body as JsonRpcResponse | null)?.error;
+  return typeof error === 'object' && error !== null && typeof error.code === 'number';
+}
+
+/**
+ * An HTTP error status without a JSON-RPC error: -32002 naming the status. Retryable for 429
+ * (rate limited) and 5xx; a 4xx (e.g. 401, 403, 404) will not go away by itself.
+ */
+export function httpUnavailable(url: string, status: number): Error {
+  const retryable = status === 429 || status >= 500;
+  const reason = `HTTP ${status}`;
+  if (retryable) {
+    return nodeUnavailable(url, reason);
+  }
+  return new ResourceUnavailableError(
+    `The Starknet node (${describeEndpoint(url)}) refused the request: ${reason}. Nothing was changed in the snap; check the node's configuration (URL, API key) before trying again.`,
+    { retryable: false, reason, timedOut: false },
+  );
 }
 
 /**

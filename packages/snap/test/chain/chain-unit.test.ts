@@ -315,6 +315,22 @@ describe('RpcClient', () => {
         if (req.url === '/silent') {
           return;
         }
+        const http = /^\/http-(\d+)-(\w+)$/u.exec(req.url ?? '');
+        if (http) {
+          const bodies: Record<string, string> = {
+            gateway: '{"error":"Unauthorized"}',
+            html: '<html>Too Many Requests</html>',
+            empty: '',
+            jsonrpc: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              error: { code: 52, message: 'Invalid transaction nonce' },
+            }),
+          };
+          res.writeHead(Number(http[1]), { 'content-type': 'text/plain' });
+          res.end(bodies[http[2]]);
+          return;
+        }
         if (req.url === '/headers-then-stall') {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.flushHeaders();
@@ -395,5 +411,38 @@ describe('RpcClient', () => {
     expect(error.code).toBe(-32002);
     expect(error.message).toMatch(/no answer within 0\.3 s/u);
     expect(error.data).toMatchObject({ retryable: true, timedOut: true });
+  });
+
+  it.each([
+    ['401-gateway', 401, false],
+    ['403-html', 403, false],
+    ['429-html', 429, true],
+    ['429-gateway', 429, true],
+    ['503-empty', 503, true],
+    ['502-gateway', 502, true],
+  ])(
+    'reports HTTP %s without a JSON-RPC error as -32002 naming the status',
+    async (path, status, retryable) => {
+      const client = new RpcClient(`${url}/http-${path}`);
+      for (const call of [() => client.request('x'), () => client.batch([{ method: 'x' }])]) {
+        const error = (await call().catch((caught: unknown) => caught)) as {
+          code: number;
+          message: string;
+          data: { retryable: boolean };
+        };
+        expect(error.code).toBe(-32002);
+        expect(error.message).toContain(`HTTP ${status}`);
+        expect(error.message).not.toMatch(/undefined/u);
+        expect(error.data.retryable).toBe(retryable);
+      }
+    },
+  );
+
+  it('still reports a JSON-RPC error carried by an HTTP error status', async () => {
+    const error = await new RpcClient(`${url}/http-500-jsonrpc`)
+      .request('x')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StarknetRpcError);
+    expect((error as StarknetRpcError).code).toBe(52);
   });
 });
