@@ -47,11 +47,36 @@ const RANK: Record<RecordStatus, number> = {
   REJECTED: 2,
 };
 
-/** The status to store: the newer of the stored one and the node's, never a step back. */
+const FINAL: readonly string[] = ['ACCEPTED_ON_L2', 'REJECTED'];
+
+/**
+ * The status to store: the newer of the stored one and the node's, never a step back. A final
+ * status (ACCEPTED_ON_L2 or REJECTED) is sticky: neither replaces the other.
+ */
 export function advanceStatus(stored: string | undefined, next: RecordStatus): RecordStatus {
   if (stored === undefined || !(stored in RANK)) {
     return next;
   }
   const current = stored as RecordStatus;
+  if (FINAL.includes(current)) {
+    return current;
+  }
   return RANK[next] >= RANK[current] ? next : current;
+}
+
+/**
+ * Merges a newer answer (node or explorer) into a stored status: advanceStatus, and a
+ * failureReason only for REJECTED (the newer non-null reason, else the stored one).
+ */
+export function mergeStatus(
+  stored: { status?: string; failureReason?: string | null } | undefined,
+  next: { status: RecordStatus; failureReason?: string | null },
+): { status: RecordStatus; failureReason: string | null } {
+  const status = advanceStatus(stored?.status, next.status);
+  if (status !== 'REJECTED') {
+    return { status, failureReason: null };
+  }
+  const fromNext = next.status === 'REJECTED' ? (next.failureReason ?? null) : null;
+  const fromStored = stored?.status === 'REJECTED' ? (stored.failureReason ?? null) : null;
+  return { status, failureReason: fromNext ?? fromStored };
 }

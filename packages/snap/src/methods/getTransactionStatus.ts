@@ -4,7 +4,7 @@ import { type } from 'superstruct';
 import { toChainError } from '../chain/errors';
 import { getChain } from '../chain/node';
 import { StarknetRpcError } from '../chain/rpc';
-import { advanceStatus, mapNodeStatus, type NodeTransactionStatus } from '../chain/status';
+import { mapNodeStatus, mergeStatus, type NodeTransactionStatus } from '../chain/status';
 import { defineMethod } from '../rpc/dispatcher';
 import { FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { stateStore, transactionsOf, updateTransaction } from '../state';
@@ -48,12 +48,9 @@ export const getTransactionStatus = defineMethod({
       if (!stored) {
         return mapped.status;
       }
-      const status = advanceStatus(stored.status, mapped.status);
-      updateTransaction(state, chainId, transactionHash, {
-        status,
-        failureReason: status === 'REJECTED' ? mapped.failureReason : stored.failureReason,
-      });
-      return status;
+      const merged = mergeStatus(stored, mapped);
+      updateTransaction(state, chainId, transactionHash, merged);
+      return merged.status;
     });
   },
 });

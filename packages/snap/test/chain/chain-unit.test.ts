@@ -25,7 +25,8 @@ import { parseExplorerItem } from '../../src/chain/explorer';
 import { toChainError } from '../../src/chain/errors';
 import { withNextNonce } from '../../src/chain/node';
 import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
-import { advanceStatus, mapNodeStatus } from '../../src/chain/status';
+import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/chain/status';
+import type { TransactionRecord } from '../../src/state/schema';
 
 const ESTIMATE = {
   l1_gas_consumed: '0x0',
@@ -173,6 +174,39 @@ describe('status mapping', () => {
     expect(advanceStatus('RECEIVED', 'PENDING')).toBe('PENDING');
     expect(advanceStatus('PENDING', 'REJECTED')).toBe('REJECTED');
     expect(advanceStatus(undefined, 'RECEIVED')).toBe('RECEIVED');
+  });
+
+  it('keeps final statuses: ACCEPTED_ON_L2 and REJECTED never replace each other', () => {
+    expect(advanceStatus('ACCEPTED_ON_L2', 'REJECTED')).toBe('ACCEPTED_ON_L2');
+    expect(advanceStatus('REJECTED', 'ACCEPTED_ON_L2')).toBe('REJECTED');
+    expect(advanceStatus('REJECTED', 'RECEIVED')).toBe('REJECTED');
+    expect(
+      mergeStatus(
+        { status: 'REJECTED', failureReason: 'boom' },
+        { status: 'ACCEPTED_ON_L2', failureReason: null },
+      ),
+    ).toEqual({ status: 'REJECTED', failureReason: 'boom' });
+    expect(
+      mergeStatus(
+        { status: 'ACCEPTED_ON_L2', failureReason: null },
+        { status: 'REJECTED', failureReason: 'late' },
+      ),
+    ).toEqual({ status: 'ACCEPTED_ON_L2', failureReason: null });
+  });
+
+  it('has a failureReason only for REJECTED', () => {
+    expect(
+      mergeStatus(
+        { status: 'RECEIVED', failureReason: 'stale reason' },
+        { status: 'ACCEPTED_ON_L2', failureReason: null },
+      ),
+    ).toEqual({ status: 'ACCEPTED_ON_L2', failureReason: null });
+    expect(
+      mergeStatus(
+        { status: 'PENDING', failureReason: null },
+        { status: 'REJECTED', failureReason: 'out of gas' },
+      ),
+    ).toEqual({ status: 'REJECTED', failureReason: 'out of gas' });
   });
 });
 
