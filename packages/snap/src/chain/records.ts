@@ -11,7 +11,7 @@ import {
   type TransactionRecord,
 } from '../state';
 import type { ExplorerTransaction } from './explorer';
-import { mapNodeStatus } from './status';
+import { mapNodeStatus, mergeStatus, type RecordStatus } from './status';
 import type { ChainCall } from './transactions';
 
 export type TxnType = 'invoke' | 'deploy_account' | 'declare';
@@ -134,5 +134,28 @@ export function recordFromExplorer(item: ExplorerTransaction, chainId: string): 
     eventIds: [],
     timestamp: item.timestamp,
     chainId,
+  };
+}
+
+/**
+ * One hash known twice (stored, then from the explorer): the newer item's fields win, but its
+ * status only advances the known one (mergeStatus: final statuses are sticky, a non-null
+ * failureReason is kept for REJECTED), and an empty timestamp or function name does not erase
+ * a known one.
+ */
+export function mergeNewerRecord(
+  known: TransactionRecord,
+  newer: TransactionRecord,
+): TransactionRecord {
+  const merged = mergeStatus(known, {
+    status: newer.status as RecordStatus,
+    failureReason: newer.failureReason,
+  });
+  return {
+    ...known,
+    ...newer,
+    ...merged,
+    timestamp: newer.timestamp || known.timestamp,
+    contractFuncName: newer.contractFuncName || known.contractFuncName,
   };
 }

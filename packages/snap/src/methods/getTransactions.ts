@@ -1,7 +1,7 @@
 import { boolean, defaulted, define, optional, type } from 'superstruct';
 
 import { getChain } from '../chain/node';
-import { recordFromExplorer } from '../chain/records';
+import { mergeNewerRecord, recordFromExplorer } from '../chain/records';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { stateStore, transactionsOf, type TransactionRecord } from '../state';
@@ -43,7 +43,7 @@ function keep(
 
 /**
  * l2_getTransactions (also l2_getTransaction): the explorer's list for `senderAddress` merged
- * with the records in snap state: one item per hash (the explorer's status wins, it is newer),
+ * with the records in snap state: one item per hash (the explorer's status advances the stored one, never back),
  * newest first, within the last `txnsInLastNumOfDays` days.
  */
 export const getTransactions = defineMethod({
@@ -74,12 +74,7 @@ export const getTransactions = defineMethod({
       if (!known) {
         byHash.set(key, record);
       } else if (preferNew) {
-        byHash.set(key, {
-          ...known,
-          ...record,
-          timestamp: record.timestamp || known.timestamp,
-          contractFuncName: record.contractFuncName || known.contractFuncName,
-        });
+        byHash.set(key, mergeNewerRecord(known, record));
       }
     };
 

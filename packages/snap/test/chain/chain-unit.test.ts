@@ -25,6 +25,7 @@ import { parseExplorerItem } from '../../src/chain/explorer';
 import { toChainError } from '../../src/chain/errors';
 import { withNextNonce } from '../../src/chain/node';
 import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
+import { mergeNewerRecord } from '../../src/chain/records';
 import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/chain/status';
 import type { TransactionRecord } from '../../src/state/schema';
 
@@ -207,6 +208,33 @@ describe('status mapping', () => {
         { status: 'REJECTED', failureReason: 'out of gas' },
       ),
     ).toEqual({ status: 'REJECTED', failureReason: 'out of gas' });
+  });
+
+  it('merges an explorer item into a stored record without stepping the status back', () => {
+    const stored: TransactionRecord = {
+      txnHash: '0xabc',
+      txnType: 'invoke',
+      senderAddress: '0x1',
+      contractAddress: '0x2',
+      contractFuncName: 'transfer',
+      contractCallData: [],
+      status: 'REJECTED',
+      failureReason: 'boom',
+      eventIds: [],
+      timestamp: 100,
+      chainId: '0x534e5f5345504f4c4941',
+    };
+    const stale = { ...stored, status: 'PENDING', failureReason: null, timestamp: 0 };
+    expect(mergeNewerRecord(stored, stale)).toEqual(stored);
+    const accepted = { ...stored, status: 'ACCEPTED_ON_L2', failureReason: null };
+    expect(mergeNewerRecord({ ...accepted, status: 'RECEIVED' }, accepted).status).toBe(
+      'ACCEPTED_ON_L2',
+    );
+    const rejectedNoReason = { ...stored, failureReason: null, contractFuncName: '' };
+    expect(mergeNewerRecord(stored, rejectedNoReason)).toEqual(stored);
+    expect(mergeNewerRecord({ ...stored, status: 'ACCEPTED_ON_L2' }, stale).status).toBe(
+      'ACCEPTED_ON_L2',
+    );
   });
 });
 
