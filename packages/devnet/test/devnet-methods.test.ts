@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CallData, ec, hash, num, stark } from 'starknet';
@@ -133,6 +133,48 @@ describe("starknet-devnet's DevnetProvider works unchanged", () => {
     expect(balance.result).toEqual({ amount: '1000000000000000000000', unit: 'WEI' });
     const bad = await rpc(t.devnet.rpcUrl, 'devnet_load', { path: join(dir, 'missing.json') });
     expect(bad.error).toMatchObject({ code: -32602, data: { field: 'path' } });
+  });
+
+  test('devnet_load of a file that is not a version-1 dump is -32602 naming path and the dump field', async () => {
+    const good = (await rpc(t.devnet.rpcUrl, 'devnet_dump', {})).result as Record<string, unknown>;
+    const blockBefore = await t.provider.getBlockNumber();
+    const cases: [string, unknown, string][] = [
+      ['version', { ...good, version: 2 }, 'version'],
+      ['no-version', { ...good, version: undefined }, 'version'],
+      ['array', [1, 2], 'version'],
+      ['actions', { ...good, actions: 'x' }, 'actions'],
+      ['options', { ...good, options: undefined }, 'options'],
+      ['seed', { ...good, options: { ...(good.options as object), seed: 'x' } }, 'options.seed'],
+      [
+        'balance',
+        { ...good, options: { ...(good.options as object), initialBalance: 'lots' } },
+        'options.initialBalance',
+      ],
+      ['timestamp', { ...good, genesisTimestamp: 'now' }, 'genesisTimestamp'],
+      ['kind', { ...good, actions: [{ kind: 'nope' }] }, 'actions[0].kind'],
+      ['tx', { ...good, actions: [{ kind: 'tx', tx: { type: 'INVOKE' } }] }, 'actions[0].tx'],
+    ];
+    // Well-shaped but not a chain: the same transaction twice does not replay.
+    const actions = good.actions as { kind: string }[];
+    const firstTx = actions.find((a) => a.kind === 'tx');
+    cases.push([
+      'replay',
+      { ...good, actions: [...actions, firstTx] },
+      `actions[${actions.length}].tx: does not replay`,
+    ]);
+    for (const [name, content, field] of cases) {
+      const path = join(dir, `bad-${name}.json`);
+      writeFileSync(path, JSON.stringify(content));
+      const reply = await rpc(t.devnet.rpcUrl, 'devnet_load', { path });
+      expect({ name, error: reply.error }).toMatchObject({
+        name,
+        error: { code: -32602, data: { field: 'path' } },
+      });
+      expect(reply.error?.message).toContain('not a devnet dump');
+      expect(reply.error?.message).toContain(field);
+    }
+    // Nothing was replaced.
+    expect(await t.provider.getBlockNumber()).toBe(blockBefore);
   });
 
   test('a dump loads into another server with identical block hashes', async () => {

@@ -31,6 +31,7 @@ import {
   VersionedState,
 } from './state';
 import {
+  InvalidParamError,
   parseTransaction,
   QUERY_VERSION_3,
   Transaction,
@@ -89,6 +90,42 @@ function resolveChainId(chainId: string): Felt {
   if (CHAIN_IDS[chainId]) return BigInt(CHAIN_IDS[chainId]);
   if (/^0x[0-9a-fA-F]+$/.test(chainId)) return BigInt(chainId);
   return encodeShortString(chainId);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** Checks a dump's shape; an InvalidParamError names the dump field (`version`, `options.seed`). */
+function checkDump(dump: unknown): asserts dump is DevnetDump {
+  const bad = (field: string, detail: string) => new InvalidParamError(field, detail);
+  if (!isRecord(dump)) throw bad('version', 'expected an object with version 1');
+  if (dump.version !== 1)
+    throw bad('version', `expected 1, found ${JSON.stringify(dump.version) ?? 'none'}`);
+  const options = dump.options;
+  if (!isRecord(options)) throw bad('options', 'expected an object');
+  if (!isCount(options.seed)) throw bad('options.seed', 'expected a non-negative integer');
+  if (!isCount(options.accounts)) throw bad('options.accounts', 'expected a non-negative integer');
+  if (typeof options.chainId !== 'string' || options.chainId === '')
+    throw bad('options.chainId', 'expected a chain id string');
+  if (typeof options.initialBalance !== 'string' || !/^\d+$/.test(options.initialBalance))
+    throw bad('options.initialBalance', 'expected a decimal integer string');
+  if (typeof options.blockPerTransaction !== 'boolean')
+    throw bad('options.blockPerTransaction', 'expected a boolean');
+  if (!isCount(dump.genesisTimestamp))
+    throw bad('genesisTimestamp', 'expected a non-negative integer (seconds)');
+  if (!Array.isArray(dump.actions)) throw bad('actions', 'expected an array');
+  dump.actions.forEach((action: unknown, i) => {
+    if (!isRecord(action)) throw bad(`actions[${i}]`, 'expected an object');
+    if (action.kind === 'block') {
+      if (!isCount(action.timestamp))
+        throw bad(`actions[${i}].timestamp`, 'expected a non-negative integer');
+    } else if (action.kind === 'tx') {
+      if (!isRecord(action.tx)) throw bad(`actions[${i}].tx`, 'expected a transaction object');
+    } else throw bad(`actions[${i}].kind`, 'expected "tx" or "block"');
+  });
 }
 
 /**
@@ -573,10 +610,13 @@ export class Devnet {
     };
   }
 
-  /** Rebuilds a devnet from a dump by replaying its actions: same blocks, same hashes. */
+  /**
+   * Rebuilds a devnet from a dump by replaying its actions: same blocks, same hashes. A dump of
+   * the wrong shape, or whose transactions do not replay, is an InvalidParamError naming the
+   * dump field (`version`, `options.seed`, `actions[3].tx.nonce`...).
+   */
   static load(dump: DevnetDump, now?: () => number): Devnet {
-    if (dump?.version !== 1 || !Array.isArray(dump.actions))
-      throw new Error('not a devnet dump (version 1)');
+    checkDump(dump);
     const devnet = new Devnet(
       {
         seed: dump.options.seed,
@@ -588,10 +628,20 @@ export class Devnet {
       },
       dump.genesisTimestamp,
     );
-    for (const action of dump.actions) {
-      if (action.kind === 'block') devnet.closeBlock(action.timestamp);
-      else devnet.addTransaction(parseTransaction(action.tx, 'dump'));
-    }
+    dump.actions.forEach((action, i) => {
+      if (action.kind === 'block') {
+        devnet.closeBlock(action.timestamp);
+        return;
+      }
+      const path = `actions[${i}].tx`;
+      const tx = parseTransaction(action.tx, path);
+      try {
+        devnet.addTransaction(tx);
+      } catch (error) {
+        if (!(error instanceof StarknetRpcError)) throw error;
+        throw new InvalidParamError(path, `does not replay: ${error.message}`);
+      }
+    });
     devnet.blockPerTransaction = dump.options.blockPerTransaction;
     return devnet;
   }

@@ -353,7 +353,13 @@ export const methods: Record<string, MethodSpec> = {
       } catch {
         throw new InvalidParamError('path', 'cannot read a devnet dump from this file');
       }
-      h.devnet = Devnet.load(dump);
+      try {
+        h.devnet = Devnet.load(dump);
+      } catch (error) {
+        if (!(error instanceof InvalidParamError)) throw error;
+        const detail = error.message.replace(/^Invalid params: /, '');
+        throw new InvalidParamError('path', `not a devnet dump (version 1): ${detail}`);
+      }
       h.onReplaced?.();
       return null;
     },
