@@ -12,6 +12,7 @@ import {
 import { readConfig, type SiteConfig } from '../config';
 import { devnetChainId, mintStrk } from '../devnet';
 import { CHAINS, METHODS, type DefaultsContext } from '../methods';
+import { startPolling } from '../polling';
 import { GetStarknetPanel } from './GetStarknetPanel';
 import { MethodCard } from './MethodCard';
 import { CopyButton, ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
@@ -235,7 +236,7 @@ export function App() {
       setSelected(result.address);
       setAccountOutcome(okOutcome(result));
       const hash = transactionHashOf(result);
-      if (hash) trackTx(hash, `Deploy account #${index}`);
+      if (hash) trackTx(hash, `Deploy account #${index}`, chainId);
     } catch (error) {
       setAccountOutcome(errorOutcome(error));
     } finally {
@@ -258,41 +259,35 @@ export function App() {
   };
 
   // ---- transactions ----
-  const trackTx = useCallback((hash: string, label: string) => {
+  const trackTx = useCallback((hash: string, label: string, txChainId: string) => {
     setTxs((old) =>
       old.some((t) => t.hash === hash)
         ? old
-        : [{ hash, label, status: 'RECEIVED', updatedAt: Date.now() }, ...old],
+        : [{ hash, label, chainId: txChainId, status: 'RECEIVED', updatedAt: Date.now() }, ...old],
     );
   }, []);
 
+  // Each pending transaction is polled on its own chain (a network switch does not move it),
+  // one status request at a time.
   const pending = txs.some(isPending);
   useEffect(() => {
     if (!client || !pending) return;
-    const timer = setInterval(() => {
-      for (const tx of txsRef.current.filter(isPending)) {
-        client
-          .getTransactionStatus({ transactionHash: tx.hash, chainId })
-          .then((status) =>
-            setTxs((old) =>
-              old.map((t) =>
-                t.hash === tx.hash
-                  ? { ...t, status: String(status), updatedAt: Date.now(), pollError: undefined }
-                  : t,
-              ),
-            ),
-          )
-          .catch((error: unknown) =>
-            setTxs((old) =>
-              old.map((t) =>
-                t.hash === tx.hash ? { ...t, pollError: (error as Error).message } : t,
-              ),
-            ),
-          );
-      }
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [client, pending, chainId]);
+    return startPolling({
+      client,
+      intervalMs: POLL_MS,
+      pending: () => txsRef.current.filter(isPending),
+      onStatus: (hash, status) =>
+        setTxs((old) =>
+          old.map((t) =>
+            t.hash === hash ? { ...t, status, updatedAt: Date.now(), pollError: undefined } : t,
+          ),
+        ),
+      onError: (hash, error) =>
+        setTxs((old) =>
+          old.map((t) => (t.hash === hash ? { ...t, pollError: (error as Error).message } : t)),
+        ),
+    });
+  }, [client, pending]);
 
   const loadTransactions = async () => {
     if (!client || !selected) return;
@@ -309,6 +304,7 @@ export function App() {
           byHash.set(record.txnHash, {
             hash: record.txnHash,
             label: byHash.get(record.txnHash)?.label ?? label,
+            chainId: record.chainId || chainId,
             status: record.status,
             failureReason: record.failureReason,
             updatedAt: Date.now(),
@@ -332,7 +328,10 @@ export function App() {
       }
       if (method === 'l2_switchNetwork' && client) void loadNetwork(client);
       const hash = transactionHashOf(result);
-      if (hash) trackTx(hash, method.replace(/^l2_/, ''));
+      // Sent on the chain the params name, else on the network current at the call.
+      const txChainId =
+        typeof params?.chainId === 'string' && params.chainId ? params.chainId : chainRef.current;
+      if (hash) trackTx(hash, method.replace(/^l2_/, ''), txChainId);
     },
     [client, addAccount, loadNetwork, trackTx],
   );

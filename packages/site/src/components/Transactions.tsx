@@ -4,6 +4,8 @@ import { CopyButton } from './ResultView';
 export interface TrackedTx {
   hash: string;
   label: string;
+  /** The chain it was sent on: polled there whatever network the page shows now. */
+  chainId: string;
   status: string;
   failureReason?: string | null;
   updatedAt: number;
