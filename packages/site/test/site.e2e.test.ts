@@ -15,13 +15,19 @@ interface DevnetServer {
   rpcUrl: string;
   close(): Promise<void>;
 }
-type StartDevnet = (options: { host: string; port: number }) => Promise<DevnetServer>;
+type StartDevnet = (options: {
+  host: string;
+  port: number;
+  blockTime?: number;
+  preconfirmDelayMs?: number;
+}) => Promise<DevnetServer>;
 // Required (jest maps it to packages/devnet/src) rather than imported: its types live in dist,
 // which a clean clone does not have yet.
 const startDevnetServer: StartDevnet = (options) =>
   (require('@l2wallet/devnet') as { startDevnetServer: StartDevnet }).startDevnetServer(options);
 
 const MAINNET = '0x534e5f4d41494e';
+const BLOCK_TIME_MS = 5000;
 
 export interface Stack {
   snapFolder: string;
@@ -38,7 +44,14 @@ export interface Stack {
 export async function startStack(): Promise<Stack> {
   const stack: Partial<Stack> = {};
   try {
-    stack.devnet = await startDevnetServer({ host: '127.0.0.1', port: 0 });
+    // A block time, so transactions pass through RECEIVED / PRE_CONFIRMED before ACCEPTED_ON_L2,
+    // and the page's status polling is seen at work.
+    stack.devnet = await startDevnetServer({
+      host: '127.0.0.1',
+      port: 0,
+      blockTime: BLOCK_TIME_MS,
+      preconfirmDelayMs: 1000,
+    });
     const [snapFolder, siteFolder] = await Promise.all([
       buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),
       buildSite(),
@@ -75,6 +88,8 @@ export async function stopStack(stack: Partial<Stack>) {
   await stack.devnet?.close();
   if (stack.snapFolder) rmSync(stack.snapFolder, { recursive: true, force: true });
 }
+
+const NEW_TOKEN = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';
 
 const card = (page: Page, method: string) => page.getByTestId(`card-${method}`);
 
@@ -198,14 +213,23 @@ describe('site in the browser with the snap in snaps-simulation', () => {
   });
 
   it('adds a token to the watch list', async () => {
+    // Not one of the preloaded tokens: a new symbol at an address of our choosing.
+    const target = card(page, 'l2_addErc20Token');
+    await target.scrollIntoViewIfNeeded();
+    await target.locator('input[name="tokenAddress"]').fill(NEW_TOKEN);
+    await target.locator('input[name="tokenName"]').fill('Playground Test Token');
+    await target.locator('input[name="tokenSymbol"]').fill('PTT');
+    await target.locator('input[name="tokenDecimals"]').fill('6');
     const result = await waitForText(
       await callCard(page, 'l2_addErc20Token'),
-      /Result[\s\S]*"symbol": "STRK"/,
+      /Result[\s\S]*"symbol": "PTT"/,
     );
-    expect(result).toMatch(/"decimals": 18/);
-    expect(result.toLowerCase()).toContain(
-      '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
-    );
+    expect(result).toMatch(/"decimals": 6/);
+    expect(result).toMatch(/"name": "Playground Test Token"/);
+    expect(result.toLowerCase()).toContain(NEW_TOKEN.slice(2));
+    const dialog = stack.wallet.dialogs.at(-1);
+    expect(dialog).toMatchObject({ method: 'l2_addErc20Token', action: 'approve' });
+    expect(dialog?.text).toContain('PTT');
     await screenshot(page, SCREENSHOT_DIR, '05-token-added');
   });
 
@@ -236,7 +260,7 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await screenshot(page, SCREENSHOT_DIR, '06-funded-and-deployed');
   });
 
-  it('executes a transfer and shows its status reaching ACCEPTED_ON_L2', async () => {
+  it('executes a transfer and shows its status going from pending to ACCEPTED_ON_L2', async () => {
     const result = await waitForText(
       await callCard(page, 'l2_executeTxn'),
       /"transaction_hash": "0x[0-9a-f]+"/,
@@ -246,7 +270,16 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     const row = page.getByTestId('tx-row').filter({ hasText: hash.slice(0, 8) });
     await row.scrollIntoViewIfNeeded();
     await waitForText(row, /executeTxn/);
+    // Until the block closes the page shows it pending and polls its status.
+    expect(await row.innerText()).toMatch(/RECEIVED|PENDING|PRE_CONFIRMED/);
+    await waitForText(page.getByTestId('transactions'), /refreshing while pending/);
+    await screenshot(page, SCREENSHOT_DIR, '07a-transfer-pending');
+    // Text typed into a card while the transaction is pending survives the status polls.
+    const typed = card(page, 'l2_getTransactions').locator('input[name="contractAddress"]');
+    await typed.fill('0x0typed');
     await waitForText(row, /ACCEPTED_ON_L2/, 60_000);
+    expect(await typed.inputValue()).toBe('0x0typed');
+    await typed.fill('');
     // The status card is pre-filled with the last transaction and reads the same status.
     await waitForText(
       await callCard(page, 'l2_getTransactionStatus'),
@@ -262,7 +295,7 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     await screenshot(page, SCREENSHOT_DIR, '07-transfer-accepted');
   });
 
-  it('reads the balance of the added token', async () => {
+  it('reads the STRK balance', async () => {
     const result = await waitForText(
       await callCard(page, 'l2_getErc20TokenBalance'),
       /"balanceLatest": "0x[0-9a-f]+"/,
