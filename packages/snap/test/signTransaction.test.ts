@@ -10,6 +10,7 @@ import {
   jsonParams,
   MAINNET,
   OTHER_SRP,
+  pad,
   resultOf,
   snapWithAccounts,
   TESTNET,
@@ -149,6 +150,79 @@ describe('l2_signTransaction', () => {
     });
     await asConfirmation(await pending.getInterface()).cancel();
     expectError(await pending, 4001);
+  });
+
+  it('shows all 30 of 30 calls, each with its full calldata', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const calls = Array.from({ length: 30 }, (_, index) => ({
+      contractAddress: STRK,
+      entrypoint: `entry_${index + 1}`,
+      calldata: [hex(0xc0de00n + BigInt(index))],
+    }));
+    const pending = request({
+      method: 'l2_signTransaction',
+      params: jsonParams({
+        address: account.address,
+        chainId: TESTNET,
+        transactions: calls,
+        transactionsDetail: DETAILS,
+      }),
+    });
+    const ui = asConfirmation(await pending.getInterface());
+    const text = dialogText(ui.content);
+    for (const [index, call] of calls.entries()) {
+      expect(text).toContain(`Call ${index + 1} of 30: ${call.entrypoint}`);
+      expect(text).toContain(call.calldata[0]);
+    }
+    expect(text).not.toMatch(/more calls/u);
+    await ui.cancel();
+    expectError(await pending, 4001);
+  });
+
+  it('shows a long calldata value in full', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const calldata = Array.from({ length: 400 }, (_, index) => pad(BigInt(index + 1) * 0x1111n));
+    const pending = request({
+      method: 'l2_signTransaction',
+      params: jsonParams({
+        address: account.address,
+        chainId: TESTNET,
+        transactions: [{ contractAddress: STRK, entrypoint: 'multicall_data', calldata }],
+        transactionsDetail: DETAILS,
+      }),
+    });
+    const ui = asConfirmation(await pending.getInterface());
+    const text = dialogText(ui.content);
+    expect(text).toContain(calldata.map((felt) => hex(felt)).join(', '));
+    expect(text).not.toMatch(/\.\.\./u);
+    await ui.cancel();
+    expectError(await pending, 4001);
+  });
+
+  it('refuses, never cuts, a request too large for a dialog', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const felt = `0x${'7'.repeat(62)}`;
+    const calls = Array.from({ length: 256 }, () => ({
+      contractAddress: STRK,
+      entrypoint: 'big',
+      calldata: Array.from({ length: 560 }, () => felt),
+    }));
+    expectError(
+      await request({
+        method: 'l2_signTransaction',
+        params: jsonParams({
+          address: account.address,
+          chainId: TESTNET,
+          transactions: calls,
+          transactionsDetail: DETAILS,
+        }),
+      }),
+      -32602,
+      /"params" is too large to show in full/u,
+    );
   });
 
   const base = (address: string): Record<string, unknown> => ({

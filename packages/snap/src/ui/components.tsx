@@ -1,16 +1,16 @@
 import { Box, Divider, Heading, Row, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
-/** Dialogs show long lists cut to this many items, with a count of the rest. */
-export const MAX_LISTED = 24;
-const MAX_TEXT = 400;
-
-export function shorten(text: string, max = MAX_TEXT): string {
+/**
+ * Only for labels and headings that merely name something shown in full elsewhere. A value the
+ * user approves is never cut: dialogs scroll, and `confirm` refuses content too large to show.
+ */
+export function shorten(text: string, max = 400): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
 export const Field = ({ label, value }: { label: string; value: string }): JSXElement => (
   <Row label={label}>
-    <Text>{shorten(value)}</Text>
+    <Text>{value}</Text>
   </Row>
 );
 
@@ -38,16 +38,11 @@ export function flattenForDisplay(value: unknown, prefix = ''): [string, string]
   return [[prefix || 'value', String(value)]];
 }
 
-export const Fields = ({ rows }: { rows: [string, string][] }): JSXElement => {
-  const shown = rows.slice(0, MAX_LISTED);
-  return (
-    <Box>
-      {shown.map(([label, value]) => (
-        <Field label={label} value={value} />
-      ))}
-      {rows.length > shown.length ? (
-        <Text>{`... and ${rows.length - shown.length} more`}</Text>
-      ) : null}
-    </Box>
-  );
-};
+/** Every row: a dialog never hides part of what is approved. */
+export const Fields = ({ rows }: { rows: [string, string][] }): JSXElement => (
+  <Box>
+    {rows.map(([label, value]) => (
+      <Field label={label} value={value} />
+    ))}
+  </Box>
+);

@@ -10,7 +10,7 @@ import {
 
 import type { Network } from '../networks';
 import type { Erc20Token } from '../state/schema';
-import { Field, Fields, flattenForDisplay, MAX_LISTED, shorten, Title } from './components';
+import { Field, Fields, flattenForDisplay, Title } from './components';
 
 export const SwitchNetworkScreen = ({ from, to }: { from: Network; to: Network }): JSXElement => (
   <Box>
@@ -72,11 +72,12 @@ export const SignMessageScreen = ({
 
 export type DisplayedCall = { contractAddress: string; entrypoint: string; calldata: string[] };
 
+/** Every call with its full calldata: nothing the signature covers is left out. */
 export const CallsView = ({ calls }: { calls: DisplayedCall[] }): JSXElement => (
   <Box>
-    {calls.slice(0, MAX_LISTED).map((call, index) => (
+    {calls.map((call, index) => (
       <Box>
-        <Heading size="sm">{`Call ${index + 1}: ${shorten(call.entrypoint, 60)}`}</Heading>
+        <Heading size="sm">{`Call ${index + 1} of ${calls.length}: ${call.entrypoint}`}</Heading>
         <Field label="Contract" value={call.contractAddress} />
         <Field
           label="Calldata"
@@ -84,9 +85,6 @@ export const CallsView = ({ calls }: { calls: DisplayedCall[] }): JSXElement => 
         />
       </Box>
     ))}
-    {calls.length > MAX_LISTED ? (
-      <Text>{`... and ${calls.length - MAX_LISTED} more calls`}</Text>
-    ) : null}
   </Box>
 );
 
