@@ -107,6 +107,67 @@ describe('l2_addErc20Token', () => {
     }
   });
 
+  it('shows old -> new for name, symbol and decimals when a watched token is changed', async () => {
+    const snap = await installSnap();
+    await addToken(snap, USDC);
+    const { text, token } = await addToken(snap, {
+      ...USDC,
+      tokenName: 'Fake Coin',
+      tokenSymbol: 'FAKE',
+      tokenDecimals: 18,
+    });
+    expect(text).toContain('Update token');
+    expect(text).toContain('USD Coin -> Fake Coin');
+    expect(text).toContain('USDC -> FAKE');
+    expect(text).toContain('6 -> 18');
+    expect(token).toMatchObject({ name: 'Fake Coin', symbol: 'FAKE', decimals: 18 });
+    // A re-add that changes nothing says so.
+    const same = await addToken(snap, {
+      ...USDC,
+      tokenName: 'Fake Coin',
+      tokenSymbol: 'FAKE',
+      tokenDecimals: 18,
+    });
+    expect(same.text).toContain('FAKE (unchanged)');
+  });
+
+  it.each([
+    [ETH, 'ETH', TESTNET],
+    [STRK, 'STRK', MAINNET],
+  ])(
+    'refuses to change the symbol or decimals of preloaded %s',
+    async (address, symbol, chainId) => {
+      const snap = await installSnap();
+      const params = {
+        tokenAddress: address,
+        tokenName: 'Renamed',
+        tokenSymbol: symbol,
+        tokenDecimals: 18,
+        chainId,
+      };
+      expectError(
+        await snap.request({
+          method: 'l2_addErc20Token',
+          params: { ...params, tokenSymbol: 'USDC' },
+        }),
+        -32602,
+        new RegExp(`"tokenSymbol" cannot change the symbol of the preloaded ${symbol} token`, 'u'),
+      );
+      expectError(
+        await snap.request({ method: 'l2_addErc20Token', params: { ...params, tokenDecimals: 6 } }),
+        -32602,
+        new RegExp(
+          `"tokenDecimals" cannot change the decimals of the preloaded ${symbol} token`,
+          'u',
+        ),
+      );
+      // Renaming is allowed, and the dialog shows the old name.
+      const { text } = await addToken(snap, params);
+      expect(text).toMatch(/-> Renamed/u);
+      expect(text).toContain(`${symbol} (unchanged)`);
+    },
+  );
+
   it('keeps watch lists per chain', async () => {
     const snap = await installSnap();
     await addToken(snap, USDC);

@@ -1,10 +1,17 @@
 import { coerce, define, defaulted, optional, refine, string, type } from 'superstruct';
 
 import { getNetwork } from '../networks';
-import { userRejected } from '../rpc/errors';
+import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, ChainIdStruct } from '../rpc/structs';
-import { findTokenIn, stateStore, tokensOf, upsertToken, type Erc20Token } from '../state';
+import {
+  defaultTokens,
+  findTokenIn,
+  stateStore,
+  tokensOf,
+  upsertToken,
+  type Erc20Token,
+} from '../state';
 import { AddTokenScreen, confirm } from '../ui';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/u;
@@ -63,12 +70,23 @@ export const addErc20Token = defineMethod({
       chainId,
       ...(tokenLogo ? { logo: tokenLogo } : {}),
     };
+    // ETH and STRK pay fees and show balances: a site may rename them, never make them show
+    // another symbol or scale amounts with other decimals.
+    const preloaded = findTokenIn(defaultTokens(chainId), tokenAddress);
+    if (preloaded && token.symbol !== preloaded.symbol) {
+      throw invalidParams(
+        'tokenSymbol',
+        `cannot change the symbol of the preloaded ${preloaded.symbol} token: expected "${preloaded.symbol}", got "${token.symbol}"`,
+      );
+    }
+    if (preloaded && token.decimals !== preloaded.decimals) {
+      throw invalidParams(
+        'tokenDecimals',
+        `cannot change the decimals of the preloaded ${preloaded.symbol} token: expected ${preloaded.decimals}, got ${token.decimals}`,
+      );
+    }
     const existing = findTokenIn(tokensOf(await stateStore.read(), chainId), tokenAddress);
-    if (
-      !(await confirm(
-        AddTokenScreen({ token, network: getNetwork(chainId), existing: Boolean(existing) }),
-      ))
-    ) {
+    if (!(await confirm(AddTokenScreen({ token, network: getNetwork(chainId), existing })))) {
       throw userRejected();
     }
     return stateStore.update((state) => upsertToken(state, token));

@@ -145,6 +145,14 @@ export const SignDeclareScreen = ({
   </Box>
 );
 
+/** `old -> new` when an update changes the value, else the value marked unchanged. */
+function changed(before: string | undefined, after: string): string {
+  if (before === undefined) {
+    return after;
+  }
+  return before === after ? `${after} (unchanged)` : `${before} -> ${after}`;
+}
+
 export const AddTokenScreen = ({
   token,
   network,
@@ -152,20 +160,37 @@ export const AddTokenScreen = ({
 }: {
   token: Erc20Token;
   network: Network;
-  existing: boolean;
+  /** The watched token this request would replace, if any. */
+  existing?: Erc20Token | undefined;
 }): JSXElement => (
   <Box>
     <Title
       title={existing ? 'Update token' : 'Add token'}
       subtitle={
-        existing ? 'This site asks to update a watched token.' : 'This site asks to watch a token.'
+        existing
+          ? 'This site asks to change a watched token (old -> new).'
+          : 'This site asks to watch a token.'
       }
     />
     <Field label="Network" value={network.name} />
     <Field label="Address" value={token.address} />
-    <Field label="Name" value={token.name} />
-    <Field label="Symbol" value={token.symbol} />
-    <Field label="Decimals" value={String(token.decimals)} />
-    {token.logo ? <Field label="Logo" value={token.logo} /> : null}
+    <Field label="Name" value={changed(existing?.name, token.name)} />
+    <Field label="Symbol" value={changed(existing?.symbol, token.symbol)} />
+    <Field
+      label="Decimals"
+      value={changed(
+        existing === undefined ? undefined : String(existing.decimals),
+        String(token.decimals),
+      )}
+    />
+    {token.logo || existing?.logo ? (
+      <Field
+        label="Logo"
+        value={changed(
+          existing === undefined ? undefined : (existing.logo ?? '(none)'),
+          token.logo ?? '(none)',
+        )}
+      />
+    ) : null}
   </Box>
 );
