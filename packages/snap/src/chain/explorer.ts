@@ -2,7 +2,9 @@
  * Client of the explorer's per-address transaction list: `GET <base>/api/txns?to=&ps=&p=`
  * (served by packages/devnet locally). Items come newest first.
  */
-import { DEFAULT_RPC_TIMEOUT_MS, describeEndpoint, nodeUnavailable } from './rpc';
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+
+import { DEFAULT_RPC_TIMEOUT_MS, describeEndpoint } from './rpc';
 
 export const EXPLORER_TIMEOUT_MS = DEFAULT_RPC_TIMEOUT_MS;
 
@@ -76,6 +78,24 @@ export function parseExplorerItem(raw: unknown): ExplorerTransaction | undefined
   };
 }
 
+/**
+ * The explorer could not be reached or refused the request: -32002 naming only its host (the
+ * URL may carry an API key). Retryable unless the explorer answered a 4xx other than 429.
+ */
+export function explorerUnavailable(
+  url: string,
+  reason: string,
+  { retryable = true, timedOut = false }: { retryable?: boolean; timedOut?: boolean } = {},
+): Error {
+  const advice = retryable
+    ? 'try again when the explorer is reachable'
+    : "check the explorer's configuration before trying again";
+  return new ResourceUnavailableError(
+    `The Starknet explorer (${describeEndpoint(url)}) is unavailable: ${reason}. Nothing was changed in the snap; ${advice}.`,
+    { retryable, reason, timedOut },
+  );
+}
+
 export class ExplorerClient {
   readonly baseUrl: string;
 
@@ -95,18 +115,22 @@ export class ExplorerClient {
     try {
       const response = await fetch(url, { signal: controller.signal });
       if (!response.ok) {
-        throw nodeUnavailable(this.baseUrl, `the explorer answered HTTP ${response.status}`);
+        const { status } = response;
+        throw explorerUnavailable(this.baseUrl, `it answered HTTP ${status}`, {
+          retryable: status === 429 || status >= 500,
+        });
       }
       body = await response.json();
     } catch (error) {
       if (error instanceof Error && error.name !== 'AbortError' && 'code' in error) {
         throw error;
       }
-      throw nodeUnavailable(
+      throw explorerUnavailable(
         this.baseUrl,
         controller.signal.aborted
-          ? `the explorer did not answer within ${this.#timeoutMs / 1000} s`
-          : `the explorer (${describeEndpoint(this.baseUrl)}) could not be reached`,
+          ? `no answer within ${this.#timeoutMs / 1000} s`
+          : 'it could not be reached',
+        { timedOut: controller.signal.aborted },
       );
     } finally {
       clearTimeout(timer);
@@ -122,4 +146,33 @@ export class ExplorerClient {
     const hasMore = lastPage > 0 ? page < lastPage : items.length === pageSize;
     return { items, hasMore };
   }
+}
+
+/**
+ * Reads explorer pages (newest first) until one reaches an item older than `since`, the last
+ * page, or `maxPages`; `visit` gets every item not older than `since`, and every item without a
+ * timestamp (0): an unknown time is no reason to stop paging. Returns the pages read.
+ */
+export async function readExplorerPages(
+  listPage: (page: number) => Promise<ExplorerPage>,
+  since: number,
+  maxPages: number,
+  visit: (item: ExplorerTransaction) => void,
+): Promise<number> {
+  let page = 1;
+  for (; page <= maxPages; page += 1) {
+    const result = await listPage(page);
+    let reachedOlder = false;
+    for (const item of result.items) {
+      if (item.timestamp !== 0 && item.timestamp < since) {
+        reachedOlder = true;
+        continue;
+      }
+      visit(item);
+    }
+    if (reachedOlder || !result.hasMore) {
+      return page;
+    }
+  }
+  return page - 1;
 }

@@ -1,5 +1,6 @@
 import { boolean, defaulted, define, optional, type } from 'superstruct';
 
+import { readExplorerPages } from '../chain/explorer';
 import { getChain } from '../chain/node';
 import { mergeNewerRecord, recordFromExplorer } from '../chain/records';
 import { defineMethod } from '../rpc/dispatcher';
@@ -87,23 +88,22 @@ export const getTransactions = defineMethod({
 
     if (!onlyFromState) {
       const { explorer } = getChain(chainId);
-      for (let page = 1; page <= MAX_EXPLORER_PAGES; page += 1) {
-        const result = await explorer.listTransactions(senderAddress, pageSize, page);
-        let reachedOlder = false;
-        for (const item of result.items) {
+      await readExplorerPages(
+        async (page) => explorer.listTransactions(senderAddress, pageSize, page),
+        since,
+        MAX_EXPLORER_PAGES,
+        (item) => {
           const record = recordFromExplorer(item, chainId);
-          if (record.timestamp < since) {
-            reachedOlder = true;
-            continue;
-          }
-          if (keep(record, senderAddress, contractAddress, withDeployTxn, since)) {
+          if (record.timestamp === 0) {
+            // No time known: it only updates a record already listed.
+            if (byHash.has(BigInt(record.txnHash).toString(16))) {
+              add(record, true);
+            }
+          } else if (keep(record, senderAddress, contractAddress, withDeployTxn, since)) {
             add(record, true);
           }
-        }
-        if (reachedOlder || !result.hasMore) {
-          break;
-        }
-      }
+        },
+      );
     }
 
     return [...byHash.values()].sort(

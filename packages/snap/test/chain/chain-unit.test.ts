@@ -21,7 +21,12 @@ import {
   parseFeeEstimate,
   toFeeEstimateResult,
 } from '../../src/chain/fees';
-import { parseExplorerItem } from '../../src/chain/explorer';
+import {
+  ExplorerClient,
+  parseExplorerItem,
+  readExplorerPages,
+  type ExplorerTransaction,
+} from '../../src/chain/explorer';
 import { toChainError } from '../../src/chain/errors';
 import { withNextNonce } from '../../src/chain/node';
 import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
@@ -506,5 +511,84 @@ describe('RpcClient', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StarknetRpcError);
     expect((error as StarknetRpcError).code).toBe(52);
+  });
+});
+
+describe('explorer client and paging', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const status = Number(/^\/(\d{3})\//u.exec(req.url ?? '')?.[1] ?? 200);
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(status === 200 ? '{"items":[]}' : 'nope');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it.each([
+    [403, false],
+    [404, false],
+    [429, true],
+    [503, true],
+  ])('names the explorer, not the node, for HTTP %s (retryable %s)', async (status, retryable) => {
+    const error = (await new ExplorerClient(`${base}/${status}/key`)
+      .listTransactions('0x1', 10)
+      .catch((caught: unknown) => caught)) as {
+      code: number;
+      message: string;
+      data: { retryable: boolean };
+    };
+    expect(error.code).toBe(-32002);
+    expect(error.message).toMatch(/^The Starknet explorer \(127\.0\.0\.1:\d+\) is unavailable/u);
+    expect(error.message).toContain(`HTTP ${status}`);
+    expect(error.message).not.toMatch(/node|\/key/u);
+    expect(error.data.retryable).toBe(retryable);
+  });
+
+  it('names the explorer when it cannot be reached', async () => {
+    const error = (await new ExplorerClient('http://127.0.0.1:9/secret')
+      .listTransactions('0x1', 10)
+      .catch((caught: unknown) => caught)) as { code: number; message: string };
+    expect(error.code).toBe(-32002);
+    expect(error.message).toMatch(/Starknet explorer \(127\.0\.0\.1:9\) is unavailable/u);
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('keeps paging past an item without a timestamp', async () => {
+    const now = 2_000_000_000;
+    const item = (hash: string, timestamp: number): ExplorerTransaction => ({
+      hash,
+      type: 'INVOKE',
+      sender: '0x1',
+      contract: '0x2',
+      entryPoint: 'transfer',
+      calldata: [],
+      status: 'ACCEPTED_ON_L2',
+      executionStatus: 'SUCCEEDED',
+      failureReason: null,
+      timestamp,
+    });
+    const pages = [
+      { items: [item('0xa', now), item('0xb', 0)], hasMore: true },
+      { items: [item('0xc', now - 10), item('0xd', 5)], hasMore: true },
+      { items: [item('0xe', now)], hasMore: false },
+    ];
+    const seen: string[] = [];
+    const read = await readExplorerPages(
+      async (page) => pages[page - 1],
+      now - 100,
+      20,
+      (visited) => seen.push(visited.hash),
+    );
+    expect(read).toBe(2);
+    expect(seen).toEqual(['0xa', '0xb', '0xc']);
   });
 });
