@@ -108,6 +108,16 @@ describe('l2_signMessage', () => {
         { typedDataMessage: REV0_TYPED_DATA, signerAddress: '0xzz' },
         /"signerAddress".*Starknet address/u,
       ],
+      [
+        'a malformed address',
+        { typedDataMessage: REV0_TYPED_DATA, omitSigner: true, address: 'not an address' },
+        /"address".*Starknet address/u,
+      ],
+      [
+        'a malformed address next to a good signerAddress',
+        { typedDataMessage: REV0_TYPED_DATA, address: '0x12345g' },
+        /"address".*Starknet address/u,
+      ],
       ['an unknown chainId', { typedDataMessage: REV0_TYPED_DATA, chainId: '0x5' }, /"chainId"/u],
     ])('%s', async (_label, params, message) => {
       const account = await expectedAccount(DEFAULT_SRP, 0);
@@ -248,6 +258,24 @@ describe('l2_verifySignedMessage', () => {
         }),
       ),
     ).toBe(false);
+  });
+
+  it('rejects address and signerAddress that disagree with -32602', async () => {
+    const { request, address, signature } = await signed(REV0_TYPED_DATA);
+    const other = await expectedAccount(DEFAULT_SRP, 1);
+    expectError(
+      await request({
+        method: 'l2_verifySignedMessage',
+        params: {
+          typedDataMessage: REV0_TYPED_DATA,
+          address,
+          signerAddress: other.address,
+          signature,
+        },
+      }),
+      -32602,
+      /"signerAddress" must equal "address"/u,
+    );
   });
 
   it.each([

@@ -330,6 +330,64 @@ describe('l2_signTransaction', () => {
         ),
       ),
     ]),
+    [
+      'a paymasterData entry that is not a felt',
+      { transactionsDetail: { ...DETAILS, paymasterData: ['0x7', 'pay'] } },
+      /"transactionsDetail.paymasterData.1".*felt/u,
+    ],
+    [
+      'a max_price_per_unit above u128',
+      {
+        transactionsDetail: {
+          ...DETAILS,
+          resourceBounds: {
+            ...BOUNDS,
+            l1_gas: { max_amount: '1', max_price_per_unit: (2n ** 128n).toString() },
+          },
+        },
+      },
+      /"transactionsDetail.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
+    ],
+    [
+      'no l1_gas',
+      {
+        transactionsDetail: {
+          ...DETAILS,
+          resourceBounds: { l2_gas: BOUNDS.l2_gas, l1_data_gas: BOUNDS.l1_data_gas },
+        },
+      },
+      /"transactionsDetail.resourceBounds.l1_gas" is required/u,
+    ],
+    [
+      'a bad nonceDataAvailabilityMode',
+      { transactionsDetail: { ...DETAILS, nonceDataAvailabilityMode: 2 } },
+      /"transactionsDetail.nonceDataAvailabilityMode".*'L1' or 'L2'/u,
+    ],
+    [
+      'a malformed senderAddress',
+      { senderAddress: '0xnot-an-address' },
+      /"senderAddress".*Starknet address/u,
+    ],
+    [
+      'a senderAddress of 64 hex digits at or above 2^251',
+      { senderAddress: `0x${'8'.repeat(64)}` },
+      /"senderAddress".*Starknet address/u,
+    ],
+    [
+      'an address of 64 zero digits',
+      { address: `0x${'0'.repeat(64)}` },
+      /"address".*Starknet address/u,
+    ],
+    [
+      'accountDeploymentData that is not felts',
+      { transactionsDetail: { ...DETAILS, accountDeploymentData: [`0x${'f'.repeat(64)}`] } },
+      /"transactionsDetail.accountDeploymentData.0".*felt/u,
+    ],
+    [
+      'accountDeploymentData that is not a list',
+      { transactionsDetail: { ...DETAILS, accountDeploymentData: '0x1' } },
+      /"transactionsDetail.accountDeploymentData"/u,
+    ],
     ['no chainId', { chainId: undefined }, /"chainId" is required/u],
     ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
     ['no sender', { address: undefined }, /"address" is required/u],
@@ -519,6 +577,81 @@ describe('l2_signDeclareTransaction', () => {
         details: { ...(p.details as object), senderAddress: undefined },
       }),
       /"senderAddress" is required/u,
+    ],
+    [
+      'a malformed compiledClassHash',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), compiledClassHash: '0xZZ' },
+      }),
+      /"details.compiledClassHash".*felt/u,
+    ],
+    [
+      'an unknown chainId',
+      (p: Record<string, unknown>) => ({ ...p, chainId: '0x534e5f474f45524c49' }),
+      /"chainId".*known chain ID/u,
+    ],
+    [
+      'an unknown details.chainId',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), chainId: 'SN_GOERLI' },
+      }),
+      /"details.chainId".*known chain ID/u,
+    ],
+    [
+      'a max_amount above u64',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: {
+          ...(p.details as object),
+          resourceBounds: {
+            ...BOUNDS,
+            l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+          },
+        },
+      }),
+      /"details.resourceBounds.l2_gas.max_amount".*u64/u,
+    ],
+    [
+      'a negative max_price_per_unit',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: {
+          ...(p.details as object),
+          resourceBounds: { ...BOUNDS, l1_gas: { max_amount: '1', max_price_per_unit: -1 } },
+        },
+      }),
+      /"details.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
+    ],
+    [
+      'an empty max_amount',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: {
+          ...(p.details as object),
+          resourceBounds: { ...BOUNDS, l1_data_gas: { max_amount: '', max_price_per_unit: '1' } },
+        },
+      }),
+      /"details.resourceBounds.l1_data_gas.max_amount".*u64/u,
+    ],
+    [
+      'a malformed address',
+      (p: Record<string, unknown>) => ({ ...p, address: 'alice' }),
+      /"address".*Starknet address/u,
+    ],
+    [
+      'a malformed senderAddress',
+      (p: Record<string, unknown>) => ({ ...p, senderAddress: `0x${'8'.repeat(64)}` }),
+      /"senderAddress".*Starknet address/u,
+    ],
+    [
+      'a malformed details.senderAddress',
+      (p: Record<string, unknown>) => ({
+        ...p,
+        details: { ...(p.details as object), senderAddress: '0x0' },
+      }),
+      /"details.senderAddress".*Starknet address/u,
     ],
     [
       'no chainId',

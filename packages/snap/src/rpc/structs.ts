@@ -68,7 +68,11 @@ export const FeltStruct: Struct<string, null> = coerce(
 /** A Starknet contract address, coerced to its padded form. */
 export const AddressStruct: Struct<string, null> = coerce(
   define<string>('address', (value) =>
-    typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value)
+    // The coercion pads valid addresses; 64 hex digits alone could still be 0 or >= 2^251.
+    typeof value === 'string' &&
+    /^0x[0-9a-f]{64}$/u.test(value) &&
+    BigInt(value) > 0n &&
+    BigInt(value) < ADDRESS_BOUND
       ? true
       : 'expected a Starknet address: a non-zero hex string (0x...) below 2^251',
   ),
