@@ -71,6 +71,39 @@ describe('l2_signMessage', () => {
     expect(verifyWithScure(account, messageHash, signature)).toBe(true);
   });
 
+  it('shows every member of a large message, and long values in full', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const members = Array.from({ length: 40 }, (_, index) => `field${index + 1}`);
+    const data = {
+      ...REV0_TYPED_DATA,
+      types: {
+        StarkNetDomain: REV0_TYPED_DATA.types.StarkNetDomain,
+        Big: members.map((name) => ({ name, type: 'felt' })),
+      },
+      primaryType: 'Big',
+      message: Object.fromEntries(
+        members.map((name, index) => [
+          name,
+          `0x${(index + 1).toString(16).repeat(60).slice(0, 62)}`,
+        ]),
+      ),
+    };
+    const pending = request({
+      method: 'l2_signMessage',
+      params: jsonParams({ typedDataMessage: data, signerAddress: account.address }),
+    });
+    const ui = asConfirmation(await pending.getInterface());
+    const text = dialogText(ui.content);
+    for (const [name, value] of Object.entries(data.message)) {
+      expect(text).toContain(name);
+      expect(text).toContain(value);
+    }
+    expect(text).not.toMatch(/more/u);
+    await ui.cancel();
+    expectError(await pending, 4001);
+  });
+
   it('answers 4001 when the user declines', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
     const { request } = await snapWithAccounts([0]);
