@@ -58,23 +58,18 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 
 export function ResultView({ outcome, testId }: { outcome: Outcome | null; testId?: string }) {
   if (!outcome) return null;
-  if (outcome.kind === 'ok') {
-    const text = formatValue(outcome.value);
-    return (
-      <div className="result result-ok" data-testid={testId} role="status">
-        <div className="result-head">
-          <span className="result-label">Result</span>
-          <CopyButton text={text} />
-        </div>
-        <pre>{text}</pre>
-      </div>
-    );
-  }
-  const text = `${outcome.name}${outcome.code !== undefined ? ` (code ${outcome.code})` : ''}: ${outcome.message}`;
+  const ok = outcome.kind === 'ok';
+  const text = ok
+    ? formatValue(outcome.value)
+    : `${outcome.name}${outcome.code !== undefined ? ` (code ${outcome.code})` : ''}: ${outcome.message}`;
   return (
-    <div className="result result-error" data-testid={testId} role="alert">
+    <div
+      className={`result ${ok ? 'result-ok' : 'result-error'}`}
+      data-testid={testId}
+      role={ok ? 'status' : 'alert'}
+    >
       <div className="result-head">
-        <span className="result-label">Error</span>
+        <span className="result-label">{ok ? 'Result' : 'Error'}</span>
         <CopyButton text={text} />
       </div>
       <pre>{text}</pre>
