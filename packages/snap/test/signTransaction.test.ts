@@ -41,6 +41,14 @@ const DETAILS = {
   version: '0x3',
 };
 
+/** A params edit for the declare table: overrides members of `details` (undefined drops one). */
+const withDetails =
+  (overrides: Record<string, unknown>) =>
+  (p: Record<string, unknown>): Record<string, unknown> => ({
+    ...p,
+    details: { ...(p.details as object), ...overrides },
+  });
+
 function toBoundsBN(bounds: typeof BOUNDS) {
   const bn = (b: { max_amount: string; max_price_per_unit: string }) => ({
     max_amount: BigInt(b.max_amount),
@@ -512,60 +520,27 @@ describe('l2_signDeclareTransaction', () => {
       (p: Record<string, unknown>) => ({ ...p, details: undefined }),
       /"details" is required/u,
     ],
-    [
-      'no classHash',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), classHash: undefined },
-      }),
-      /"details.classHash" is required/u,
-    ],
-    [
-      'a bad classHash',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), classHash: 'hash' },
-      }),
-      /"details.classHash".*felt/u,
-    ],
+    ['no classHash', withDetails({ classHash: undefined }), /"details.classHash" is required/u],
+    ['a bad classHash', withDetails({ classHash: 'hash' }), /"details.classHash".*felt/u],
     [
       'no compiledClassHash',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), compiledClassHash: undefined },
-      }),
+      withDetails({ compiledClassHash: undefined }),
       /"details.compiledClassHash" is required/u,
     ],
-    [
-      'no nonce',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), nonce: undefined },
-      }),
-      /"details.nonce" is required/u,
-    ],
+    ['no nonce', withDetails({ nonce: undefined }), /"details.nonce" is required/u],
     [
       'no resourceBounds',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), resourceBounds: undefined },
-      }),
+      withDetails({ resourceBounds: undefined }),
       /"details.resourceBounds" is required/u,
     ],
     [
       'a mismatched details.chainId',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), chainId: MAINNET },
-      }),
+      withDetails({ chainId: MAINNET }),
       /"details.chainId" must equal "chainId"/u,
     ],
     [
       'a mismatched details.senderAddress',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), senderAddress: '0x1234' },
-      }),
+      withDetails({ senderAddress: '0x1234' }),
       /"details.senderAddress" must equal/u,
     ],
     [
@@ -580,10 +555,7 @@ describe('l2_signDeclareTransaction', () => {
     ],
     [
       'a malformed compiledClassHash',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), compiledClassHash: '0xZZ' },
-      }),
+      withDetails({ compiledClassHash: '0xZZ' }),
       /"details.compiledClassHash".*felt/u,
     ],
     [
@@ -593,10 +565,7 @@ describe('l2_signDeclareTransaction', () => {
     ],
     [
       'an unknown details.chainId',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), chainId: 'SN_GOERLI' },
-      }),
+      withDetails({ chainId: 'SN_GOERLI' }),
       /"details.chainId".*known chain ID/u,
     ],
     [
@@ -647,10 +616,7 @@ describe('l2_signDeclareTransaction', () => {
     ],
     [
       'a malformed details.senderAddress',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: { ...(p.details as object), senderAddress: '0x0' },
-      }),
+      withDetails({ senderAddress: '0x0' }),
       /"details.senderAddress".*Starknet address/u,
     ],
     [
