@@ -9,7 +9,7 @@
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
 import { mkdtempSync, rmSync } from 'fs';
-import { createServer as createHttpServer } from 'http';
+import { createServer as createHttpServer, type ServerResponse } from 'http';
 import { createServer, type Server, type Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -226,38 +226,63 @@ describe('slow node', () => {
   });
 });
 
+/**
+ * Moves the devnet behind a proxy on DEVNET_PORT (the port the snap was built for). Invoke
+ * submissions go to `onSubmission`, which takes over the response when it returns true; everything
+ * else is forwarded. `restore` puts the devnet back on DEVNET_PORT with the state it reached.
+ */
+async function behindSubmissionProxy(
+  name: string,
+  onSubmission: (res: ServerResponse) => boolean,
+): Promise<{ hidden: DevnetServer; restore: () => Promise<void> }> {
+  const path = join(dumpDir, `${name}.json`);
+  await devnetRpc(devnet, 'devnet_dump', { path });
+  await devnet.close();
+  const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
+  await devnetRpc(hidden, 'devnet_load', { path });
+  const stalled: Socket[] = [];
+  const proxy = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      if (body.includes('starknet_addInvokeTransaction') && onSubmission(res)) {
+        stalled.push(req.socket);
+        return;
+      }
+      fetch(`${hidden.url}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? body : undefined,
+      })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
+  return {
+    hidden,
+    restore: async () => {
+      stalled.forEach((socket) => socket.destroy());
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const after = join(dumpDir, `${name}-after.json`);
+      await devnetRpc(hidden, 'devnet_dump', { path: after });
+      await hidden.close();
+      devnet = await startChainDevnet();
+      await devnetRpc(devnet, 'devnet_load', { path: after });
+    },
+  };
+}
+
 describe('submission without an answer', () => {
   it('names the hash to check instead of inviting a blind retry', async () => {
-    const path = join(dumpDir, 'stall.json');
-    await devnetRpc(devnet, 'devnet_dump', { path });
-    await devnet.close();
-    // The real devnet on a free port, behind a proxy on 5059 that swallows submissions.
-    const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
-    await devnetRpc(hidden, 'devnet_load', { path });
-    const stalled: Socket[] = [];
-    const proxy = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        if (body.includes('starknet_addInvokeTransaction')) {
-          stalled.push(req.socket);
-          return;
-        }
-        fetch(`${hidden.url}${req.url ?? '/'}`, {
-          method: req.method,
-          headers: { 'content-type': 'application/json' },
-          body: req.method === 'POST' ? body : undefined,
-        })
-          .then(async (answer) => {
-            res.writeHead(answer.status, { 'content-type': 'application/json' });
-            res.end(await answer.text());
-          })
-          .catch(() => res.writeHead(502).end());
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
+    // Submissions are swallowed: no answer at all.
+    const { restore } = await behindSubmissionProxy('stall', () => true);
     try {
       const before = await storedHashes(sender.address);
       const response = await approve(
@@ -278,52 +303,22 @@ describe('submission without an answer', () => {
       expect(data.transactionHash).toMatch(/^0x[0-9a-f]+$/u);
       expect(await storedHashes(sender.address)).toEqual(before);
     } finally {
-      stalled.forEach((socket) => socket.destroy());
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-      await hidden.close();
-      devnet = await startChainDevnet();
-      await devnetRpc(devnet, 'devnet_load', { path });
+      await restore();
     }
   });
 });
 
 describe('submission answered with headers only', () => {
   it('times out the stalled body and does not block the next send from the account', async () => {
-    const path = join(dumpDir, 'stall-body.json');
-    await devnetRpc(devnet, 'devnet_dump', { path });
-    await devnet.close();
-    const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
-    await devnetRpc(hidden, 'devnet_load', { path });
     let stallSubmissions = true;
-    const stalled: Socket[] = [];
-    const proxy = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        if (stallSubmissions && body.includes('starknet_addInvokeTransaction')) {
-          // Headers and the start of a body, then nothing.
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.flushHeaders();
-          res.write('{"jsonrpc":"2.0",');
-          stalled.push(req.socket);
-          return;
-        }
-        fetch(`${hidden.url}${req.url ?? '/'}`, {
-          method: req.method,
-          headers: { 'content-type': 'application/json' },
-          body: req.method === 'POST' ? body : undefined,
-        })
-          .then(async (answer) => {
-            res.writeHead(answer.status, { 'content-type': 'application/json' });
-            res.end(await answer.text());
-          })
-          .catch(() => res.writeHead(502).end());
-      });
+    const { hidden, restore } = await behindSubmissionProxy('stall-body', (res) => {
+      if (!stallSubmissions) return false;
+      // Headers and the start of a body, then nothing.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      res.write('{"jsonrpc":"2.0",');
+      return true;
     });
-    await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
     try {
       const pending = snap.request({
         method: 'l2_executeTxn',
@@ -354,14 +349,7 @@ describe('submission answered with headers only', () => {
       const status = await provider(hidden).getTransactionStatus(txHash);
       expect(status.execution_status).toBe('SUCCEEDED');
     } finally {
-      stalled.forEach((socket) => socket.destroy());
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-      const after = join(dumpDir, 'stall-body-after.json');
-      await devnetRpc(hidden, 'devnet_dump', { path: after });
-      await hidden.close();
-      devnet = await startChainDevnet();
-      await devnetRpc(devnet, 'devnet_load', { path: after });
+      await restore();
     }
   });
 });
