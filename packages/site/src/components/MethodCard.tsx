@@ -69,15 +69,19 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
         {spec.fields.map((field) => {
           const id = `${spec.method}-${field.name}`;
           const value = values[field.name] ?? '';
+          // What every kind of input shares: its identity, value and change handler.
+          const control = {
+            id,
+            name: field.name,
+            value,
+            onChange: (
+              e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>,
+            ) => set(field.name, e.target.value),
+          };
           let input: React.ReactNode;
           if (field.kind === 'boolean') {
             input = (
-              <select
-                id={id}
-                name={field.name}
-                value={value}
-                onChange={(e) => set(field.name, e.target.value)}
-              >
+              <select {...control}>
                 {field.optional && <option value="">(omit)</option>}
                 <option value="false">false</option>
                 <option value="true">true</option>
@@ -85,12 +89,7 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
             );
           } else if (field.kind === 'chain') {
             input = (
-              <select
-                id={id}
-                name={field.name}
-                value={value}
-                onChange={(e) => set(field.name, e.target.value)}
-              >
+              <select {...control}>
                 {field.optional && <option value="">(omit: snap default)</option>}
                 {CHAINS.map((chain) => (
                   <option key={chain.chainId} value={chain.chainId}>
@@ -102,23 +101,17 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
           } else if (field.kind === 'json') {
             input = (
               <textarea
-                id={id}
-                name={field.name}
-                value={value}
+                {...control}
                 rows={Math.min(10, Math.max(3, value.split('\n').length))}
                 spellCheck={false}
-                onChange={(e) => set(field.name, e.target.value)}
               />
             );
           } else {
             input = (
               <input
-                id={id}
-                name={field.name}
-                value={value}
+                {...control}
                 inputMode={field.kind === 'number' ? 'numeric' : undefined}
                 spellCheck={false}
-                onChange={(e) => set(field.name, e.target.value)}
               />
             );
           }
