@@ -1,0 +1,2 @@
+// Placeholder until the gateway lands (issue 8).
+export {};

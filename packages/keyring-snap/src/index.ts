@@ -1,0 +1,2 @@
+// Placeholder until the keyring snap lands (issue 10).
+export {};
