@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: the whole local stack with no internet.
 //   devnet (127.0.0.1:5050) -> snap dev server (mm-snap watch, bundle built against the devnet)
-//   -> site (gatsby develop). Ctrl-C stops every process group it started.
+//   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,9 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 const DEVNET_PORT = Number(process.env.DEVNET_PORT ?? 5050);
 const SNAP_PORT = 8085; // packages/snap/snap.config.ts server.port
+// The EVM side: one anvil serves the keyring snap's contracts and bundler and the gateway.
+const ANVIL_PORT = Number(process.env.ANVIL_PORT ?? 8546);
+const anvilUrl = `http://127.0.0.1:${ANVIL_PORT}`;
 const SITE_PORT = Number(process.env.SITE_PORT ?? 8000);
 const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
 const devnetRpcUrl = `${devnetUrl}/rpc`;
@@ -141,11 +145,11 @@ async function waitFor(label, check, timeoutMs = 120_000) {
   return false;
 }
 
-async function devnetAnswers() {
-  const response = await fetch(devnetRpcUrl, {
+async function rpcAnswers(url, method) {
+  const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'starknet_chainId', params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
   });
   return response.ok;
 }
@@ -165,6 +169,7 @@ async function main() {
 
   for (const [port, what] of [
     [DEVNET_PORT, 'devnet'],
+    [ANVIL_PORT, 'anvil'],
     [SNAP_PORT, 'snap dev server'],
     [SITE_PORT, 'site'],
   ]) {
@@ -185,8 +190,15 @@ async function main() {
     '--port',
     String(DEVNET_PORT),
   ]);
-  if (!(await waitFor('devnet', devnetAnswers))) return;
+  if (!(await waitFor('devnet', () => rpcAnswers(devnetRpcUrl, 'starknet_chainId')))) return;
   log(`devnet is up at ${devnetRpcUrl}`);
+
+  const anvilBinary = createRequire(import.meta.url)('@l2wallet/localstack').anvilBinary();
+  start('anvil', anvilBinary, ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
+  if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
+  log(`anvil is up at ${anvilUrl}`);
+  // EVM stack on this anvil: ERC-4337 contracts, bundler, keyring snap (issue 10) goes here.
+  // Gateway in front of this anvil (issue 8) goes here.
 
   start('client', bin('tsc'), [
     '-p',
@@ -226,6 +238,7 @@ async function main() {
       line,
       '  Local Starknet stack is running (no internet needed):',
       `    devnet RPC        ${devnetRpcUrl}   (Testnet in the snap points here)`,
+      `    anvil (EVM)       ${anvilUrl}`,
       `    snap dev server   http://localhost:${SNAP_PORT}   (snap id ${snapId})`,
       `    site              ${siteUrl}`,
       '',
