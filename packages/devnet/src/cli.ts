@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { DevnetServer, DevnetServerOptions, startDevnetServer } from './server';
-import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS, UDC_ADDRESS } from './core/constants';
+import {
+  ETH_TOKEN_ADDRESS,
+  RPC_SPEC_VERSION,
+  STRK_TOKEN_ADDRESS,
+  UDC_ADDRESS,
+} from './core/constants';
 
 const USAGE = `Usage: l2-devnet [options]
   --host <host>          interface to bind (default 127.0.0.1)
@@ -12,9 +17,19 @@ const USAGE = `Usage: l2-devnet [options]
                          with a block time: ms a submitted transaction stays RECEIVED
                          before it is executed (default min(250, block time / 4))
   --chain-id <id>        SN_SEPOLIA (default), SN_MAIN or any short string
+  --rpc-version <x.y.z>  the JSON-RPC version starknet_specVersion reports (default 0.10.0;
+                         0.9.x also takes 0.9's getEvents filter: one address)
+  --start-time <s>       unix seconds of the genesis block (default: now)
   --help                 show this help`;
 
-const NUMERIC = new Set(['port', 'seed', 'accounts', 'block-time', 'preconfirm-delay']);
+const NUMERIC = new Set([
+  'port',
+  'seed',
+  'accounts',
+  'block-time',
+  'preconfirm-delay',
+  'start-time',
+]);
 
 export function parseArgs(argv: string[]): DevnetServerOptions {
   const options: DevnetServerOptions = { host: '127.0.0.1', port: 5050 };
@@ -38,9 +53,14 @@ export function parseArgs(argv: string[]): DevnetServerOptions {
       if (name === 'accounts') options.accounts = n;
       if (name === 'block-time') options.blockTime = n;
       if (name === 'preconfirm-delay') options.preconfirmDelayMs = n;
+      if (name === 'start-time') options.startTime = n;
     } else if (name === 'host') options.host = value;
     else if (name === 'chain-id') options.chainId = value;
-    else throw new Error(`unknown option --${name}\n${USAGE}`);
+    else if (name === 'rpc-version') {
+      if (!/^\d+\.\d+\.\d+$/.test(value))
+        throw new Error('--rpc-version must be a version such as 0.9.0 or 0.10.0');
+      options.rpcVersion = value;
+    } else throw new Error(`unknown option --${name}\n${USAGE}`);
   }
   return options;
 }
@@ -80,7 +100,7 @@ async function main(): Promise<void> {
 function describeDevnet(devnet: DevnetServer, options: DevnetServerOptions): string {
   const lines = [
     `l2-devnet listening on ${devnet.url} (JSON-RPC at ${devnet.rpcUrl}, explorer at ${devnet.url}/api/txns)`,
-    `chain id ${options.chainId ?? 'SN_SEPOLIA'}, ${options.blockTime ? `a block every ${options.blockTime} ms` : 'a block per transaction'}`,
+    `chain id ${options.chainId ?? 'SN_SEPOLIA'}, JSON-RPC ${options.rpcVersion ?? RPC_SPEC_VERSION}, ${options.blockTime ? `a block every ${options.blockTime} ms` : 'a block per transaction'}`,
     `ETH ${ETH_TOKEN_ADDRESS}`,
     `STRK ${STRK_TOKEN_ADDRESS}`,
     `UDC ${UDC_ADDRESS}`,

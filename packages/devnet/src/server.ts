@@ -21,6 +21,10 @@ export interface DevnetServerOptions {
   preconfirmDelayMs?: number;
   chainId?: string;
   initialBalance?: bigint;
+  /** What starknet_specVersion answers (default 0.10.0); a 0.9.x version takes 0.9's getEvents. */
+  rpcVersion?: string;
+  /** Unix seconds of the genesis block; the clock runs on from it (default: now). */
+  startTime?: number;
 }
 
 export interface DevnetServer {
@@ -77,7 +81,9 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
       chainId: options.chainId,
       initialBalance: options.initialBalance,
       blockPerTransaction: blockTime === 0,
+      startTime: options.startTime,
     }),
+    rpcVersion: options.rpcVersion,
   };
   const metrics: RpcMetrics = { httpRequests: 0, rpcCalls: {} };
 

@@ -55,6 +55,8 @@ export interface DevnetOptions {
   blockPerTransaction?: boolean;
   /** Clock in unix seconds; injectable so replays are deterministic. */
   now?: () => number;
+  /** Unix seconds of the genesis block (starknet-devnet's --start-time); the clock runs on from it. */
+  startTime?: number;
 }
 
 export type BlockId =
@@ -145,8 +147,10 @@ export class Devnet {
   private readonly blockNumbersByHash = new Map<Felt, number>();
   /** Actions as they happened; transactions are turned into JSON only when dumping. */
   private readonly actions: (DumpAction | { kind: 'tx'; parsed: Transaction })[] = [];
-  private readonly options: Required<Omit<DevnetOptions, 'now'>>;
-  private readonly now: () => number;
+  private readonly options: Required<Omit<DevnetOptions, 'now' | 'startTime'>>;
+  private readonly clock: () => number;
+  /** Seconds added to the clock by setTime / increaseTime (and a start time). */
+  private timeOffset = 0;
   private genesisTimestamp: number;
   private readonly runner: TransactionRunner;
   /**
@@ -165,7 +169,8 @@ export class Devnet {
       initialBalance: options.initialBalance ?? DEFAULT_INITIAL_BALANCE,
       blockPerTransaction: options.blockPerTransaction ?? true,
     };
-    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.clock = options.now ?? (() => Math.floor(Date.now() / 1000));
+    if (options.startTime !== undefined) this.timeOffset = options.startTime - this.clock();
     this.chainIdName = this.options.chainId;
     this.chainId = resolveChainId(this.options.chainId);
     this.blockPerTransaction = this.options.blockPerTransaction;
@@ -234,6 +239,25 @@ export class Devnet {
   private commitDiff(diff: StateDiff): void {
     this.state.apply(diff, this.pending.number);
     mergeDiff(this.pending.diff, diff);
+  }
+
+  private now(): number {
+    return this.clock() + this.timeOffset;
+  }
+
+  /**
+   * devnet_setTime: the clock reads `time` from now on (blocks never go back in time: the next
+   * block's timestamp is at least the latest one's); with `generateBlock` a block closes at once.
+   */
+  setTime(time: number, generateBlock: boolean): Block | undefined {
+    this.timeOffset = time - this.clock();
+    return generateBlock ? this.closeBlock() : undefined;
+  }
+
+  /** devnet_increaseTime: moves the clock `seconds` forward and closes a block. */
+  increaseTime(seconds: number): Block {
+    this.timeOffset += seconds;
+    return this.closeBlock();
   }
 
   private nextTimestamp(): number {

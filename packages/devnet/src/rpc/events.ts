@@ -21,7 +21,7 @@ function blockNumberOf(devnet: Devnet, value: unknown, name: string, fallback: B
   return devnet.resolveBlock(value === undefined ? fallback : parseBlockId(value, name)).number;
 }
 
-function parseFilter(devnet: Devnet, raw: unknown): EventFilter {
+function parseFilter(devnet: Devnet, raw: unknown, addressList: boolean): EventFilter {
   if (!raw || typeof raw !== 'object') throw new InvalidParamError('filter', 'expected an object');
   const f = raw as Record<string, unknown>;
   const chunkSize = f.chunk_size;
@@ -59,6 +59,8 @@ function parseFilter(devnet: Devnet, raw: unknown): EventFilter {
   // list filters nothing, as an empty key position does.
   let address: Felt[] | undefined;
   if (f.address !== undefined) {
+    if (Array.isArray(f.address) && !addressList)
+      throw new InvalidParamError('filter.address', 'expected one address (JSON-RPC 0.9)');
     const list = Array.isArray(f.address) ? f.address : [f.address];
     address = list.map((a, i) => {
       try {
@@ -89,8 +91,12 @@ function keysMatch(eventKeys: Felt[], filter: Felt[][]): boolean {
 }
 
 /** starknet_getEvents: filtered events in block order, paged by a "block-offset" token. */
-export function getEvents(devnet: Devnet, rawFilter: unknown): Record<string, unknown> {
-  const filter = parseFilter(devnet, rawFilter);
+export function getEvents(
+  devnet: Devnet,
+  rawFilter: unknown,
+  { addressList = true }: { addressList?: boolean } = {},
+): Record<string, unknown> {
+  const filter = parseFilter(devnet, rawFilter, addressList);
   const start = filter.continuation ?? { block: filter.fromBlock, offset: 0 };
   if (start.block < filter.fromBlock || start.block > filter.toBlock + 1)
     throw rpcErrors.invalidContinuationToken();

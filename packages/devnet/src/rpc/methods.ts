@@ -34,6 +34,8 @@ import {
 /** The running devnet; devnet_load and devnet_restart swap it for another instance. */
 export interface DevnetHost {
   devnet: Devnet;
+  /** What starknet_specVersion answers (--rpc-version); 0.9.x also takes 0.9's getEvents shape. */
+  rpcVersion?: string;
   /** Called after the devnet is replaced, so the server can re-arm its block timer. */
   onReplaced?: () => void;
 }
@@ -90,6 +92,11 @@ function amountParam(value: unknown): bigint {
   throw new InvalidParamError('amount', 'expected a non-negative integer');
 }
 
+function secondsParam(value: unknown, name: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new InvalidParamError(name, 'expected a non-negative integer number of seconds');
+}
+
 function pathParam(params: Params): string {
   const path = params.path;
   if (typeof path !== 'string' || path.length === 0)
@@ -98,7 +105,7 @@ function pathParam(params: Params): string {
 }
 
 export const methods: Record<string, MethodSpec> = {
-  starknet_specVersion: { params: [], handler: () => RPC_SPEC_VERSION },
+  starknet_specVersion: { params: [], handler: (h) => h.rpcVersion ?? RPC_SPEC_VERSION },
   starknet_chainId: { params: [], handler: (h) => toHex(h.devnet.chainId) },
   starknet_syncing: { params: [], handler: () => false },
   starknet_blockNumber: { params: [], handler: (h) => h.devnet.latestBlock().number },
@@ -289,7 +296,10 @@ export const methods: Record<string, MethodSpec> = {
   },
   starknet_getEvents: {
     params: ['filter'],
-    handler: (h, p) => getEvents(h.devnet, required(p, 'filter')),
+    handler: (h, p) =>
+      getEvents(h.devnet, required(p, 'filter'), {
+        addressList: !/^0\.9\./.test(h.rpcVersion ?? RPC_SPEC_VERSION),
+      }),
   },
 
   // ---- starknet-devnet compatible methods ----
@@ -329,6 +339,25 @@ export const methods: Record<string, MethodSpec> = {
         blockIdParam(p, 'block_id', 'latest'),
       );
       return { amount: amount.toString(), unit };
+    },
+  },
+  devnet_setTime: {
+    params: ['time', 'generate_block'],
+    handler: (h, p) => {
+      const time = secondsParam(p.time, 'time');
+      const block = h.devnet.setTime(time, p.generate_block === true);
+      return {
+        block_timestamp: time,
+        ...(block ? { block_hash: toHex(block.hash ?? 0n) } : {}),
+      };
+    },
+  },
+  devnet_increaseTime: {
+    params: ['time'],
+    handler: (h, p) => {
+      const seconds = secondsParam(p.time, 'time');
+      const block = h.devnet.increaseTime(seconds);
+      return { timestamp_increased_by: seconds, block_hash: toHex(block.hash ?? 0n) };
     },
   },
   devnet_createBlock: {
