@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+/**
+ * l2-gateway serve --config FILE [--host H] [--port P]
+ * l2-gateway keys create --config FILE --plan free|developer|team [--daily-credits N]
+ *   [--credits-per-second N] [--failover] [--secret] [--allow-origin O]... [--allow-method M]...
+ *   [--allow-contract A]...
+ * l2-gateway keys list --config FILE
+ * l2-gateway keys usage KEY --config FILE
+ * l2-gateway keys revoke KEY --config FILE
+ */
+import { KEY_FORMAT, newKey, sha256 } from './auth/keys';
+import { isPlan, PLANS } from './auth/plans';
+import { loadConfig, openStore } from './config';
+import { startGateway } from './server';
+
+const USAGE = `usage:
+  l2-gateway serve --config FILE [--host HOST] [--port PORT]
+  l2-gateway keys create --config FILE --plan ${Object.keys(PLANS).join('|')} [--daily-credits N]
+      [--credits-per-second N] [--failover] [--secret]
+      [--allow-origin ORIGIN]... [--allow-method METHOD]... [--allow-contract ADDRESS]...
+  l2-gateway keys list --config FILE
+  l2-gateway keys usage KEY --config FILE
+  l2-gateway keys revoke KEY --config FILE`;
+
+const FLAGS = new Set(['failover', 'secret']);
+
+interface Args {
+  positional: string[];
+  options: Map<string, string[]>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const options = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    let name = arg.slice(2);
+    let value: string;
+    const eq = name.indexOf('=');
+    if (eq !== -1) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    } else if (FLAGS.has(name)) {
+      value = 'true';
+    } else {
+      if (i + 1 >= argv.length) usageError(`--${name} needs a value`);
+      value = argv[++i];
+    }
+    options.set(name, [...(options.get(name) ?? []), value]);
+  }
+  return { positional, options };
+}
+
+function usageError(message: string): never {
+  process.stderr.write(`l2-gateway: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const one = (args: Args, name: string) => args.options.get(name)?.at(-1);
+const many = (args: Args, name: string) => args.options.get(name) ?? [];
+
+function positiveInt(args: Args, name: string): number | undefined {
+  const raw = one(args, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) usageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+function configFrom(args: Args) {
+  const file = one(args, 'config');
+  if (!file) usageError('--config FILE is required');
+  return loadConfig(file);
+}
+
+function keyArg(args: Args): string {
+  const key = args.positional[2];
+  if (!key) usageError('the API key is required');
+  if (!KEY_FORMAT.test(key)) usageError('an API key is 32 lowercase hex characters');
+  return key;
+}
+
+async function serve(args: Args): Promise<void> {
+  const config = configFrom(args);
+  const host = one(args, 'host');
+  const port = one(args, 'port');
+  if (host) config.listen.host = host;
+  if (port !== undefined) config.listen.port = Number(port);
+  const running = await startGateway(config);
+  const ledger = 'redis' in config.ledger ? 'redis' : 'sqlite';
+  process.stdout.write(
+    `l2-gateway listening on ${running.url} (ledger: ${ledger}; chains: ${config.chains
+      .map((c) => c.name)
+      .join(', ')})\n`,
+  );
+  const stop = () => {
+    void running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function keys(args: Args): Promise<void> {
+  const action = args.positional[1];
+  const store = await openStore(configFrom(args));
+  try {
+    if (action === 'create') {
+      const plan = one(args, 'plan') ?? 'free';
+      if (!isPlan(plan)) usageError(`--plan must be one of ${Object.keys(PLANS).join(', ')}`);
+      const created = newKey({
+        plan,
+        dailyCredits: positiveInt(args, 'daily-credits'),
+        creditsPerSecond: positiveInt(args, 'credits-per-second'),
+        failover: args.options.has('failover') ? true : undefined,
+        secret: args.options.has('secret'),
+        allow: {
+          origins: many(args, 'allow-origin'),
+          methods: many(args, 'allow-method'),
+          contracts: many(args, 'allow-contract'),
+        },
+      });
+      await store.addKey(created.record);
+      // The key alone on the last line (scripts read it); the secret on the line before.
+      if (created.secret) process.stdout.write(`${created.secret}\n`);
+      process.stdout.write(`${created.key}\n`);
+    } else if (action === 'list') {
+      // Never the key or the secret: only the id (a prefix of the key's SHA-256) and settings.
+      const list = (await store.listKeys()).map((r) => ({
+        id: r.id,
+        plan: r.plan,
+        dailyCredits: r.dailyCredits,
+        creditsPerSecond: r.creditsPerSecond,
+        failover: r.failover,
+        secret: r.secretHash !== null,
+        allow: r.allow,
+        createdAt: r.createdAt,
+        revokedAt: r.revokedAt,
+      }));
+      process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    } else if (action === 'usage') {
+      const hash = sha256(keyArg(args));
+      const record = await store.getKey(hash);
+      if (!record) usageError('unknown API key');
+      const usage = await store.usage(hash, Date.now());
+      process.stdout.write(
+        `${JSON.stringify({ total: usage.total, limit: record.dailyCredits, methods: usage.methods })}\n`,
+      );
+    } else if (action === 'revoke') {
+      if (!(await store.revokeKey(sha256(keyArg(args))))) usageError('unknown API key');
+      process.stdout.write('revoked\n');
+    } else {
+      usageError(`unknown keys command ${action ?? ''}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const command = args.positional[0];
+  if (command === 'serve') return serve(args);
+  if (command === 'keys') return keys(args);
+  usageError(command ? `unknown command ${command}` : 'a command is required');
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`l2-gateway: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+/** The gateway's JSON config file (see README.md); relative paths are relative to the file. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Store } from './credits/store';
+
+export interface ChainConfig {
+  name: string;
+  /** Host names without port; `*` matches any host. */
+  hosts: string[];
+  upstreams: string[];
+  /** Independent node that answers eth_getProof for failover keys when the upstreams fail. */
+  partner?: string;
+  wsUpstream?: string;
+}
+
+export interface GatewayConfig {
+  listen: { host: string; port: number };
+  ledger: { sqlite: string } | { redis: string };
+  chains: ChainConfig[];
+  /** Per upstream call, in ms (default 5000). */
+  upstreamTimeoutMs?: number;
+  /** Between upstream health checks, in ms (default 1000). */
+  healthIntervalMs?: number;
+  /** Immutable answers kept in memory (default 10000). */
+  cacheEntries?: number;
+}
+
+function fail(file: string, why: string): never {
+  throw new Error(`${file}: ${why}`);
+}
+
+export function loadConfig(file: string): GatewayConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    fail(file, `cannot read the config (${(error as Error).message})`);
+  }
+  const config = raw as GatewayConfig;
+  if (typeof config !== 'object' || config === null) fail(file, 'must be a JSON object');
+  config.listen = Object.assign({ host: '127.0.0.1', port: 8545 }, config.listen);
+  const ledger = config.ledger as Record<string, unknown> | undefined;
+  if (!ledger || (typeof ledger.sqlite !== 'string' && typeof ledger.redis !== 'string')) {
+    fail(file, 'ledger must be { "sqlite": PATH } or { "redis": URL }');
+  }
+  if ('sqlite' in config.ledger) {
+    config.ledger = { sqlite: path.resolve(path.dirname(file), config.ledger.sqlite) };
+  }
+  if (!Array.isArray(config.chains) || config.chains.length === 0) {
+    fail(file, 'chains must list at least one chain');
+  }
+  for (const chain of config.chains) {
+    if (typeof chain.name !== 'string') fail(file, 'every chain needs a name');
+    if (!Array.isArray(chain.hosts) || chain.hosts.length === 0) {
+      fail(file, `chain ${chain.name}: hosts must list host names or "*"`);
+    }
+    if (!Array.isArray(chain.upstreams) || chain.upstreams.length === 0) {
+      fail(file, `chain ${chain.name}: upstreams must list at least one URL`);
+    }
+  }
+  return config;
+}
+
+export async function openStore(config: GatewayConfig): Promise<Store> {
+  if ('redis' in config.ledger) {
+    const { RedisStore } = await import('./credits/redisStore');
+    return new RedisStore(config.ledger.redis);
+  }
+  const { SqliteStore } = await import('./credits/sqliteStore');
+  return new SqliteStore(config.ledger.sqlite);
+}

@@ -1,0 +1,42 @@
+/**
+ * THE cost table: credits each call takes from the key's daily balance. The six methods of
+ * SPEC 4.3 carry the SPEC 8 costs; the rest are what viem and ethers call around them, at
+ * Infura's prices. A method missing here does not exist for the gateway (-32601, not charged).
+ */
+export const COSTS = {
+  // SPEC 4.3 / 8
+  eth_getTransactionByBlockNumberAndIndex: 150,
+  eth_getTransactionByBlockHashAndIndex: 150,
+  eth_getProof: 150,
+  eth_getBlockByHash: 80,
+  eth_call: 80,
+  eth_getTransactionReceipt: 80,
+  // What clients call before and around them
+  eth_chainId: 5,
+  net_version: 5,
+  eth_blockNumber: 80,
+  eth_getBalance: 80,
+  eth_getCode: 80,
+  eth_getTransactionCount: 80,
+  eth_getStorageAt: 80,
+  eth_getBlockByNumber: 80,
+  eth_getTransactionByHash: 80,
+  eth_gasPrice: 80,
+  eth_feeHistory: 80,
+  eth_sendRawTransaction: 80,
+  eth_getLogs: 255,
+  eth_estimateGas: 300,
+  // WebSocket only
+  eth_subscribe: 5,
+  eth_unsubscribe: 5,
+} as const;
+
+export type MethodName = keyof typeof COSTS;
+
+/** Each notification a subscription delivers is charged too. */
+export const NOTIFICATION_COSTS = {
+  newHeads: 50,
+  logs: 50,
+} as const;
+
+export type SubscriptionKind = keyof typeof NOTIFICATION_COSTS;

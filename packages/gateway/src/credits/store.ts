@@ -1,0 +1,38 @@
+/**
+ * The ledger: API keys and the daily balances, behind one interface with two stores. SQLite is
+ * the embedded default for one gateway process; Redis lets several gateway processes share keys,
+ * balances and per-second limits. Days are UTC dates, so balances reset at 00:00 UTC.
+ */
+import type { KeyRecord } from '../auth/keys';
+
+/** ok: charged. daily: the balance cannot take the cost. rate: over the credits per second. */
+export type DebitOutcome = 'ok' | 'daily' | 'rate';
+
+export interface Usage {
+  total: number;
+  methods: Record<string, number>;
+  /** Credits per minute over the last 60 minutes, oldest first (the last entry is this minute). */
+  lastHour: number[];
+}
+
+export interface Store {
+  addKey(record: KeyRecord): Promise<void>;
+  getKey(hash: string): Promise<KeyRecord | undefined>;
+  listKeys(): Promise<KeyRecord[]>;
+  revokeKey(hash: string): Promise<boolean>;
+  /** Atomically takes `cost` from the key's balance for the day of `nowMs`, or nothing. */
+  debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome>;
+  /** Gives back a debit whose upstream call failed (failures are not charged). */
+  refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void>;
+  usage(hash: string, nowMs: number): Promise<Usage>;
+  close(): Promise<void>;
+}
+
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export const epochMinute = (ms: number): number => Math.floor(ms / 60_000);
+export const epochSecond = (ms: number): number => Math.floor(ms / 1000);
+
+export function lastHourFrom(perMinute: Map<number, number>, nowMs: number): number[] {
+  const now = epochMinute(nowMs);
+  return Array.from({ length: 60 }, (_, i) => perMinute.get(now - 59 + i) ?? 0);
+}

@@ -1,0 +1,184 @@
+/**
+ * The transport-free core: authenticate a key, then admit, charge and forward each call. HTTP
+ * and WebSocket both go through here, so they give the same answers and the same errors.
+ */
+import {
+  contractsAllowed,
+  type KeyRecord,
+  KEY_FORMAT,
+  methodAllowed,
+  originAllowed,
+  secretMatches,
+  sha256,
+} from './auth/keys';
+import type { Store } from './credits/store';
+import { BATCH_LIMIT, errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
+import { METHODS, type MethodSpec, validateParams } from './jsonrpc/methods';
+import type { Metrics } from './metrics/metrics';
+import type { Chain, Router } from './upstream/chain';
+import { UpstreamFailure } from './upstream/upstream';
+
+export interface CallContext {
+  chain: Chain;
+  key: KeyRecord;
+  ws: boolean;
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+}
+
+export interface Admitted {
+  id: JsonRpcId;
+  method: string;
+  params: unknown[];
+  spec: MethodSpec;
+}
+
+/** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
+const KEY_TTL_MS = 500;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is JsonRpcId =>
+  value === null ||
+  typeof value === 'string' ||
+  (typeof value === 'number' && Number.isFinite(value));
+
+export class Gateway {
+  private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
+
+  constructor(
+    readonly store: Store,
+    readonly router: Router,
+    readonly metrics: Metrics,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** The key's record, or a 401/403 RpcError. Only hashes are looked up and remembered. */
+  async authenticate(
+    key: string | undefined,
+    authorization: string | undefined,
+    origin: string | undefined,
+  ): Promise<KeyRecord> {
+    if (!key) throw errors.keyMissing();
+    if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
+    const hash = sha256(key);
+    let cached = this.keys.get(hash);
+    if (!cached || this.now() - cached.at > KEY_TTL_MS) {
+      cached = { record: await this.store.getKey(hash), at: this.now() };
+      if (this.keys.size > 100_000) this.keys.clear();
+      this.keys.set(hash, cached);
+    }
+    const record = cached.record;
+    if (!record || record.revokedAt) throw errors.keyInvalid();
+    if (!secretMatches(record, authorization)) throw errors.secretInvalid();
+    if (!originAllowed(record, origin)) throw errors.rejected();
+    return record;
+  }
+
+  /** A whole request body: one call or a batch. */
+  async handleBody(ctx: CallContext, body: string): Promise<Answer> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return this.refused(null, errors.parse());
+    }
+    if (!Array.isArray(parsed)) return this.handleCall(ctx, parsed);
+    if (parsed.length === 0) return this.refused(null, errors.invalidRequest('empty batch'));
+    if (parsed.length > BATCH_LIMIT) return this.refused(null, errors.batchTooLarge(parsed.length));
+    const answers = await Promise.all(parsed.map((call) => this.handleCall(ctx, call)));
+    // The batch itself succeeded; per-call errors sit in the array. One shared failure status
+    // (every call over the balance, say) becomes the batch's status.
+    const first = answers[0].status;
+    const status = answers.every((a) => a.status === first) ? first : 200;
+    return { status, text: `[${answers.map((a) => a.text).join(',')}]` };
+  }
+
+  async handleCall(ctx: CallContext, call: unknown): Promise<Answer> {
+    let admitted: Admitted | undefined;
+    try {
+      admitted = await this.admit(ctx, call);
+      const { id, method, params, spec } = admitted;
+      const text = await this.forward(ctx, method, params, id, spec);
+      this.metrics.request(method, 200);
+      return { status: 200, text };
+    } catch (error) {
+      const id = admitted?.id ?? (isObject(call) && isId(call.id) ? call.id : null);
+      const method =
+        admitted?.method ??
+        (isObject(call) && METHODS.has(String(call.method)) ? String(call.method) : 'invalid');
+      const rpcError =
+        error instanceof RpcError ? error : new RpcError(-32603, 'internal error', 500);
+      this.metrics.request(method, rpcError.httpStatus);
+      return { status: rpcError.httpStatus, text: errorResponse(id, rpcError) };
+    }
+  }
+
+  /**
+   * Checks the envelope, the method, the key's allowlists and the params, then charges the call.
+   * Everything that fails here is refused before any upstream call and costs nothing.
+   */
+  async admit(ctx: CallContext, call: unknown): Promise<Admitted> {
+    if (!isObject(call)) throw errors.invalidRequest('a call must be a JSON object');
+    if (call.jsonrpc !== '2.0') throw errors.invalidRequest('jsonrpc must be "2.0"');
+    if (typeof call.method !== 'string') throw errors.invalidRequest('method must be a string');
+    if (!('id' in call) || !isId(call.id)) {
+      throw errors.invalidRequest('id must be a number, a string or null');
+    }
+    if (call.params !== undefined && !Array.isArray(call.params)) {
+      throw errors.invalidParams('params must be an array');
+    }
+    const method = call.method;
+    const params = (call.params as unknown[] | undefined) ?? [];
+    const spec = METHODS.get(method);
+    if (!spec) throw errors.methodNotFound(method);
+    if (spec.wsOnly && !ctx.ws) throw errors.wsOnly(method);
+    if (!methodAllowed(ctx.key, method)) throw errors.rejected();
+    validateParams(method, spec, params);
+    if (!contractsAllowed(ctx.key, method, params)) throw errors.rejected();
+    await this.charge(ctx.key, method, spec.cost);
+    return { id: call.id, method, params, spec };
+  }
+
+  /** Takes credits or throws 402 / 429 (and then nothing is taken). */
+  async charge(key: KeyRecord, method: string, cost: number): Promise<void> {
+    const outcome = await this.store.debit(key, method, cost, this.now());
+    if (outcome === 'daily') throw errors.dailyLimit(key.dailyCredits);
+    if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
+    this.metrics.charged(method, cost);
+  }
+
+  async refund(key: KeyRecord, method: string, cost: number): Promise<void> {
+    await this.store.refund(key, method, cost, this.now());
+    this.metrics.charged(method, -cost);
+  }
+
+  /** Sends an admitted call upstream; an upstream failure is refunded and answered 503/504. */
+  private async forward(
+    ctx: CallContext,
+    method: string,
+    params: unknown[],
+    id: JsonRpcId,
+    spec: MethodSpec,
+  ): Promise<string> {
+    try {
+      return await ctx.chain.forward(method, params, id, {
+        retryable: spec.retryable,
+        failover: ctx.key.failover,
+      });
+    } catch (error) {
+      await this.refund(ctx.key, method, spec.cost);
+      if (error instanceof UpstreamFailure && error.kind === 'timeout')
+        throw errors.upstreamTimeout();
+      throw errors.upstreamUnavailable();
+    }
+  }
+
+  private refused(id: JsonRpcId, error: RpcError): Answer {
+    this.metrics.request('invalid', error.httpStatus);
+    return { status: error.httpStatus, text: errorResponse(id, error) };
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Every error the gateway answers with, in one place: JSON-RPC code, message and HTTP status.
+ * Messages never contain an API key or a secret (callers pass only method names, numbers and
+ * param names in).
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    /** HTTP status for a single request; a batch answers 200 unless the whole batch is refused. */
+    readonly httpStatus: number = 200,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export const CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  unauthorized: -32001,
+  rejectedBySettings: -32002,
+  unknownChain: -32004,
+  upstreamUnavailable: -32010,
+  upstreamTimeout: -32011,
+  dailyLimit: -33000,
+  rateLimit: -33200,
+  executionReverted: 3,
+} as const;
+
+export const BATCH_LIMIT = 100;
+export const BODY_LIMIT = 1024 * 1024;
+
+export const errors = {
+  parse: () => new RpcError(CODES.parseError, 'parse error: the body is not valid JSON', 400),
+  invalidRequest: (why: string) =>
+    new RpcError(CODES.invalidRequest, `invalid request: ${why}`, 400),
+  batchTooLarge: (size: number) =>
+    new RpcError(
+      CODES.invalidRequest,
+      `invalid request: a batch holds at most ${BATCH_LIMIT} calls (got ${size})`,
+      400,
+    ),
+  bodyTooLarge: () =>
+    new RpcError(CODES.invalidRequest, `request body larger than ${BODY_LIMIT} bytes`, 413),
+  methodNotFound: (method: string) =>
+    new RpcError(CODES.methodNotFound, `the method ${method} does not exist/is not available`),
+  wsOnly: (method: string) =>
+    new RpcError(CODES.methodNotFound, `the method ${method} is only available over WebSocket`),
+  invalidParams: (why: string) => new RpcError(CODES.invalidParams, `invalid params: ${why}`),
+  safeUnsupported: () =>
+    new RpcError(
+      CODES.invalidParams,
+      'invalid params: block: the tag "safe" is not supported by this method, use "finalized"',
+    ),
+  keyMissing: () => new RpcError(CODES.unauthorized, 'project id required in the url', 401),
+  keyInvalid: () => new RpcError(CODES.unauthorized, 'invalid project id', 401),
+  secretInvalid: () =>
+    new RpcError(CODES.unauthorized, 'invalid project id or project secret', 401),
+  rejected: () =>
+    new RpcError(CODES.rejectedBySettings, 'rejected due to project ID settings', 403),
+  unknownChain: (host: string) =>
+    new RpcError(CODES.unknownChain, `no chain is served at host ${host}`, 404),
+  notFound: () => new RpcError(CODES.invalidRequest, 'not found', 404),
+  dailyLimit: (limit: number) =>
+    new RpcError(
+      CODES.dailyLimit,
+      `daily credit limit of ${limit} exceeded; the balance resets at 00:00 UTC`,
+      402,
+    ),
+  rateLimit: (perSecond: number) =>
+    new RpcError(CODES.rateLimit, `credits per second limit of ${perSecond} exceeded`, 429, {
+      backoff_seconds: 1,
+    }),
+  upstreamUnavailable: () =>
+    new RpcError(CODES.upstreamUnavailable, 'upstream unavailable; not charged', 503),
+  upstreamTimeout: () => new RpcError(CODES.upstreamTimeout, 'upstream timeout; not charged', 504),
+  balanceExhausted: (limit: number) =>
+    new RpcError(
+      CODES.dailyLimit,
+      `daily credit limit of ${limit} exceeded; subscriptions stopped`,
+      402,
+    ),
+};
+
+export type JsonRpcId = string | number | null;
+
+/** The response text for one call. */
+export function errorResponse(id: JsonRpcId, error: RpcError): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+}

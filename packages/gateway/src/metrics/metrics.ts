@@ -1,0 +1,68 @@
+/**
+ * Prometheus metrics, in memory and written out as text. Labels are method names, HTTP statuses
+ * and upstream labels (chain/position): never a key, a secret or an upstream URL.
+ */
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class Metrics {
+  private readonly requests = new Map<string, number>();
+  private readonly credits = new Map<string, number>();
+  private readonly cacheHits = new Map<string, number>();
+  private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+
+  request(method: string, status: number): void {
+    const key = `method="${method}",status="${status}"`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+  }
+
+  charged(method: string, credits: number): void {
+    const key = `method="${method}"`;
+    this.credits.set(key, (this.credits.get(key) ?? 0) + credits);
+  }
+
+  cacheHit(method: string): void {
+    const key = `method="${method}"`;
+    this.cacheHits.set(key, (this.cacheHits.get(key) ?? 0) + 1);
+  }
+
+  upstreamLatency(upstream: string, seconds: number): void {
+    let h = this.latency.get(upstream);
+    if (!h) {
+      h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.latency.set(upstream, h);
+    }
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.buckets[i] += 1;
+    h.sum += seconds;
+    h.count += 1;
+  }
+
+  render(): string {
+    const lines: string[] = [];
+    const counter = (name: string, help: string, values: Map<string, number>) => {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
+      for (const [labels, value] of values) lines.push(`${name}{${labels}} ${value}`);
+    };
+    counter(
+      'gateway_requests_total',
+      'JSON-RPC calls answered, by method and HTTP status.',
+      this.requests,
+    );
+    counter('gateway_credits_total', 'Credits charged, by method.', this.credits);
+    counter(
+      'gateway_cache_hits_total',
+      'Calls answered from the immutable-answer cache.',
+      this.cacheHits,
+    );
+    const name = 'gateway_upstream_latency_seconds';
+    lines.push(`# HELP ${name} Upstream call latency.`, `# TYPE ${name} histogram`);
+    for (const [upstream, h] of this.latency) {
+      BUCKETS.forEach((le, i) =>
+        lines.push(`${name}_bucket{upstream="${upstream}",le="${le}"} ${h.buckets[i]}`),
+      );
+      lines.push(`${name}_bucket{upstream="${upstream}",le="+Inf"} ${h.count}`);
+      lines.push(`${name}_sum{upstream="${upstream}"} ${h.sum}`);
+      lines.push(`${name}_count{upstream="${upstream}"} ${h.count}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * HTTP transport: POST /v3/<KEY> (JSON-RPC, one call or a batch), GET /v3/<KEY>/usage (free),
+ * GET /healthz, GET /metrics. CORS is open so the site's Gateway page can call it from a browser;
+ * a key's origin allowlist still applies.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Gateway } from '../gateway';
+import { BODY_LIMIT, errorResponse, errors, RpcError } from '../jsonrpc/errors';
+
+const JSON_TYPE = 'application/json';
+
+function sendError(reply: FastifyReply, error: RpcError): FastifyReply {
+  return reply.code(error.httpStatus).type(JSON_TYPE).send(errorResponse(null, error));
+}
+
+export function buildHttp(gateway: Gateway): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+
+  // Bodies reach the handler as text whatever the content type: the gateway parses JSON itself,
+  // after the key check, so malformed JSON is a JSON-RPC -32700 and not a fastify 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string }, _request, reply) => {
+    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, errors.bodyTooLarge());
+    }
+    return sendError(reply, new RpcError(-32603, 'internal error', 500));
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, errors.notFound()));
+
+  app.options('/*', async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type, authorization')
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+
+  const rpc = async (
+    request: FastifyRequest<{ Params: { key?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const chain = gateway.router.chainFor(request.headers.host);
+    if (!chain) return sendError(reply, errors.unknownChain(hostName(request.headers.host)));
+    let key;
+    try {
+      key = await gateway.authenticate(
+        request.params.key,
+        request.headers.authorization,
+        request.headers.origin,
+      );
+    } catch (error) {
+      return sendError(reply, error as RpcError);
+    }
+    const body = typeof request.body === 'string' ? request.body : '';
+    const answer = await gateway.handleBody({ chain, key, ws: false }, body);
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
+  };
+  app.post('/v3/:key', rpc);
+  app.post('/v3', rpc);
+  app.post('/v3/', rpc);
+
+  app.get('/v3/:key/usage', async (request: FastifyRequest<{ Params: { key: string } }>, reply) => {
+    try {
+      const key = await gateway.authenticate(
+        request.params.key,
+        request.headers.authorization,
+        request.headers.origin,
+      );
+      const now = gateway.now();
+      const usage = await gateway.store.usage(key.hash, now);
+      const currentMinute = Math.floor(now / 60_000);
+      return reply.type(JSON_TYPE).send({
+        total: usage.total,
+        limit: key.dailyCredits,
+        left: Math.max(0, key.dailyCredits - usage.total),
+        creditsPerSecond: key.creditsPerSecond,
+        plan: key.plan,
+        methods: usage.methods,
+        lastHour: usage.lastHour.map((credits, i) => ({
+          minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
+          credits,
+        })),
+        resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
+      });
+    } catch (error) {
+      return sendError(reply, error as RpcError);
+    }
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    const chains = gateway.router.chains.map((chain) => ({
+      name: chain.name,
+      healthy: chain.healthy,
+      upstreams: chain.upstreams.map((u) => ({ upstream: u.label, healthy: u.healthy })),
+    }));
+    const ok = chains.every((c) => c.healthy);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', chains });
+  });
+
+  app.get('/metrics', async (_request, reply) =>
+    reply.type('text/plain; version=0.0.4').send(gateway.metrics.render()),
+  );
+
+  return app;
+}
+
+export function hostName(host: string | undefined): string {
+  return (host ?? '').replace(/:\d+$/, '');
+}

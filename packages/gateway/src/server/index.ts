@@ -1,0 +1,49 @@
+/** Starts a gateway: the ledger store, chains with their upstreams, HTTP and WebSocket. */
+import type { AddressInfo } from 'node:net';
+import { type GatewayConfig, openStore } from '../config';
+import { Gateway } from '../gateway';
+import { Metrics } from '../metrics/metrics';
+import { Chain, Router } from '../upstream/chain';
+import { buildHttp } from './http';
+import { attachWebSocket } from './ws';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+  const metrics = new Metrics();
+  const store = await openStore(config);
+  const router = Router.from(
+    config.chains,
+    (chain) =>
+      new Chain(
+        chain,
+        {
+          timeoutMs: config.upstreamTimeoutMs ?? 5000,
+          cacheEntries: config.cacheEntries ?? 10_000,
+        },
+        metrics,
+      ),
+  );
+  for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
+  const gateway = new Gateway(store, router, metrics);
+  const app = buildHttp(gateway);
+  const ws = attachWebSocket(app.server, gateway);
+  await app.listen({ host: config.listen.host, port: config.listen.port });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://${config.listen.host}:${port}`,
+    port,
+    gateway,
+    async close() {
+      await ws.close();
+      await app.close();
+      await Promise.all(router.chains.map((c) => c.close()));
+      await store.close();
+    },
+  };
+}

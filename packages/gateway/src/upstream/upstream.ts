@@ -1,0 +1,98 @@
+/**
+ * One upstream node: an undici Pool (keep-alive) plus a health check that also reads what the
+ * normalisation needs (the latest block's gas limit, the finalized block number).
+ */
+import { Pool } from 'undici';
+import type { Metrics } from '../metrics/metrics';
+
+export class UpstreamFailure extends Error {
+  constructor(readonly kind: 'unavailable' | 'timeout') {
+    super(kind === 'timeout' ? 'upstream timeout' : 'upstream unavailable');
+  }
+}
+
+const HEALTH_BODY = JSON.stringify([
+  { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] },
+  { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByNumber', params: ['finalized', false] },
+]);
+
+export class Upstream {
+  healthy = true;
+  gasLimit: bigint | undefined;
+  finalized: bigint | undefined;
+  private readonly pool: Pool;
+  private readonly path: string;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly url: string,
+    /** A label for metrics: the chain name and position, never the URL (it may carry a token). */
+    readonly label: string,
+    private readonly timeoutMs: number,
+    private readonly metrics: Metrics,
+  ) {
+    const parsed = new URL(url);
+    this.path = parsed.pathname + parsed.search;
+    this.pool = new Pool(parsed.origin, {
+      connections: 128,
+      keepAliveTimeout: 30_000,
+      connectTimeout: Math.min(timeoutMs, 3000),
+    });
+  }
+
+  /** Sends a JSON-RPC body; resolves with the response text, or throws UpstreamFailure. */
+  async send(body: string, timeoutMs = this.timeoutMs): Promise<string> {
+    const started = performance.now();
+    try {
+      const response = await this.pool.request({
+        path: this.path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await response.body.text();
+      // A JSON-RPC error is an answer; a 5xx or a body that is not JSON-RPC is a failure.
+      if (response.statusCode >= 500 || !(text.startsWith('{') || text.startsWith('['))) {
+        throw new UpstreamFailure('unavailable');
+      }
+      return text;
+    } catch (error) {
+      this.healthy = false;
+      if (error instanceof UpstreamFailure) throw error;
+      const code = (error as { code?: string }).code ?? '';
+      throw new UpstreamFailure(code.includes('TIMEOUT') ? 'timeout' : 'unavailable');
+    } finally {
+      this.metrics.upstreamLatency(this.label, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** One health check; also refreshes the gas limit and finalized block. */
+  async check(): Promise<boolean> {
+    try {
+      const text = await this.send(HEALTH_BODY, Math.min(this.timeoutMs, 2000));
+      const answers = JSON.parse(text) as { id: number; result?: Record<string, string> | null }[];
+      const latest = answers.find((a) => a.id === 1)?.result;
+      const finalized = answers.find((a) => a.id === 2)?.result;
+      if (!latest) throw new UpstreamFailure('unavailable');
+      this.gasLimit = BigInt(latest.gasLimit);
+      this.finalized = finalized ? BigInt(finalized.number) : undefined;
+      this.healthy = true;
+    } catch {
+      this.healthy = false;
+    }
+    return this.healthy;
+  }
+
+  startHealthChecks(intervalMs: number): void {
+    void this.check();
+    this.timer = setInterval(() => void this.check(), intervalMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.pool.close().catch(() => undefined);
+  }
+}
