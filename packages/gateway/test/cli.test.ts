@@ -1,0 +1,137 @@
+/**
+ * The l2-gateway CLI as a user drives it: keys create/list/usage/revoke and serve, against a
+ * real anvil, plus the SQLite durability promise (kill -9 right after the responses loses no
+ * debit).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { call, post, tempDir } from './helpers';
+import { cli, createKey, ensureBuilt, serve, writeConfig } from './processes';
+
+let anvil: AnvilService;
+let dir: string;
+let configFile: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  anvil = await startAnvil();
+  dir = tempDir();
+  configFile = writeConfig(dir, {
+    listen: { host: '127.0.0.1', port: 1 },
+    ledger: { sqlite: 'ledger.db' },
+    chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url] }],
+  });
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+describe('l2-gateway keys', () => {
+  it('create prints the key alone on the last line (the secret before it) and stores only hashes', async () => {
+    const { stdout } = await cli([
+      'keys',
+      'create',
+      '--config',
+      configFile,
+      '--plan',
+      'developer',
+      '--secret',
+    ]);
+    const lines = stdout.trim().split('\n');
+    const [secret, key] = lines.slice(-2);
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    const files = readdirSync(dir).filter((f) => f.startsWith('ledger.db'));
+    expect(files).toContain('ledger.db');
+    for (const file of files) {
+      const text = readFileSync(path.join(dir, file)).toString('latin1');
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(secret);
+    }
+    const list = await cli(['keys', 'list', '--config', configFile]);
+    expect(list.stdout).not.toContain(key);
+    expect(list.stdout).not.toContain(secret);
+    expect(JSON.parse(list.stdout)).toContainEqual(
+      expect.objectContaining({
+        plan: 'developer',
+        dailyCredits: 15_000_000,
+        creditsPerSecond: 4000,
+        secret: true,
+      }),
+    );
+  });
+
+  it("overrides the plan per key, and usage prints today's total, limit and methods", async () => {
+    const key = await createKey(configFile, [
+      '--plan',
+      'free',
+      '--daily-credits',
+      '1000',
+      '--credits-per-second',
+      '900',
+    ]);
+    const usage0 = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
+    expect(usage0).toEqual({ total: 0, limit: 1000, methods: {} });
+    const list = JSON.parse((await cli(['keys', 'list', '--config', configFile])).stdout);
+    expect(list.at(-1)).toMatchObject({
+      plan: 'free',
+      dailyCredits: 1000,
+      creditsPerSecond: 900,
+      failover: false,
+    });
+    const failover = await createKey(configFile, ['--plan', 'free', '--failover']);
+    const listed = JSON.parse((await cli(['keys', 'list', '--config', configFile])).stdout);
+    expect(listed.at(-1).failover).toBe(true);
+    expect(failover).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('refuses a bad plan and an unknown key', async () => {
+    await expect(cli(['keys', 'create', '--config', configFile, '--plan', 'gold'])).rejects.toThrow(
+      /--plan/,
+    );
+    await expect(cli(['keys', 'usage', '0'.repeat(32), '--config', configFile])).rejects.toThrow(
+      /unknown API key/,
+    );
+  });
+});
+
+describe('l2-gateway serve', () => {
+  it('serves keys created before it started; a revoke lands within a second', async () => {
+    const key = await createKey(configFile, ['--plan', 'team']);
+    const gateway = await serve(configFile);
+    try {
+      const url = `${gateway.url}/v3/${key}`;
+      const answer = await post(url, call('eth_chainId'));
+      expect(answer.json.result).toBe('0x7a69');
+      const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
+      expect(usage).toEqual({ total: 5, limit: 75_000_000, methods: { eth_chainId: 5 } });
+      await cli(['keys', 'revoke', key, '--config', configFile]);
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 3000) {
+        status = (await post(url, call('eth_chainId'))).status;
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(1000);
+      expect(gateway.output()).not.toContain(key);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('loses no debit when killed with SIGKILL right after its responses (SQLite)', async () => {
+    const key = await createKey(configFile, ['--plan', 'team']);
+    const gateway = await serve(configFile);
+    const url = `${gateway.url}/v3/${key}`;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(url, call('eth_blockNumber', [], i))),
+    );
+    gateway.killNow();
+    await gateway.stop();
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
+    expect(usage.total).toBe(200 * 80);
+  });
+});
