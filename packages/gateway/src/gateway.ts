@@ -79,17 +79,22 @@ export class Gateway {
   }
 
   /** A whole request body: one call or a batch. */
-  async handleBody(ctx: CallContext, body: string): Promise<Answer> {
+  async handleBody(
+    ctx: CallContext,
+    body: string,
+    handle: (ctx: CallContext, call: unknown) => Promise<Answer> = (c, call) =>
+      this.handleCall(c, call),
+  ): Promise<Answer> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
       return this.refused(null, errors.parse());
     }
-    if (!Array.isArray(parsed)) return this.handleCall(ctx, parsed);
+    if (!Array.isArray(parsed)) return handle(ctx, parsed);
     if (parsed.length === 0) return this.refused(null, errors.invalidRequest('empty batch'));
     if (parsed.length > BATCH_LIMIT) return this.refused(null, errors.batchTooLarge(parsed.length));
-    const answers = await Promise.all(parsed.map((call) => this.handleCall(ctx, call)));
+    const answers = await Promise.all(parsed.map((call) => handle(ctx, call)));
     // The batch itself succeeded; per-call errors sit in the array. One shared failure status
     // (every call over the balance, say) becomes the batch's status.
     const first = answers[0].status;
@@ -177,7 +182,7 @@ export class Gateway {
     }
   }
 
-  private refused(id: JsonRpcId, error: RpcError): Answer {
+  refused(id: JsonRpcId, error: RpcError): Answer {
     this.metrics.request('invalid', error.httpStatus);
     return { status: error.httpStatus, text: errorResponse(id, error) };
   }
