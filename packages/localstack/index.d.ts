@@ -50,3 +50,68 @@ export declare function startRedis(options?: {
   binary?: string;
   timeoutMs?: number;
 }): Promise<RedisService>;
+
+export interface AccountAbstractionDeployment {
+  chainId: number;
+  /** Lower-case addresses of EntryPoint v0.6, SimpleAccountFactory and VerifyingPaymaster. */
+  entryPoint: `0x${string}`;
+  factory: `0x${string}`;
+  paymaster: `0x${string}`;
+  /** The VerifyingPaymaster's signer (a public anvil dev key). */
+  paymasterSignerKey: `0x${string}`;
+}
+
+export declare function deployAccountAbstraction(
+  anvilUrl: string,
+  options?: {
+    deployerKey?: `0x${string}`;
+    paymasterSignerKey?: `0x${string}`;
+    paymasterDeposit?: bigint;
+  },
+): Promise<AccountAbstractionDeployment>;
+
+export interface AltoService extends Service {
+  port: number;
+  /** JSON-RPC endpoint (`/rpc`). */
+  url: string;
+}
+
+export declare function startAlto(options: {
+  rpcUrl: string;
+  entryPoint: string;
+  port?: number;
+  executorKey?: `0x${string}`;
+  args?: string[];
+  timeoutMs?: number;
+}): Promise<AltoService>;
+
+export declare function altoAddresses(output: string): string[];
+
+export interface PaymasterService {
+  port: number;
+  url: string;
+  /** JSON-RPC methods received so far, in order. */
+  requests(): string[];
+  stop(): Promise<void>;
+}
+
+export declare function startPaymasterService(options: {
+  rpcUrl: string;
+  entryPoint: string;
+  paymaster: string;
+  chainId: number;
+  signerKey: `0x${string}`;
+  port?: number;
+  validitySeconds?: number;
+}): Promise<PaymasterService>;
+
+export interface CountingProxy {
+  port: number;
+  url: string;
+  /** One entry per HTTP request forwarded: the JSON-RPC methods it carried (a batch: several). */
+  requests(): string[][];
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export declare function startCountingProxy(targetUrl: string): Promise<CountingProxy>;

@@ -201,3 +201,6 @@ module.exports = {
   startAnvil,
   startRedis,
 };
+
+// The ERC-4337 side (contracts, Alto, paymaster service) lives in aa.js; it uses the helpers above.
+Object.assign(module.exports, require('./aa'));
