@@ -1,0 +1,107 @@
+/**
+ * Upstream failures: eth_getProof failover to an independent partner anvil (started with
+ * --load-state from the primary's dump, not --fork-url), and retry of reads past a dead or a
+ * hanging upstream.
+ */
+import net from 'node:net';
+import path from 'node:path';
+import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { request } from 'undici';
+import type { RunningGateway } from '../src/server';
+import {
+  addKey,
+  call,
+  gatewayConfig,
+  post,
+  seedChain,
+  type Seeded,
+  tempDir,
+  usageOf,
+} from './helpers';
+import { startGateway } from '../src/server';
+
+let primary: AnvilService;
+let partner: AnvilService;
+let seeded: Seeded;
+let gw: RunningGateway;
+let hanging: net.Server;
+const sockets: net.Socket[] = [];
+
+beforeAll(async () => {
+  const state = path.join(tempDir(), 'state.json');
+  const first = await startAnvil({ args: ['--dump-state', state] });
+  seeded = await seedChain(first.url);
+  await first.stop(); // SIGTERM writes the dump
+  [primary, partner] = await Promise.all([
+    startAnvil({ args: ['--load-state', state] }),
+    startAnvil({ args: ['--load-state', state] }),
+  ]);
+  // An upstream that accepts connections and never answers.
+  hanging = net.createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  const hangingUrl = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
+  gw = await startGateway(
+    gatewayConfig(primary.url, {
+      upstreamTimeoutMs: 500,
+      healthIntervalMs: 200,
+      chains: [
+        { name: 'local', hosts: ['127.0.0.1'], upstreams: [primary.url], partner: partner.url },
+        {
+          name: 'several',
+          hosts: ['several.test'],
+          upstreams: ['http://127.0.0.1:9', hangingUrl, partner.url],
+        },
+      ],
+    }),
+  );
+});
+
+afterAll(async () => {
+  await gw?.close();
+  sockets.forEach((s) => s.destroy());
+  hanging?.close();
+  await Promise.all([primary?.stop(), partner?.stop()]);
+});
+
+it('retries reads past a dead and a hanging upstream, then skips them', async () => {
+  const key = await addKey(gw, { plan: 'free' });
+  const url = `${gw.url}/v3/${key}`;
+  const host = { host: 'several.test' };
+  const answers = await Promise.all(
+    [1, 2, 3].map((i) => post(url, call('eth_chainId', [], i), host)),
+  );
+  expect(answers.map((a) => a.json.result)).toEqual(['0x7a69', '0x7a69', '0x7a69']);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  const health = (await (await request(`${gw.url}/healthz`)).body.json()) as {
+    chains: { name: string; upstreams: { healthy: boolean }[] }[];
+  };
+  expect(health.chains[1].upstreams.map((u) => u.healthy)).toEqual([false, false, true]);
+  const started = Date.now();
+  for (let i = 0; i < 5; i++) expect((await post(url, call('eth_chainId'), host)).status).toBe(200);
+  expect(Date.now() - started).toBeLessThan(400);
+  expect((await usageOf(gw, key)).total).toBe(8 * 5);
+});
+
+it('answers eth_getProof from the partner for failover keys when the primary is down', async () => {
+  const team = await addKey(gw, { plan: 'team' });
+  const flagged = await addKey(gw, { plan: 'free', failover: true });
+  const plain = await addKey(gw, { plan: 'free' });
+  const proof = call('eth_getProof', [seeded.contract, ['0x' + '00'.repeat(32)], 'latest'], 5);
+  const fromPrimary = await post(`${gw.url}/v3/${team}`, proof);
+  expect(fromPrimary.text).toBe((await post(primary.url, proof)).text);
+
+  await primary.stop();
+  const fromPartner = (await post(partner.url, proof)).text;
+  for (const key of [team, flagged]) {
+    const answer = await post(`${gw.url}/v3/${key}`, proof);
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(fromPartner);
+    expect(answer.json.result.storageProof[0].value).toBe('0x2a');
+  }
+  expect((await usageOf(gw, flagged)).total).toBe(150);
+  const refused = await post(`${gw.url}/v3/${plain}`, proof);
+  expect(refused.status).toBe(503);
+  expect((await usageOf(gw, plain)).total).toBe(0);
+  // Failover is for eth_getProof only.
+  expect((await post(`${gw.url}/v3/${team}`, call('eth_blockNumber'))).status).toBe(503);
+});

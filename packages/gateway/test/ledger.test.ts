@@ -1,0 +1,85 @@
+/**
+ * Both ledger stores behind the one interface: atomic debits under concurrency, the daily reset
+ * at 00:00 UTC, refunds, per-minute history and the per-second window.
+ */
+import path from 'node:path';
+import { type RedisService, startRedis } from '@l2wallet/localstack';
+import { newKey } from '../src/auth/keys';
+import { RedisStore } from '../src/credits/redisStore';
+import { SqliteStore } from '../src/credits/sqliteStore';
+import type { Store } from '../src/credits/store';
+import { tempDir } from './helpers';
+
+let redis: RedisService;
+const stores: [string, () => Store][] = [
+  ['sqlite', () => new SqliteStore(path.join(tempDir(), 'ledger.db'))],
+  ['redis', () => new RedisStore(redis.url)],
+];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe.each(stores)('%s store', (_name, open) => {
+  let store: Store;
+  beforeEach(() => {
+    store = open();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('resets the balance at 00:00 UTC', async () => {
+    const { record } = newKey({ plan: 'free', dailyCredits: 100, creditsPerSecond: 1000 });
+    await store.addKey(record);
+    const lastSecond = Date.parse('2026-03-01T23:59:59.500Z');
+    expect(await store.debit(record, 'eth_call', 80, lastSecond)).toBe('ok');
+    expect(await store.debit(record, 'eth_call', 80, lastSecond)).toBe('daily');
+    expect(await store.debit(record, 'eth_chainId', 20, lastSecond)).toBe('ok');
+    const midnight = Date.parse('2026-03-02T00:00:00.000Z');
+    expect(await store.debit(record, 'eth_call', 80, midnight)).toBe('ok');
+    expect((await store.usage(record.hash, lastSecond)).total).toBe(100);
+    expect(await store.usage(record.hash, midnight)).toMatchObject({
+      total: 80,
+      methods: { eth_call: 80 },
+    });
+  });
+
+  it('takes exactly what fits when debits race, and refunds exactly', async () => {
+    const { record } = newKey({ plan: 'team', dailyCredits: 80 * 25 });
+    await store.addKey(record);
+    const now = Date.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, () => store.debit(record, 'eth_call', 80, now)),
+    );
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(25);
+    await store.refund(record, 'eth_call', 80, now);
+    const usage = await store.usage(record.hash, now);
+    expect(usage.total).toBe(80 * 24);
+    expect(usage.lastHour.at(-1)).toBe(80 * 24);
+    expect(usage.lastHour).toHaveLength(60);
+  });
+
+  it('limits credits per second in one-second windows', async () => {
+    const { record } = newKey({ plan: 'free', creditsPerSecond: 100 });
+    await store.addKey(record);
+    const t = Date.parse('2026-03-01T12:00:00.000Z');
+    expect(await store.debit(record, 'eth_blockNumber', 80, t)).toBe('ok');
+    expect(await store.debit(record, 'eth_blockNumber', 80, t + 500)).toBe('rate');
+    expect(await store.debit(record, 'eth_chainId', 5, t + 999)).toBe('ok');
+    expect(await store.debit(record, 'eth_blockNumber', 80, t + 1000)).toBe('ok');
+    expect((await store.usage(record.hash, t + 1000)).total).toBe(165);
+  });
+
+  it('revokes keys and lists them', async () => {
+    const { record } = newKey({ plan: 'developer' });
+    await store.addKey(record);
+    expect(await store.revokeKey(record.hash)).toBe(true);
+    expect((await store.getKey(record.hash))?.revokedAt).toBeTruthy();
+    expect((await store.listKeys()).map((k) => k.hash)).toContain(record.hash);
+    expect(await store.revokeKey('0'.repeat(64))).toBe(false);
+  });
+});
