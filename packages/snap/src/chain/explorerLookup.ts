@@ -6,11 +6,17 @@ import type { ExplorerClient } from './explorer';
 
 export const MAX_DEPLOY_LOOKUP_PAGES = 10;
 
-/** Best effort: '' when the explorer does not know the deployment or cannot be reached. */
+/**
+ * Best effort: '' when no explorer is configured, or it does not know the deployment or cannot
+ * be reached.
+ */
 export async function findDeployTxnHash(
-  explorer: ExplorerClient,
+  explorer: ExplorerClient | undefined,
   address: string,
 ): Promise<string> {
+  if (!explorer) {
+    return '';
+  }
   try {
     return await lookUp(explorer, address);
   } catch {

@@ -20,7 +20,8 @@ export type BlockTag = 'latest' | 'pre_confirmed';
 export type ChainContext = {
   network: Network;
   rpc: RpcClient;
-  explorer: ExplorerClient;
+  /** Only when the build names an explorer: the history comes from the node either way. */
+  explorer?: ExplorerClient;
 };
 
 const contexts = new Map<string, ChainContext>();
@@ -33,7 +34,7 @@ export function getChain(chainId: string): ChainContext {
     context = {
       network,
       rpc: new RpcClient(network.rpcUrl),
-      explorer: new ExplorerClient(network.explorerUrl),
+      explorer: network.explorerUrl ? new ExplorerClient(network.explorerUrl) : undefined,
     };
     contexts.set(network.chainId, context);
   }

@@ -138,10 +138,10 @@ export function recordFromExplorer(item: ExplorerTransaction, chainId: string): 
 }
 
 /**
- * One hash known twice (stored, then from the explorer): the newer item's fields win, but its
- * status only advances the known one (mergeStatus: final statuses are sticky, a non-null
- * failureReason is kept for REJECTED), and an empty timestamp or function name does not erase
- * a known one.
+ * One hash known twice (stored, then from the node or the explorer): the newer answer's status
+ * only advances the known one (mergeStatus: final statuses are sticky, a non-null failureReason
+ * is kept for REJECTED). The known record keeps its own timestamp and function name; the newer
+ * answer fills what it lacks (an empty field, no event ids).
  */
 export function mergeNewerRecord(
   known: TransactionRecord,
@@ -153,9 +153,13 @@ export function mergeNewerRecord(
   });
   return {
     ...known,
-    ...newer,
     ...merged,
-    timestamp: newer.timestamp || known.timestamp,
-    contractFuncName: newer.contractFuncName || known.contractFuncName,
+    senderAddress: known.senderAddress || newer.senderAddress,
+    contractAddress: known.contractAddress || newer.contractAddress,
+    contractCallData:
+      known.contractCallData.length > 0 ? known.contractCallData : newer.contractCallData,
+    eventIds: newer.eventIds.length > 0 ? newer.eventIds : known.eventIds,
+    timestamp: known.timestamp || newer.timestamp,
+    contractFuncName: known.contractFuncName || newer.contractFuncName,
   };
 }

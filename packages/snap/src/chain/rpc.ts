@@ -9,6 +9,8 @@
  */
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
+import { specSupport, unsupportedSpecVersion, type SpecSupport } from './specVersion';
+
 /**
  * How long one HTTP round trip to the node may take before the call fails as retryable: the
  * build-time SNAP_RPC_TIMEOUT_MS (snap.config.ts), 20 s by default.
@@ -21,6 +23,11 @@ function parseTimeout(value: string | undefined): number {
 }
 
 export type RpcCall = { method: string; params?: unknown };
+
+const SPEC_VERSION_CALL: RpcCall = { method: 'starknet_specVersion' };
+
+/** Calls that change the chain: never sent before the node's version is known to be supported. */
+const isSubmission = (call: RpcCall): boolean => call.method.startsWith('starknet_add');
 
 /** A JSON-RPC error answered by the node (a protocol error such as 52 invalid nonce). */
 export class StarknetRpcError extends Error {
@@ -102,8 +109,51 @@ export class RpcClient {
     this.#fetch = options.fetchFn ?? ((input, init) => fetch(input, init));
   }
 
+  #spec: SpecSupport | undefined;
+
+  #specRefusal: Error | undefined;
+
+  /**
+   * The node's JSON-RPC version, checked once for this client (one per network per snap
+   * execution): a separate round trip only when nothing else is going out.
+   */
+  async specSupport(): Promise<SpecSupport> {
+    if (!this.#spec && !this.#specRefusal) {
+      const [answer] = await this.#sendBatch([SPEC_VERSION_CALL]);
+      this.#noteSpecVersion(answer);
+    }
+    return this.#checkedSpec();
+  }
+
+  #checkedSpec(): SpecSupport {
+    if (this.#specRefusal) {
+      throw this.#specRefusal;
+    }
+    return this.#spec as SpecSupport;
+  }
+
+  #noteSpecVersion(answer: BatchResult): void {
+    const support = answer.ok ? specSupport(answer.result) : undefined;
+    if (support) {
+      this.#spec = support;
+    } else {
+      this.#specRefusal = unsupportedSpecVersion(
+        describeEndpoint(this.url),
+        answer.ok ? answer.result : undefined,
+      );
+    }
+  }
+
   /** One call, one round trip. A node error is thrown as StarknetRpcError. */
   async request<T>(method: string, params?: unknown): Promise<T> {
+    if (!this.#spec) {
+      // The version check rides along in a batch (or goes first, for a submission).
+      const [answer] = await this.batch<T>([{ method, params }]);
+      if (!answer.ok) {
+        throw answer.error;
+      }
+      return answer.result;
+    }
     const id = this.#nextId++;
     const body = await this.#post({ jsonrpc: '2.0', id, method, params: params ?? [] });
     const response = body as JsonRpcResponse;
@@ -118,12 +168,27 @@ export class RpcClient {
 
   /**
    * Many calls in one JSON-RPC batch: one round trip. Results come back in call order; each is
-   * either a result or that call's node error.
+   * either a result or that call's node error. Before the node's version is known, the check
+   * is the batch's first call (reads only: a submission waits for a separate check).
    */
   async batch<T = unknown>(calls: readonly RpcCall[]): Promise<BatchResult<T>[]> {
     if (calls.length === 0) {
       return [];
     }
+    if (this.#spec) {
+      return this.#sendBatch<T>(calls);
+    }
+    if (this.#specRefusal || calls.some(isSubmission)) {
+      await this.specSupport();
+      return this.#sendBatch<T>(calls);
+    }
+    const [spec, ...answers] = await this.#sendBatch<T>([SPEC_VERSION_CALL, ...calls]);
+    this.#noteSpecVersion(spec as BatchResult);
+    this.#checkedSpec();
+    return answers;
+  }
+
+  async #sendBatch<T = unknown>(calls: readonly RpcCall[]): Promise<BatchResult<T>[]> {
     const firstId = this.#nextId;
     this.#nextId += calls.length;
     const payload = calls.map((call, index) => ({

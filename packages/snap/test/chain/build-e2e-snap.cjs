@@ -2,6 +2,8 @@
  * Builds (once per source change) the loopback-only snap bundles the tests install:
  * - e2e (chain tests and the benchmark): Testnet RPC http://127.0.0.1:5059/rpc, explorer
  *   http://127.0.0.1:5059, node timeout 4 s;
+ * - e2e-node (history tests and the history benchmark): the same node, the explorer at a closed
+ *   port, so the history can only come from the node and snap state;
  * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
  *   ever reaches a public node and none depends on a devnet that another test file started.
  * Mainnet points at the closed port in both. The folder holds what snaps-simulation installs from (manifest with a matching
@@ -20,6 +22,7 @@ const SNAP_ROOT = path.resolve(__dirname, '../..');
 const REPO_ROOT = path.resolve(SNAP_ROOT, '../..');
 const CACHE_DIR = path.join(REPO_ROOT, 'node_modules/.cache');
 const E2E_SNAP_DIR = path.join(CACHE_DIR, 'l2wallet-snap-e2e');
+const E2E_NODE_SNAP_DIR = path.join(CACHE_DIR, 'l2wallet-snap-e2e-node');
 const OFFLINE_SNAP_DIR = path.join(CACHE_DIR, 'l2wallet-snap-offline');
 const DEVNET_PORT = 5059;
 /** Nothing listens on the discard port: a request is refused at once. */
@@ -146,6 +149,16 @@ function ensureE2eSnap() {
   });
 }
 
+/** The history tests' bundle: Testnet's node is the devnet, its explorer a closed port. */
+function ensureE2eNodeSnap() {
+  return ensureSnapBuild(E2E_NODE_SNAP_DIR, {
+    ...CLOSED_MAINNET,
+    SNAP_TESTNET_RPC_URL: `http://127.0.0.1:${DEVNET_PORT}/rpc`,
+    SNAP_TESTNET_EXPLORER_URL: CLOSED_URL,
+    SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
+  });
+}
+
 /** Every other snaps-jest test's bundle: no network reachable at all. */
 function ensureOfflineSnap() {
   return ensureSnapBuild(OFFLINE_SNAP_DIR, {
@@ -158,8 +171,10 @@ function ensureOfflineSnap() {
 
 module.exports = {
   ensureE2eSnap,
+  ensureE2eNodeSnap,
   ensureOfflineSnap,
   E2E_SNAP_DIR,
+  E2E_NODE_SNAP_DIR,
   OFFLINE_SNAP_DIR,
   DEVNET_PORT,
   E2E_RPC_TIMEOUT_MS,
@@ -167,5 +182,6 @@ module.exports = {
 
 if (require.main === module) {
   console.log(ensureE2eSnap());
+  console.log(ensureE2eNodeSnap());
   console.log(ensureOfflineSnap());
 }

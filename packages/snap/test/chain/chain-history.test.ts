@@ -3,12 +3,17 @@
  *
  * l2_getTransactions / l2_getTransaction, l2_getTransactionStatus and pending balances end to
  * end, against a packages/devnet node on 127.0.0.1:5059 whose blocks close only when the test
- * says so (devnet_createBlock), so every status can be observed.
+ * says so (devnet_createBlock), so every status can be observed. The snap's explorer is a closed
+ * port: the history comes from the node (fee-token Transfer events) and snap state only.
  */
+import { Account, hash } from 'starknet';
+
 import { expectError, resultOf, type ExpectedAccount } from '../helpers';
 import {
   approve,
   closeChain,
+  closeChainDevnet,
+  nodeReceipt,
   deployedSender,
   devnetRpc,
   erc20Transfer,
@@ -61,7 +66,7 @@ async function list(params: Record<string, unknown>): Promise<TxRecord[]> {
 const norm = (value: string): string => `0x${BigInt(value).toString(16)}`;
 
 beforeAll(async () => {
-  server = await serveE2eSnap();
+  server = await serveE2eSnap({ explorer: 'closed' });
   // Blocks close only on devnet_createBlock (an hour between automatic blocks).
   devnet = await startChainDevnet({ blockTime: 3_600_000 });
   ({ snap, sender, deployTxnHash } = await deployedSender(server, devnet));
@@ -147,6 +152,9 @@ describe('l2_getErc20TokenBalance with a block open', () => {
 describe('l2_getTransactions', () => {
   let directHash: string;
   let ethHash: string;
+  let incomingHash: string;
+  let revertedHash: string;
+  let other: string;
 
   beforeAll(async () => {
     // A transaction the snap never saw: sent with the same key straight through starknet.js.
@@ -155,27 +163,78 @@ describe('l2_getTransactions', () => {
     await closeBlock();
     ethHash = await execute([transferCall(0n, OTHER_CONTRACT)]);
     await closeBlock();
+    // An incoming transfer from another wallet (a predeployed account of the devnet).
+    const [funder] = devnet.predeployedAccounts;
+    other = funder.address;
+    const funderAccount = new Account({
+      provider: provider(devnet),
+      address: funder.address,
+      signer: funder.private_key,
+    });
+    incomingHash = (await funderAccount.execute([erc20Transfer(sender.address, 777n)]))
+      .transaction_hash;
+    await closeBlock();
+    // A transfer of more than the account holds reverts on chain; given resource bounds, the
+    // snap signs and sends it without an estimate (which would refuse it).
+    revertedHash = resultOf<{ transaction_hash: string }>(
+      await approve(
+        snap.request({
+          method: 'l2_executeTxn',
+          params: {
+            address: sender.address,
+            calls: [transferCall(10n ** 30n)],
+            details: {
+              resourceBounds: {
+                l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+                l2_gas: { max_amount: '0x2000000', max_price_per_unit: '0x2540be400' },
+                l1_data_gas: { max_amount: '0x400', max_price_per_unit: '0x2540be400' },
+              },
+            },
+          },
+        }),
+      ),
+    ).transaction_hash;
+    await closeBlock();
   });
 
-  it('merges the explorer and snap state: every hash once, newest first, records of SPEC 2.4', async () => {
+  /**
+   * The hashes the devnet's own chain holds for the account, read from its core (not through
+   * RPC): every transaction with a STRK or ETH Transfer from or to the account.
+   */
+  function expectedHashes(withDeploy: boolean): string[] {
+    const account = BigInt(sender.address);
+    const tokens = [BigInt(STRK), BigInt(ETH)];
+    const transfer = BigInt(hash.getSelectorFromName('Transfer'));
+    const hashes: string[] = [];
+    for (const record of devnet.devnet.allTransactions()) {
+      if (record.blockNumber >= devnet.devnet.pending.number) {
+        continue;
+      }
+      const involved = record.events.some(
+        (event) =>
+          tokens.includes(event.fromAddress) &&
+          event.keys[0] === transfer &&
+          (event.keys[1] === account || event.keys[2] === account),
+      );
+      if (involved && (withDeploy || record.tx.type !== 'DEPLOY_ACCOUNT')) {
+        hashes.push(norm(`0x${record.hash.toString(16)}`));
+      }
+    }
+    return hashes.sort();
+  }
+
+  it('lists from the node what the account sent and received: records of SPEC 2.4, newest first', async () => {
     const items = await list({ pageSize: 25 });
     const hashes = items.map((item) => item.txnHash);
     expect(new Set(hashes).size).toBe(hashes.length);
-    expect(hashes).toContain(norm(directHash));
-    expect(hashes).toContain(norm(ethHash));
+    expect([...hashes].sort()).toEqual(expectedHashes(false));
+    for (const expected of [directHash, ethHash, incomingHash, revertedHash]) {
+      expect(hashes).toContain(norm(expected));
+    }
     expect(hashes).not.toContain(norm(deployTxnHash));
     for (let index = 1; index < items.length; index += 1) {
       expect(items[index - 1].timestamp).toBeGreaterThanOrEqual(items[index].timestamp);
     }
-    // The same set as the devnet's explorer lists (deployment excluded by default).
-    const response = await fetch(`${devnet.url}/api/txns?to=${sender.address}&ps=50&p=1`);
-    const explorer = (await response.json()) as { items: { hash: string; type: string }[] };
-    expect([...hashes].sort()).toEqual(
-      explorer.items
-        .filter((item) => item.type !== 'DEPLOY_ACCOUNT')
-        .map((item) => norm(item.hash))
-        .sort(),
-    );
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual(
         [
@@ -193,19 +252,50 @@ describe('l2_getTransactions', () => {
         ].sort(),
       );
       expect(item.chainId).toBe('0x534e5f5345504f4c4941');
-      expect(item.status).toBe('ACCEPTED_ON_L2');
+      expect(item.eventIds.length).toBeGreaterThan(0);
     }
     const direct = items.find((item) => item.txnHash === norm(directHash));
-    expect(direct).toMatchObject({ txnType: 'invoke', contractFuncName: 'transfer' });
+    expect(direct).toMatchObject({
+      txnType: 'invoke',
+      contractFuncName: 'transfer',
+      status: 'ACCEPTED_ON_L2',
+      failureReason: null,
+      contractCallData: [norm(RECIPIENT), '0x1', '0x0'],
+    });
+    expect(BigInt(direct?.senderAddress ?? 0)).toBe(BigInt(sender.address));
     expect(BigInt(direct?.contractAddress ?? 0)).toBe(BigInt(STRK));
+    const { block_number: blockNumber } = await nodeReceipt<{ block_number: number }>(
+      devnet,
+      directHash,
+    );
+    const block = await provider(devnet).getBlockWithTxHashes(blockNumber);
+    expect(direct?.timestamp).toBe(block.timestamp);
+  });
+
+  it('shows an incoming transfer with the other account as sender and the token as contract', async () => {
+    const incoming = (await list({})).find((item) => item.txnHash === norm(incomingHash));
+    expect(incoming).toMatchObject({ txnType: 'invoke', contractFuncName: 'transfer' });
+    expect(BigInt(incoming?.senderAddress ?? 0)).toBe(BigInt(other));
+    expect(BigInt(incoming?.contractAddress ?? 0)).toBe(BigInt(STRK));
+  });
+
+  it('shows a reverted transaction as REJECTED with its revert reason', async () => {
+    const receipt = await nodeReceipt<{ execution_status: string; revert_reason: string }>(
+      devnet,
+      revertedHash,
+    );
+    expect(receipt.execution_status).toBe('REVERTED');
+    const reverted = (await list({})).find((item) => item.txnHash === norm(revertedHash));
+    expect(reverted).toMatchObject({ status: 'REJECTED', failureReason: receipt.revert_reason });
   });
 
   it('includes the deployment with withDeployTxn', async () => {
     const items = await list({ withDeployTxn: true });
-    expect(items.map((item) => item.txnHash)).toContain(norm(deployTxnHash));
-    expect(items.find((item) => item.txnHash === norm(deployTxnHash))?.txnType).toBe(
-      'deploy_account',
-    );
+    expect(items.map((item) => item.txnHash).sort()).toEqual(expectedHashes(true));
+    expect(items.find((item) => item.txnHash === norm(deployTxnHash))).toMatchObject({
+      txnType: 'deploy_account',
+      status: 'ACCEPTED_ON_L2',
+    });
   });
 
   it('answers only snap state with onlyFromState', async () => {
@@ -213,6 +303,7 @@ describe('l2_getTransactions', () => {
     const hashes = items.map((item) => item.txnHash);
     expect(hashes).toContain(norm(ethHash));
     expect(hashes).not.toContain(norm(directHash));
+    expect(hashes).not.toContain(norm(incomingHash));
   });
 
   it('filters by contractAddress, and l2_getTransaction is the same method', async () => {
@@ -230,6 +321,22 @@ describe('l2_getTransactions', () => {
     const items = await list({ txnsInLastNumOfDays: 1 });
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((item) => item.timestamp >= now - 86_400 - 5)).toBe(true);
+  });
+
+  it('answers from snap state when the node is down too, and -32002 only with nothing to answer', async () => {
+    await closeChainDevnet(devnet);
+    try {
+      const items = await list({});
+      expect(items.map((item) => item.txnHash)).toContain(norm(ethHash));
+      expect(items.map((item) => item.txnHash)).not.toContain(norm(directHash));
+      const stranger = await snap.request({
+        method: 'l2_getTransactions',
+        params: { senderAddress: '0x0777' },
+      });
+      expectError(stranger, -32002, /127\.0\.0\.1:5059/u);
+    } finally {
+      devnet = await startChainDevnet({ blockTime: 3_600_000 });
+    }
   });
 
   it('requires senderAddress', async () => {

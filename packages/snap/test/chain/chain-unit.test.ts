@@ -407,13 +407,15 @@ describe('RpcClient', () => {
         const payload = JSON.parse(body) as
           { id: number; method: string } | { id: number; method: string }[];
         const answer = (call: { id: number; method: string }) =>
-          call.method === 'fail'
-            ? {
-                jsonrpc: '2.0',
-                id: call.id,
-                error: { code: 52, message: 'Invalid transaction nonce', data: 'x' },
-              }
-            : { jsonrpc: '2.0', id: call.id, result: call.method };
+          call.method === 'starknet_specVersion'
+            ? { jsonrpc: '2.0', id: call.id, result: req.url === '/v0_8' ? '0.8.1' : '0.9.0' }
+            : call.method === 'fail'
+              ? {
+                  jsonrpc: '2.0',
+                  id: call.id,
+                  error: { code: 52, message: 'Invalid transaction nonce', data: 'x' },
+                }
+              : { jsonrpc: '2.0', id: call.id, result: call.method };
         const out = Array.isArray(payload) ? [...payload].reverse().map(answer) : answer(payload);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(out));
@@ -437,6 +439,30 @@ describe('RpcClient', () => {
     expect(results[1].ok).toBe(false);
     expect(!results[1].ok && results[1].error.code).toBe(52);
     expect(results[2]).toEqual({ ok: true, result: 'c' });
+  });
+
+  it('checks the node version once, riding along with the first read', async () => {
+    const client = new RpcClient(url);
+    const before = requests;
+    expect(await client.request('a')).toBe('a');
+    expect(await client.request('b')).toBe('b');
+    expect(requests - before).toBe(2);
+    expect(await client.specSupport()).toEqual({ version: '0.9.0', eventAddressList: false });
+    expect(requests - before).toBe(2);
+  });
+
+  it('refuses an unsupported version on every call, naming the versions', async () => {
+    const client = new RpcClient(`${url}/v0_8`);
+    for (const call of [() => client.request('a'), () => client.batch([{ method: 'b' }])]) {
+      const error = (await call().catch((caught: unknown) => caught)) as {
+        code: number;
+        message: string;
+        data: { retryable: boolean; specVersion: string };
+      };
+      expect(error.code).toBe(-32002);
+      expect(error.message).toMatch(/JSON-RPC 0\.8\.1.*0\.9\.x and 0\.10\.x/u);
+      expect(error.data).toMatchObject({ retryable: false, specVersion: '0.8.1' });
+    }
   });
 
   it('throws node errors as StarknetRpcError', async () => {

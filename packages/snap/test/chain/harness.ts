@@ -42,6 +42,7 @@ jest.setTimeout(120_000);
 
 const builder = require('./build-e2e-snap.cjs') as {
   ensureE2eSnap: () => string;
+  ensureE2eNodeSnap: () => string;
   DEVNET_PORT: number;
   E2E_RPC_TIMEOUT_MS: string;
 };
@@ -72,9 +73,14 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export type SnapServer = { snapId: string; close: () => Promise<void> };
 
-/** Serves the e2e snap folder on 127.0.0.1 (a random port) for snaps-simulation to install. */
-export async function serveE2eSnap(): Promise<SnapServer> {
-  const root = builder.ensureE2eSnap();
+/**
+ * Serves the e2e snap folder on 127.0.0.1 (a random port) for snaps-simulation to install;
+ * `explorer: 'closed'` serves the build whose explorer is a closed port (history from the node).
+ */
+export async function serveE2eSnap({
+  explorer = 'devnet',
+}: { explorer?: 'devnet' | 'closed' } = {}): Promise<SnapServer> {
+  const root = explorer === 'closed' ? builder.ensureE2eNodeSnap() : builder.ensureE2eSnap();
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (path.includes('..')) {
@@ -150,7 +156,7 @@ async function claimDevnetPort(deadline: number): Promise<void> {
 
 /** Starts the devnet on 127.0.0.1:5059 (waiting while another test file owns the port). */
 export async function startChainDevnet(
-  options: { blockTime?: number; seed?: number } = {},
+  options: { blockTime?: number; seed?: number; rpcVersion?: string; startTime?: number } = {},
 ): Promise<DevnetServer> {
   const deadline = Date.now() + 280_000;
   await claimDevnetPort(deadline);
@@ -162,6 +168,8 @@ export async function startChainDevnet(
         seed: options.seed ?? 0,
         accounts: 2,
         blockTime: options.blockTime ?? 0,
+        rpcVersion: options.rpcVersion,
+        startTime: options.startTime,
       });
     } catch (error) {
       // Something outside these tests may still hold the port for a moment.
