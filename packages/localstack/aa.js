@@ -142,7 +142,7 @@ async function startAlto(options) {
 
 const PAYMASTER_ABI_NAME = 'VerifyingPaymaster';
 /** 65 bytes that parse as a signature, for stub data (see the keyring snap's dummy signature). */
-const STUB_SIGNATURE = `${'ff'.repeat(16)}${'00'.repeat(16)}7${'a'.repeat(63)}1c`;
+const STUB_SIGNATURE = `${'f'.repeat(31)}${'0'.repeat(33)}7${'a'.repeat(63)}1c`;
 
 /**
  * A small ERC-7677 paymaster service (v0.6 operations) for the deployed VerifyingPaymaster:
@@ -199,7 +199,10 @@ async function startPaymasterService(options) {
       preVerificationGas: BigInt(op.preVerificationGas),
       maxFeePerGas: BigInt(op.maxFeePerGas),
       maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-      paymasterAndData: '0x',
+      // VerifyingPaymaster v0.6 hashes the operation's raw calldata up to paymasterAndData,
+      // whose head holds the signature's offset: it depends on paymasterAndData's length, so
+      // the hash is taken with a placeholder of the final length.
+      paymasterAndData: `${paymaster}${times}${'00'.repeat(65)}`,
       signature: '0x',
     };
     const hash = await client.readContract({
