@@ -8,7 +8,8 @@ const EVENTS = Symbol.for('snaps-simulation.snapKeyringEvents');
 class KeyringSnapEnvironment extends SnapsEnvironment {
   async setup() {
     await super.setup();
-    globalThis[EVENTS] ??= [];
+    // A fresh list per test file (the worker's realm outlives it).
+    globalThis[EVENTS] = [];
     this.global[EVENTS] = globalThis[EVENTS];
   }
 }

@@ -135,10 +135,6 @@ beforeAll(async () => {
   imported = await createAccount(snap, { type: 'eip155:eoa', privateKey: IMPORTED_KEY });
 });
 
-afterAll(async () => {
-  await snap.close();
-});
-
 describe('accounts', () => {
   it('creates derived and imported EOAs in the Keyring API shape and announces each', async () => {
     expect(derived).toMatchObject({

@@ -57,7 +57,7 @@ export const USER_OPERATION_FIELDS = [
  * 65 bytes that parse as an ECDSA signature (r = 0xfff…f000…0, s = 0x7aaa…a, v = 0x1c), so that
  * SimpleAccount's ecrecover runs its full path during gas estimation; an all-ff one reverts.
  */
-export const DUMMY_SIGNATURE: Hex = `0x${'ff'.repeat(16)}${'00'.repeat(16)}7${'a'.repeat(63)}1c`;
+export const DUMMY_SIGNATURE: Hex = `0x${'f'.repeat(31)}${'0'.repeat(33)}7${'a'.repeat(63)}1c`;
 
 export function initCodeFor(factory: Hex, owner: Hex, salt: Hex): Hex {
   return concat([
