@@ -1,11 +1,13 @@
 /**
- * SQLite ledger (better-sqlite3). Every debit is one IMMEDIATE transaction, committed before the
- * call goes upstream; WAL mode makes each commit a write to the WAL file, so a `kill -9` of the
- * gateway loses no debit. The per-second window lives in memory: one SQLite file serves one
- * gateway process (use Redis for several).
+ * SQLite ledger (better-sqlite3) for one gateway process. Balances are decided in memory (this
+ * process is the only writer of its file), and debits are written with group commit: all debits
+ * of one event-loop turn go into one transaction, and each debit resolves only after that commit.
+ * The gateway answers a call after its debit resolves, so a `kill -9` right after the responses
+ * loses no debit (WAL: a commit is a write to the -wal file). Use Redis for several processes.
  */
 import Database from 'better-sqlite3';
 import type { KeyRecord } from '../auth/keys';
+import { PerSecondWindow } from './perSecond';
 import {
   type DebitOutcome,
   epochMinute,
@@ -14,16 +16,26 @@ import {
   type Usage,
   utcDay,
 } from './store';
-import { PerSecondWindow } from './perSecond';
 
 const TOTAL = '*';
+
+interface Entry {
+  key: string;
+  day: string;
+  method: string;
+  minute: number;
+  credits: number;
+}
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly window = new PerSecondWindow();
   private readonly stmts;
-  private readonly debitTx;
-  private readonly refundTx;
+  private readonly write;
+  /** Today's total per key hash, loaded from the file on first use. */
+  private readonly used = new Map<string, { day: string; credits: number }>();
+  private queue: Entry[] = [];
+  private waiters: { resolve(): void; reject(error: Error): void }[] = [];
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -59,26 +71,62 @@ export class SqliteStore implements Store {
       methods: db.prepare('SELECT method, credits FROM usage WHERE key = ? AND day = ?'),
       minutes: db.prepare('SELECT minute, credits FROM usage_minute WHERE key = ? AND minute > ?'),
     };
-    this.debitTx = db.transaction(
-      (key: KeyRecord, method: string, cost: number, nowMs: number): DebitOutcome => {
-        const day = utcDay(nowMs);
-        const used = (this.stmts.total.get(key.hash, day, TOTAL) as number | undefined) ?? 0;
-        if (used + cost > key.dailyCredits) return 'daily';
-        if (!this.window.take(key.hash, cost, key.creditsPerSecond, nowMs)) return 'rate';
-        this.stmts.add.run(key.hash, day, TOTAL, cost);
-        this.stmts.add.run(key.hash, day, method, cost);
-        this.stmts.addMinute.run(key.hash, epochMinute(nowMs), cost);
-        return 'ok';
-      },
-    );
-    this.refundTx = db.transaction(
-      (key: KeyRecord, method: string, cost: number, nowMs: number) => {
-        const day = utcDay(nowMs);
-        this.stmts.add.run(key.hash, day, TOTAL, -cost);
-        this.stmts.add.run(key.hash, day, method, -cost);
-        this.stmts.addMinute.run(key.hash, epochMinute(nowMs), -cost);
-      },
-    );
+    // One transaction for a whole turn's entries, summed per row first.
+    this.write = db.transaction((entries: Entry[]) => {
+      const rows = new Map<string, [string, string, string, number]>();
+      const minutes = new Map<string, [string, number, number]>();
+      for (const e of entries) {
+        for (const method of [TOTAL, e.method]) {
+          const id = `${e.key}|${e.day}|${method}`;
+          const row = rows.get(id);
+          if (row) row[3] += e.credits;
+          else rows.set(id, [e.key, e.day, method, e.credits]);
+        }
+        const id = `${e.key}|${e.minute}`;
+        const minute = minutes.get(id);
+        if (minute) minute[2] += e.credits;
+        else minutes.set(id, [e.key, e.minute, e.credits]);
+      }
+      for (const row of rows.values()) this.stmts.add.run(...row);
+      for (const minute of minutes.values()) this.stmts.addMinute.run(...minute);
+    });
+  }
+
+  private today(hash: string, day: string): { day: string; credits: number } {
+    let used = this.used.get(hash);
+    if (!used || used.day !== day) {
+      used = { day, credits: (this.stmts.total.get(hash, day, TOTAL) as number | undefined) ?? 0 };
+      this.used.set(hash, used);
+    }
+    return used;
+  }
+
+  /** Queues an entry; resolves once it is committed. */
+  private record(entry: Entry): Promise<void> {
+    this.queue.push(entry);
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      if (this.waiters.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const entries = this.queue;
+    const waiters = this.waiters;
+    this.queue = [];
+    this.waiters = [];
+    try {
+      this.write.immediate(entries);
+    } catch (error) {
+      // Nothing was written: give the in-memory balances back and fail every debit of the turn.
+      for (const e of entries) {
+        const used = this.used.get(e.key);
+        if (used?.day === e.day) used.credits -= e.credits;
+      }
+      for (const w of waiters) w.reject(error as Error);
+      return;
+    }
+    for (const w of waiters) w.resolve();
   }
 
   async addKey(record: KeyRecord): Promise<void> {
@@ -103,11 +151,19 @@ export class SqliteStore implements Store {
   }
 
   async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
-    return this.debitTx.immediate(key, method, cost, nowMs);
+    const day = utcDay(nowMs);
+    const used = this.today(key.hash, day);
+    if (used.credits + cost > key.dailyCredits) return 'daily';
+    if (!this.window.take(key.hash, cost, key.creditsPerSecond, nowMs)) return 'rate';
+    used.credits += cost;
+    await this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: cost });
+    return 'ok';
   }
 
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
-    this.refundTx.immediate(key, method, cost, nowMs);
+    const day = utcDay(nowMs);
+    this.today(key.hash, day).credits -= cost;
+    await this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: -cost });
   }
 
   async usage(hash: string, nowMs: number): Promise<Usage> {
@@ -130,6 +186,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.waiters.length > 0) this.flush();
     this.db.close();
   }
 }

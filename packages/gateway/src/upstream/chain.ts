@@ -126,7 +126,7 @@ export class Chain {
 
   /** Tries each upstream in order; only retryable calls move on after a failure. */
   private async send(body: string, retryable: boolean): Promise<string> {
-    let failure: UpstreamFailure = new UpstreamFailure('unavailable');
+    let failure: UpstreamFailure | undefined;
     for (const upstream of this.order()) {
       try {
         return await upstream.send(body);
@@ -135,7 +135,7 @@ export class Chain {
         if (!retryable) break;
       }
     }
-    throw failure;
+    throw failure ?? new UpstreamFailure('unavailable');
   }
 
   async close(): Promise<void> {
