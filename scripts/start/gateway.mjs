@@ -1,0 +1,102 @@
+// `npm start`, the gateway part (issue 8): builds packages/gateway, seeds a few blocks of demo
+// transactions on the anvil that start.mjs started, runs `l2-gateway serve` in front of it on a
+// printed port, creates a demo key and prints a curl line that works. start.mjs passes in its
+// own start()/log()/runOnce()/waitFor() so the gateway is stopped with everything else.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+async function rpc(url, method, params = []) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const reply = await response.json();
+  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+  return reply.result;
+}
+
+/** A few blocks of real transactions: two transfers, a contract deploy, two calls with logs. */
+async function seed(anvilUrl) {
+  const [from, to] = await rpc(anvilUrl, 'eth_accounts');
+  await rpc(anvilUrl, 'eth_sendTransaction', [{ from, to, value: '0x38d7ea4c68000' }]);
+  await rpc(anvilUrl, 'eth_sendTransaction', [{ from, to, value: '0x71afd498d0000' }]);
+  // Runtime: SSTORE(0, 42); LOG0; STOP.
+  const deploy = await rpc(anvilUrl, 'eth_sendTransaction', [
+    { from, data: '0x600b600c600039600b6000f3602a60005560006000a000' },
+  ]);
+  let receipt = null;
+  while (!receipt) receipt = await rpc(anvilUrl, 'eth_getTransactionReceipt', [deploy]);
+  for (let i = 0; i < 2; i++) {
+    await rpc(anvilUrl, 'eth_sendTransaction', [
+      { from, to: receipt.contractAddress, data: '0x01' },
+    ]);
+  }
+  return receipt.contractAddress;
+}
+
+export async function startGatewayDemo({ root, anvilUrl, start, log, runOnce, waitFor }) {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  runOnce('building packages/gateway', npm, ['run', 'build', '--workspace', 'packages/gateway']);
+  const cli = path.join(root, 'packages/gateway/dist/cli.js');
+  const { freePort, portAnswers } = require('@l2wallet/localstack');
+  let port = Number(process.env.GATEWAY_PORT ?? 8545);
+  if (await portAnswers(port)) port = await freePort();
+
+  const contract = await seed(anvilUrl);
+  const dir = path.join(tmpdir(), `l2-gateway-start-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const config = path.join(dir, 'gateway.json');
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        listen: { host: '127.0.0.1', port },
+        ledger: { sqlite: 'gateway.db' },
+        chains: [
+          {
+            name: 'local',
+            hosts: ['*'],
+            upstreams: [anvilUrl],
+            wsUpstream: anvilUrl.replace(/^http/, 'ws'),
+          },
+        ],
+      },
+      null,
+      2,
+    ),
+  );
+  const created = execFileSync(process.execPath, [
+    cli,
+    'keys',
+    'create',
+    '--config',
+    config,
+    '--plan',
+    'developer',
+  ]);
+  const key = created.toString().trim().split('\n').at(-1);
+
+  start('gateway', process.execPath, [cli, 'serve', '--config', config]);
+  const url = `http://127.0.0.1:${port}`;
+  const healthy = async () => (await fetch(`${url}/healthz`)).ok;
+  if (!(await waitFor('gateway', healthy))) return undefined;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_call',
+    params: [{ to: contract, data: '0x' }, 'latest'],
+  });
+  log(`gateway is up at ${url} (config ${config})`);
+  log(`  demo API key ${key} (developer plan: 15,000,000 credits a day)`);
+  log(`  try: curl -s -H 'content-type: application/json' -d '${body}' ${url}/v3/${key}`);
+  log(
+    `  usage: curl -s ${url}/v3/${key}/usage   |   WebSocket: ws://127.0.0.1:${port}/ws/v3/${key}`,
+  );
+  return { url, key };
+}
