@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startGatewayDemo } from './start/gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -198,7 +199,8 @@ async function main() {
   if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
   log(`anvil is up at ${anvilUrl}`);
   // EVM stack on this anvil: ERC-4337 contracts, bundler, keyring snap (issue 10) goes here.
-  // Gateway in front of this anvil (issue 8) goes here.
+  const gateway = await startGatewayDemo({ root, anvilUrl, start, log, runOnce, waitFor });
+  if (!gateway) return;
 
   start('client', bin('tsc'), [
     '-p',
@@ -239,6 +241,7 @@ async function main() {
       '  Local Starknet stack is running (no internet needed):',
       `    devnet RPC        ${devnetRpcUrl}   (Testnet in the snap points here)`,
       `    anvil (EVM)       ${anvilUrl}`,
+      `    gateway (EVM)     ${gateway.url}/v3/${gateway.key}   (demo API key)`,
       `    snap dev server   http://localhost:${SNAP_PORT}   (snap id ${snapId})`,
       `    site              ${siteUrl}`,
       '',
