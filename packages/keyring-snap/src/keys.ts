@@ -20,12 +20,22 @@ function toPrivateKey(entropy: Hex): Hex {
   return toHex(scalar, { size: 32 });
 }
 
+/**
+ * Keys derived in this execution, by index. Memory only (an execution ends when the snap is
+ * idle): snap_getEntropy costs a derivation from the secret each time, a signature should not.
+ */
+const derivedKeys = new Map<number, Promise<Hex>>();
+
 export async function deriveAccountKey(index: number): Promise<Hex> {
-  const entropy = (await snap.request({
-    method: 'snap_getEntropy',
-    params: { version: 1, salt: entropySalt(index) },
-  })) as Hex;
-  return toPrivateKey(entropy);
+  let key = derivedKeys.get(index);
+  if (!key) {
+    key = snap
+      .request({ method: 'snap_getEntropy', params: { version: 1, salt: entropySalt(index) } })
+      .then((entropy) => toPrivateKey(entropy as Hex));
+    derivedKeys.set(index, key);
+    key.catch(() => derivedKeys.delete(index));
+  }
+  return key;
 }
 
 export function isValidPrivateKey(value: string): boolean {
