@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { startEvmStack } from './start/evm.mjs';
 import { startGatewayDemo } from './start/gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -198,7 +200,9 @@ async function main() {
   start('anvil', anvilBinary, ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
   if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
   log(`anvil is up at ${anvilUrl}`);
-  // EVM stack on this anvil: ERC-4337 contracts, bundler, keyring snap (issue 10) goes here.
+  // EVM stack on this anvil: ERC-4337 contracts, Alto, paymaster, keyring snap (scripts/start/evm.mjs).
+  const evm = await startEvmStack({ root, anvilUrl, start, log, onFailure: () => stop(1) });
+  if (!evm) return;
   const gateway = await startGatewayDemo({ root, anvilUrl, start, log, runOnce, waitFor });
   if (!gateway) return;
 
@@ -220,6 +224,7 @@ async function main() {
       GATSBY_TELEMETRY_DISABLED: '1',
       GATSBY_SNAP_ID: snapId,
       GATSBY_DEVNET_RPC_URL: devnetRpcUrl,
+      GATSBY_KEYRING_SNAP_ID: evm.snapId,
     },
   });
 
@@ -241,6 +246,7 @@ async function main() {
       '  Local Starknet stack is running (no internet needed):',
       `    devnet RPC        ${devnetRpcUrl}   (Testnet in the snap points here)`,
       `    anvil (EVM)       ${anvilUrl}`,
+      ...evm.lines,
       `    gateway (EVM)     ${gateway.url}/v3/${gateway.key}   (demo API key)`,
       `    snap dev server   http://localhost:${SNAP_PORT}   (snap id ${snapId})`,
       `    site              ${siteUrl}`,
