@@ -1,0 +1,221 @@
+/**
+ * The Gateway page: paste an API key of packages/gateway, see today's credits (used, left, per
+ * method, the last hour per minute) from the free GET /v3/<KEY>/usage, and try each of the six
+ * SPEC 4.3 methods. The gateway URL comes from ?gateway=..., else http://127.0.0.1:8545.
+ */
+import React, { useCallback, useEffect, useState } from 'react';
+
+interface Usage {
+  total: number;
+  limit: number;
+  left: number;
+  plan: string;
+  methods: Record<string, number>;
+  lastHour: { minute: string; credits: number }[];
+}
+
+type Sample = { blockHash: string; blockNumber: string; txHash: string; address: string };
+
+const SPEC_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
+  { method: 'eth_getTransactionByBlockNumberAndIndex', params: (s) => [s.blockNumber, '0x0'] },
+  { method: 'eth_getTransactionByBlockHashAndIndex', params: (s) => [s.blockHash, '0x0'] },
+  { method: 'eth_getBlockByHash', params: (s) => [s.blockHash, false] },
+  { method: 'eth_call', params: (s) => [{ to: s.address, data: '0x' }, 'latest'] },
+  { method: 'eth_getTransactionReceipt', params: (s) => [s.txHash] },
+  { method: 'eth_getProof', params: (s) => [s.address, ['0x0'], 'latest'] },
+];
+
+function gatewayFromLocation(): string {
+  if (typeof window === 'undefined') return 'http://127.0.0.1:8545';
+  return new URLSearchParams(window.location.search).get('gateway') ?? 'http://127.0.0.1:8545';
+}
+
+function HourChart({ minutes }: { minutes: Usage['lastHour'] }) {
+  const max = Math.max(1, ...minutes.map((m) => m.credits));
+  return (
+    <svg
+      viewBox="0 0 600 120"
+      width="100%"
+      height="120"
+      role="img"
+      aria-label="credits per minute, last hour"
+      data-testid="gateway-chart"
+    >
+      {minutes.map((m, i) => {
+        const height = (m.credits / max) * 110;
+        return (
+          <rect
+            key={m.minute}
+            x={i * 10}
+            y={115 - height}
+            width={8}
+            height={height}
+            fill="var(--navy-2)"
+          >
+            <title>{`${m.minute.slice(11, 16)} UTC: ${m.credits} credits`}</title>
+          </rect>
+        );
+      })}
+      <line x1="0" y1="115" x2="600" y2="115" stroke="var(--border)" />
+    </svg>
+  );
+}
+
+export function GatewayPanel() {
+  const [gateway, setGateway] = useState('http://127.0.0.1:8545');
+  const [key, setKey] = useState('');
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [error, setError] = useState('');
+  const [answer, setAnswer] = useState<{ method: string; status: number; text: string } | null>(
+    null,
+  );
+  const [sample, setSample] = useState<Sample | null>(null);
+
+  useEffect(() => setGateway(gatewayFromLocation()), []);
+
+  const rpc = useCallback(
+    async (method: string, params: unknown[]) => {
+      const response = await fetch(`${gateway}/v3/${key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    [gateway, key],
+  );
+
+  const loadUsage = useCallback(async () => {
+    setError('');
+    try {
+      const response = await fetch(`${gateway}/v3/${key}/usage`);
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
+      setUsage(body as Usage);
+    } catch (e) {
+      setUsage(null);
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }, [gateway, key]);
+
+  const tryMethod = useCallback(
+    async (index: number) => {
+      setError('');
+      try {
+        let s = sample;
+        if (!s) {
+          // Real hashes to call with: the latest block that holds a transaction.
+          const latest = JSON.parse((await rpc('eth_getBlockByNumber', ['latest', true])).text);
+          const block = latest.result;
+          const tx = block?.transactions?.[0];
+          if (!tx) throw new Error(latest.error?.message ?? 'the latest block has no transaction');
+          s = {
+            blockHash: block.hash,
+            blockNumber: block.number,
+            txHash: tx.hash,
+            address: tx.to ?? tx.from,
+          };
+          setSample(s);
+        }
+        const { method, params } = SPEC_METHODS[index];
+        setAnswer({ method, ...(await rpc(method, params(s))) });
+        await loadUsage();
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    },
+    [sample, rpc, loadUsage],
+  );
+
+  return (
+    <main className="content">
+      <section className="card panel" data-testid="gateway-key">
+        <header className="card-head">
+          <h2>API key</h2>
+        </header>
+        <label className="small">
+          Gateway{' '}
+          <input
+            className="mono"
+            value={gateway}
+            onChange={(e) => setGateway(e.target.value)}
+            size={30}
+          />
+        </label>{' '}
+        <label className="small">
+          Key{' '}
+          <input
+            className="mono"
+            data-testid="gateway-key-input"
+            value={key}
+            onChange={(e) => setKey(e.target.value.trim())}
+            placeholder="32 hex characters"
+            size={36}
+          />
+        </label>{' '}
+        <button
+          className="btn btn-primary"
+          type="button"
+          onClick={() => void loadUsage()}
+          disabled={!key}
+        >
+          Show usage
+        </button>
+        {error && (
+          <p className="error-text" data-testid="gateway-error">
+            {error}
+          </p>
+        )}
+      </section>
+
+      {usage && (
+        <section className="card panel" data-testid="gateway-usage">
+          <header className="card-head">
+            <h2>Today (UTC)</h2>
+            <span className="badge">{usage.plan} plan</span>
+          </header>
+          <p data-testid="gateway-totals">
+            Used {usage.total.toLocaleString('en-US')} credits, {usage.left.toLocaleString('en-US')}{' '}
+            left of {usage.limit.toLocaleString('en-US')}
+          </p>
+          <table className="small" data-testid="gateway-methods">
+            <tbody>
+              {Object.entries(usage.methods)
+                .sort((a, b) => b[1] - a[1])
+                .map(([method, credits]) => (
+                  <tr key={method}>
+                    <td className="mono">{method}</td>
+                    <td>{credits.toLocaleString('en-US')}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+          <h3 className="small muted">Credits per minute, last hour</h3>
+          <HourChart minutes={usage.lastHour} />
+        </section>
+      )}
+
+      <section className="card panel" data-testid="gateway-methods-panel">
+        <header className="card-head">
+          <h2>Try the SPEC methods</h2>
+        </header>
+        {SPEC_METHODS.map(({ method }, index) => (
+          <button
+            key={method}
+            className="btn"
+            type="button"
+            disabled={!key}
+            onClick={() => void tryMethod(index)}
+          >
+            {method}
+          </button>
+        ))}
+        {answer && (
+          <pre className="small" data-testid="gateway-answer">
+            {`${answer.method} → HTTP ${answer.status}\n${answer.text}`}
+          </pre>
+        )}
+      </section>
+    </main>
+  );
+}
