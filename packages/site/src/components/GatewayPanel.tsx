@@ -211,7 +211,16 @@ export function GatewayPanel() {
           </button>
         ))}
         {answer && (
-          <pre className="small" data-testid="gateway-answer">
+          <pre
+            className="small"
+            data-testid="gateway-answer"
+            style={{
+              whiteSpace: 'pre-wrap',
+              wordBreak: 'break-all',
+              maxHeight: 320,
+              overflow: 'auto',
+            }}
+          >
             {`${answer.method} → HTTP ${answer.status}\n${answer.text}`}
           </pre>
         )}
