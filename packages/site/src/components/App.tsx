@@ -362,7 +362,7 @@ export function App() {
             <h1>Starknet Snap playground</h1>
             <p>
               Create Starknet accounts in MetaMask, sign, send and declare — every snap method, one
-              page.
+              page. <a href="/gateway/">Node gateway credits →</a>
             </p>
           </div>
           <div className="wallet-box" data-testid="wallet-status">
