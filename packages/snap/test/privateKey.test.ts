@@ -60,6 +60,28 @@ describe('l2_displayPrivateKey', () => {
     expect(resultOf(response)).toBeNull();
   });
 
+  it("accepts the production snap's `address` for `userAddress`", async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = await snapWithAccounts([0]);
+    const pending = request({
+      method: 'l2_displayPrivateKey',
+      params: { address: account.address },
+    });
+    const confirmation = asConfirmation(await pending.getInterface());
+    expect(dialogText(confirmation.content)).toContain(account.address);
+    await confirmation.cancel();
+    expect(resultOf(await pending)).toBeNull();
+    const other = await expectedAccount(DEFAULT_SRP, 1);
+    expectError(
+      await request({
+        method: 'l2_displayPrivateKey',
+        params: { userAddress: account.address, address: other.address },
+      }),
+      -32602,
+      /"address" must equal "userAddress"/u,
+    );
+  });
+
   it('never puts the key in any other response', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
     const { request } = await snapWithAccounts([0]);

@@ -36,6 +36,7 @@ import { buildDeclare, estimateDetails, type DeclarePayload } from '../chain/tra
 import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { STRK_TOKEN_ADDRESS } from '../state';
 import { confirm } from '../ui';
 
@@ -106,18 +107,36 @@ function readPayload(payload: {
 /**
  * l2_declareContract: checks the class is not declared yet, estimates, asks, then sends a v3
  * declare of `contractPayload` (Sierra + CASM or compiledClassHash) from `senderAddress`.
- * Returns {transaction_hash, class_hash}.
+ * Returns {transaction_hash, class_hash}. The production Starknet snap's names are accepted too:
+ * `address`, `payload`, `details`.
  */
 export const declareContract = defineMethod({
   names: ['declareContract'],
   params: type({
-    senderAddress: AddressStruct,
-    contractPayload: ContractPayloadStruct,
+    senderAddress: optional(AddressStruct),
+    address: optional(AddressStruct),
+    contractPayload: optional(ContractPayloadStruct),
+    payload: optional(ContractPayloadStruct),
     invocationsDetails: optional(ChainTxDetailsStruct),
+    details: optional(ChainTxDetailsStruct),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ senderAddress, contractPayload, invocationsDetails: details, chainId }) => {
-    const key = await requireOwnAccountKey(senderAddress, chainId, 'senderAddress');
+  handler: async (params) => {
+    const { chainId } = params;
+    const senderAddress = pickAliased({
+      senderAddress: params.senderAddress,
+      address: params.address,
+    });
+    const contractPayload = requireAliasedValue(
+      { contractPayload: params.contractPayload, payload: params.payload },
+      'an object with the compiled class under "contract"',
+    );
+    const details = pickAliasedValue({
+      invocationsDetails: params.invocationsDetails,
+      details: params.details,
+    });
+    const field = params.senderAddress ? 'senderAddress' : 'address';
+    const key = await requireOwnAccountKey(senderAddress, chainId, field);
     const declare = readPayload(contractPayload);
     const chain = getChain(chainId);
 

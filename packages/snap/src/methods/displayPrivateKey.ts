@@ -1,19 +1,27 @@
-import { type } from 'superstruct';
+import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
+import { pickAliased } from '../rpc/aliases';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { alert, confirm, PrivateKeyScreen, RevealKeyConfirmScreen } from '../ui';
 
 /**
  * l2_displayPrivateKey: after a confirmation, shows the key in a copyable alert. The key never
- * leaves the dialog: the result is always null, declined or not.
+ * leaves the dialog: the result is always null, declined or not. `address` (the production
+ * Starknet snap's name) is accepted for `userAddress`.
  */
 export const displayPrivateKey = defineMethod({
   names: ['displayPrivateKey'],
-  params: type({ userAddress: AddressStruct, chainId: OptionalChainIdStruct }),
-  handler: async ({ userAddress, chainId }) => {
-    const key = await requireOwnAccountKey(userAddress, chainId, 'userAddress');
+  params: type({
+    userAddress: optional(AddressStruct),
+    address: optional(AddressStruct),
+    chainId: OptionalChainIdStruct,
+  }),
+  handler: async ({ userAddress, address, chainId }) => {
+    const account = pickAliased({ userAddress, address });
+    const field = userAddress ? 'userAddress' : 'address';
+    const key = await requireOwnAccountKey(account, chainId, field);
     if (await confirm(RevealKeyConfirmScreen({ address: key.address }))) {
       await alert(PrivateKeyScreen({ address: key.address, privateKey: key.privateKey }));
     }

@@ -1,4 +1,4 @@
-import { any, optional, type } from 'superstruct';
+import { any, optional, type, union } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { decodeCall } from '../chain/abi';
@@ -7,28 +7,49 @@ import { ChainTxDetailsStruct } from '../chain/details';
 import { ExecuteScreen } from '../chain/dialogs';
 import { getChain } from '../chain/node';
 import { deployRecord, invokeRecord, storeRecords } from '../chain/records';
+import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
-import { CallsStruct } from '../transactions/calls';
+import { CallsStruct, CallStruct } from '../transactions/calls';
 import { confirm } from '../ui';
 
 /**
  * l2_executeTxn: estimates, shows the sender, network, every call (decoded with `abis` when
  * given) and the maximum fee, then deploys the account if needed, signs and sends the v3
- * invoke, and records it. Returns {transaction_hash}.
+ * invoke, and records it. Returns {transaction_hash}. The production Starknet snap's names are
+ * accepted too: `senderAddress`, `txnInvocation` (one call or a list), `invocationsDetails`.
  */
 export const executeTxn = defineMethod({
   names: ['executeTxn'],
   params: type({
-    address: AddressStruct,
-    calls: CallsStruct,
+    address: optional(AddressStruct),
+    senderAddress: optional(AddressStruct),
+    calls: optional(CallsStruct),
+    txnInvocation: optional(union([CallsStruct, CallStruct])),
     details: optional(ChainTxDetailsStruct),
+    invocationsDetails: optional(ChainTxDetailsStruct),
     abis: optional(any()),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ address, calls, details, abis, chainId }) => {
-    const key = await requireOwnAccountKey(address, chainId, 'address');
+  handler: async (params) => {
+    const { abis, chainId } = params;
+    const address = pickAliased({ address: params.address, senderAddress: params.senderAddress });
+    const invocation = params.txnInvocation;
+    const calls = requireAliasedValue(
+      {
+        calls: params.calls,
+        txnInvocation:
+          invocation === undefined || Array.isArray(invocation) ? invocation : [invocation],
+      },
+      'a list of 1 to 256 calls',
+    );
+    const details = pickAliasedValue({
+      details: params.details,
+      invocationsDetails: params.invocationsDetails,
+    });
+    const field = params.address ? 'address' : 'senderAddress';
+    const key = await requireOwnAccountKey(address, chainId, field);
     const chain = getChain(chainId);
     const plan = await planInvoke(chain, key, calls, details);
     requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'this transaction');

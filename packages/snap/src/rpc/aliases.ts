@@ -25,3 +25,43 @@ export function pickAliased(
   }
   return first;
 }
+
+/** Params are compared after validation, which turns amounts into bigints. */
+const asText = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'bigint' ? `${item.toString()}n` : item,
+  );
+
+/**
+ * The same for an object param known under two names (the production Starknet snap's name
+ * beside the SPEC's): the value given, undefined when neither is, -32602 when both are given
+ * and differ.
+ */
+export function pickAliasedValue<Value>(
+  values: Record<string, Value | undefined>,
+): Value | undefined {
+  const given = Object.entries(values).filter(([, value]) => value !== undefined);
+  const [first] = given;
+  for (const [name, value] of given.slice(1)) {
+    if (asText(value) !== asText(first[1])) {
+      throw invalidParams(name, `must equal "${first[0]}" when both are given`);
+    }
+  }
+  return first?.[1];
+}
+
+/** As pickAliasedValue, for a required param: -32602 naming the SPEC's name when neither is given. */
+export function requireAliasedValue<Value>(
+  values: Record<string, Value | undefined>,
+  expected: string,
+): Value {
+  const value = pickAliasedValue(values);
+  if (value === undefined) {
+    const names = Object.keys(values);
+    throw invalidParams(
+      names[0],
+      `is required: ${expected} (also accepted as "${names.slice(1).join('", "')}")`,
+    );
+  }
+  return value;
+}

@@ -72,6 +72,36 @@ describe('l2_declareContract', () => {
     await expect(provider(devnet).getClassByHash(expectedClassHash)).rejects.toThrow();
   });
 
+  it("accepts the production snap's names: address, payload, details", async () => {
+    const sent = submissions(devnet);
+    const pending = snap.request({
+      method: 'l2_declareContract',
+      params: {
+        address: sender.address,
+        payload: { contract: SIERRA_JSON, compiledClassHash: COMPILED_CLASS_HASH },
+        details: { maxFee: '1000000000000000000' },
+      },
+    });
+    const dialog = await dialogOf(pending);
+    expect(dialogText(dialog.content)).toContain(sender.address);
+    expect(dialogText(dialog.content)).toContain(expectedClassHash);
+    await dialog.cancel();
+    expectError(await pending, 4001);
+    expect(submissions(devnet)).toBe(sent);
+    expectError(
+      await snap.request({
+        method: 'l2_declareContract',
+        params: {
+          senderAddress: sender.address,
+          contractPayload: { contract: SIERRA_JSON, compiledClassHash: COMPILED_CLASS_HASH },
+          payload: { contract: SIERRA_JSON, compiledClassHash: '0x1' },
+        },
+      }),
+      -32602,
+      /"payload" must equal "contractPayload"/u,
+    );
+  });
+
   it('confirms, declares with v3, and returns {transaction_hash, class_hash}', async () => {
     const pending = snap.request({
       method: 'l2_declareContract',

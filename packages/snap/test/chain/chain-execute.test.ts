@@ -256,6 +256,48 @@ describe('l2_executeTxn', () => {
     expect(['RECEIVED', 'PENDING', 'ACCEPTED_ON_L2']).toContain(record?.status);
   });
 
+  it("accepts the production snap's names: senderAddress, txnInvocation, invocationsDetails", async () => {
+    const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+      await execute({
+        senderAddress: sender.address,
+        txnInvocation: transferCall(7n),
+        invocationsDetails: { resourceBounds: GENEROUS_BOUNDS },
+      }),
+    );
+    const tx = await nodeTransaction<RpcV3Fields & { sender_address: string; calldata: string[] }>(
+      devnet,
+      txHash,
+    );
+    expect(BigInt(tx.sender_address)).toBe(BigInt(sender.address));
+    expect(BigInt(tx.resource_bounds.l2_gas.max_amount)).toBe(0x2000000n);
+    expect(tx.calldata.map((felt) => BigInt(felt))).toEqual([
+      1n,
+      BigInt(STRK),
+      BigInt(hash.getSelectorFromName('transfer')),
+      3n,
+      BigInt(RECIPIENT),
+      7n,
+      0n,
+    ]);
+    expectError(
+      await snap.request({
+        method: 'l2_executeTxn',
+        params: {
+          address: sender.address,
+          calls: [transferCall(1n)],
+          txnInvocation: [transferCall(2n)],
+        },
+      }),
+      -32602,
+      /"txnInvocation" must equal "calls"/u,
+    );
+    expectError(
+      await snap.request({ method: 'l2_executeTxn', params: { senderAddress: sender.address } }),
+      -32602,
+      /"calls" is required.*"txnInvocation"/u,
+    );
+  });
+
   it('shows raw calldata when no ABI is given', async () => {
     const pending = snap.request({
       method: 'l2_executeTxn',

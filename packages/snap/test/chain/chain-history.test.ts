@@ -8,9 +8,17 @@
  */
 import { Account, hash } from 'starknet';
 
-import { expectError, resultOf, type ExpectedAccount } from '../helpers';
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
 import {
   approve,
+  balanceOf,
   closeChain,
   closeChainDevnet,
   nodeReceipt,
@@ -321,6 +329,25 @@ describe('l2_getTransactions', () => {
     const items = await list({ txnsInLastNumOfDays: 1 });
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((item) => item.timestamp >= now - 86_400 - 5)).toBe(true);
+  });
+
+  it('shows the home page: accounts with balances and deploy state, the last five transactions', async () => {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
+    const undeployed = await expectedAccount(DEFAULT_SRP, 1);
+    const page = await snap.onHomePage();
+    const text = dialogText(page.getInterface().content);
+    expect(text).toContain(sender.address);
+    expect(text).toContain(undeployed.address);
+    const strk = await balanceOf(devnet, STRK, sender.address);
+    const whole = strk / 10n ** 18n;
+    const fraction = (strk % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/u, '');
+    expect(text).toContain(`${whole}${fraction ? `.${fraction}` : ''} STRK`);
+    expect(text).toMatch(/Deployed\s*yes[\s\S]*Deployed\s*not yet/u);
+    const latest = (await list({ txnsInLastNumOfDays: 30, withDeployTxn: true })).slice(0, 5);
+    for (const record of latest) {
+      expect(text).toContain(record.txnHash);
+    }
+    expect(text).toContain(`REJECTED (`);
   });
 
   it('answers from snap state when the node is down too, and -32002 only with nothing to answer', async () => {

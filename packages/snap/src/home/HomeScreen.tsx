@@ -1,0 +1,74 @@
+import {
+  Box,
+  Divider,
+  Heading,
+  Row,
+  Section,
+  Text,
+  type JSXElement,
+} from '@metamask/snaps-sdk/jsx';
+
+import { formatStrk } from '../chain/fees';
+import type { HomeOverview } from './overview';
+
+/** 10^18 units shown with the token's symbol (formatStrk's layout). */
+const formatToken = (amount: bigint | undefined, symbol: string): string =>
+  amount === undefined ? 'unknown' : formatStrk(amount).replace(/STRK$/u, symbol);
+
+const when = (timestamp: number): string =>
+  timestamp > 0 ? new Date(timestamp * 1000).toISOString().replace('.000Z', 'Z') : 'pending';
+
+export const HomeScreen = ({ overview }: { overview: HomeOverview }): JSXElement => (
+  <Box>
+    <Heading>Starknet accounts</Heading>
+    <Text>{`Network: ${overview.network.name} (${overview.network.chainId})`}</Text>
+    {overview.notes.map((note) => (
+      <Text>{note}</Text>
+    ))}
+    {overview.accounts.length === 0 ? (
+      <Text>No account on this network yet: a dapp can create one with l2_createAccount.</Text>
+    ) : null}
+    {overview.accounts.map((account) => (
+      <Section>
+        <Heading>{`Account ${account.addressIndex}`}</Heading>
+        <Row label="Address">
+          <Text>{account.address}</Text>
+        </Row>
+        <Row label="STRK">
+          <Text>{formatToken(account.strk, 'STRK')}</Text>
+        </Row>
+        <Row label="ETH">
+          <Text>{formatToken(account.eth, 'ETH')}</Text>
+        </Row>
+        <Row label="Deployed">
+          <Text>
+            {account.deployed === undefined ? 'unknown' : account.deployed ? 'yes' : 'not yet'}
+          </Text>
+        </Row>
+      </Section>
+    ))}
+    {overview.accounts.length > 0 ? <Divider /> : null}
+    {overview.accounts.length > 0 ? <Heading>Last transactions</Heading> : null}
+    {overview.accounts.length > 0 && overview.transactions.length === 0 ? (
+      <Text>No transactions in the last 30 days.</Text>
+    ) : null}
+    {overview.transactions.map((record) => (
+      <Section>
+        <Row label="Hash">
+          <Text>{record.txnHash}</Text>
+        </Row>
+        <Row label="Type">
+          <Text>{`${record.txnType}${record.contractFuncName ? `: ${record.contractFuncName}` : ''}`}</Text>
+        </Row>
+        <Row label="Status">
+          <Text>
+            {record.failureReason ? `${record.status} (${record.failureReason})` : record.status}
+          </Text>
+        </Row>
+        <Row label="Time">
+          <Text>{when(record.timestamp)}</Text>
+        </Row>
+      </Section>
+    ))}
+  </Box>
+);

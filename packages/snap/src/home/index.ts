@@ -1,0 +1,2 @@
+export { HomeScreen } from './HomeScreen';
+export { readHomeOverview } from './overview';

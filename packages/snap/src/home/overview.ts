@@ -1,0 +1,107 @@
+/**
+ * What the home page shows: the accounts of the current network with their STRK and ETH
+ * balances and deploy state (one JSON-RPC batch), and their last five transactions from the
+ * same history code as l2_getTransactions. A node that cannot be reached leaves the accounts
+ * listed, with a note instead of balances.
+ */
+import { ETH_TOKEN, STRK_TOKEN } from '../chain/accountEvents';
+import { readHistory } from '../chain/history';
+import { classHashAtCall, getChain, viewCall } from '../chain/node';
+import { getNetwork, type Network } from '../networks';
+import { accountsOf, stateStore, type TransactionRecord } from '../state';
+
+export const HOME_TRANSACTIONS = 5;
+/** The home page looks back this far for the last transactions. */
+export const HOME_HISTORY_DAYS = 30;
+
+export type AccountOverview = {
+  address: string;
+  addressIndex: number;
+  /** undefined when the node could not be read. */
+  strk?: bigint;
+  eth?: bigint;
+  deployed?: boolean;
+};
+
+export type HomeOverview = {
+  network: Network;
+  accounts: AccountOverview[];
+  transactions: TransactionRecord[];
+  /** Why balances or transactions are missing, in words for the user. */
+  notes: string[];
+};
+
+const u256 = (words: unknown): bigint => {
+  const [low, high] = Array.isArray(words) ? (words as string[]) : [];
+  return BigInt(low ?? 0) + (BigInt(high ?? 0) << 128n);
+};
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'the node could not be read';
+}
+
+async function readBalances(network: Network, accounts: AccountOverview[]): Promise<void> {
+  const { rpc } = getChain(network.chainId);
+  const answers = await rpc.batch(
+    accounts.flatMap((account) => [
+      classHashAtCall(account.address, 'latest'),
+      viewCall(STRK_TOKEN, 'balance_of', [account.address]),
+      viewCall(ETH_TOKEN, 'balance_of', [account.address]),
+    ]),
+  );
+  accounts.forEach((account, index) => {
+    const [classHash, strk, eth] = answers.slice(index * 3, index * 3 + 3);
+    account.deployed = classHash.ok;
+    account.strk = strk.ok ? u256(strk.result) : undefined;
+    account.eth = eth.ok ? u256(eth.result) : undefined;
+  });
+}
+
+async function readLastTransactions(
+  network: Network,
+  accounts: AccountOverview[],
+): Promise<TransactionRecord[]> {
+  const since = Math.floor(Date.now() / 1000) - HOME_HISTORY_DAYS * 86_400;
+  const lists = await Promise.all(
+    accounts.map(async (account) =>
+      readHistory({
+        chainId: network.chainId,
+        address: account.address,
+        since,
+        pageSize: 50,
+        withDeployTxn: true,
+        onlyFromState: false,
+      }),
+    ),
+  );
+  const byHash = new Map(lists.flat().map((record) => [record.txnHash, record]));
+  return [...byHash.values()].sort((a, b) => b.timestamp - a.timestamp).slice(0, HOME_TRANSACTIONS);
+}
+
+export async function readHomeOverview(): Promise<HomeOverview> {
+  const state = await stateStore.read();
+  const network = getNetwork(state.currentChainId);
+  const accounts: AccountOverview[] = accountsOf(state, network.chainId)
+    .map((record) => ({ address: record.address, addressIndex: record.addressIndex }))
+    .sort((a, b) => a.addressIndex - b.addressIndex);
+  const notes: string[] = [];
+  if (accounts.length === 0) {
+    return { network, accounts, transactions: [], notes };
+  }
+  const [balances, history] = await Promise.allSettled([
+    readBalances(network, accounts),
+    readLastTransactions(network, accounts),
+  ]);
+  if (balances.status === 'rejected') {
+    notes.push(`The balances could not be read: ${reasonOf(balances.reason)}`);
+  }
+  if (history.status === 'rejected') {
+    notes.push(`The transactions could not be read: ${reasonOf(history.reason)}`);
+  }
+  return {
+    network,
+    accounts,
+    transactions: history.status === 'fulfilled' ? history.value : [],
+    notes,
+  };
+}
