@@ -3,3 +3,4 @@ export * from './errors';
 export * from './provider';
 export * from './client';
 export * from './starknet-window';
+export * from './keyring';
