@@ -362,7 +362,8 @@ export function App() {
             <h1>Starknet Snap playground</h1>
             <p>
               Create Starknet accounts in MetaMask, sign, send and declare — every snap method, one
-              page. <a href="/gateway/">Node gateway credits →</a>
+              page. <a href="/gateway/">Node gateway credits →</a>{' '}
+              <a href="/evm/">EVM accounts →</a>
             </p>
           </div>
           <div className="wallet-box" data-testid="wallet-status">
