@@ -7,8 +7,12 @@
 //     /rpc, each one JSON-RPC call or batch), split before/after the dialog where there is one,
 //     plus explorer GETs (counted by a pass-through counter in front of the devnet);
 //   - p50/p95 latency of l2_estimateFee and l2_executeTxn;
-//   - l2_recoverAccounts over 20 addresses.
-// Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3.
+//   - l2_recoverAccounts over 20 addresses;
+//   - l2_getTransactions from the node alone (the bundle whose explorer is a closed port) for an
+//     account with 50 transactions spread over a devnet of 20,000 blocks a minute apart: round
+//     trips and latency of a fresh snap (version check, timestamp search) and of a warm one.
+// Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3; history
+// <= 6 round trips and <= 1 s.
 import { createServer, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -32,15 +36,19 @@ const RECIPIENT = '0x0123456789abcdef';
 // The devnet through its public entry point (packages/devnet/dist, built if missing).
 buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
 const { startDevnetServer } = require('@l2wallet/devnet');
-const { ensureE2eSnap, DEVNET_PORT } = require(
+const { ensureE2eSnap, ensureE2eNodeSnap, DEVNET_PORT } = require(
   join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
 );
 const SNAP_DIR = ensureE2eSnap();
+const NODE_SNAP_DIR = ensureE2eNodeSnap();
 
 // The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a pass-through on the
 // bundle's port (5059) counts those, the devnet itself listens on a free port behind it.
 const explorerHits = { count: 0 };
+/** Where the pass-through forwards: the history part points it at its long devnet. */
+const proxyTarget = { port: 0 };
 function countingProxy(target) {
+  proxyTarget.port = target;
   return listen(
     createServer((req, res) => {
       if (req.method === 'GET' && req.url.startsWith('/api/txns')) {
@@ -49,7 +57,7 @@ function countingProxy(target) {
       const upstream = httpRequest(
         {
           host: '127.0.0.1',
-          port: target,
+          port: proxyTarget.port,
           path: req.url,
           method: req.method,
           headers: req.headers,
@@ -139,6 +147,107 @@ function row(method, measured, dialog, note = '') {
 
 const TARGET_EXECUTE_AFTER = 3;
 const TARGET_RECOVERY = 3;
+const TARGET_HISTORY_ROUND_TRIPS = 6;
+const TARGET_HISTORY_MS = 1000;
+const HISTORY_BLOCKS = 20_000;
+const HISTORY_TXNS = 50;
+const BLOCK_SECONDS = 60;
+
+/** devnet_increaseTime `count` times in one batch: `count` empty blocks a minute apart. */
+async function emptyBlocks(target, count) {
+  const response = await fetch(target.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      Array.from({ length: count }, (_, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'devnet_increaseTime',
+        params: { time: BLOCK_SECONDS },
+      })),
+    ),
+  });
+  const body = await response.json();
+  if (!Array.isArray(body) || body.some((item) => item.error)) {
+    throw new Error(`devnet_increaseTime: ${JSON.stringify(body).slice(0, 300)}`);
+  }
+}
+
+/**
+ * The history part: a devnet of HISTORY_BLOCKS blocks whose last half holds HISTORY_TXNS
+ * transactions of the snap's account (sent through the snap), then l2_getTransactions for the
+ * last 7 days (all 50 of them) from a fresh snap and again from the same, warm snap.
+ */
+async function historyRows() {
+  const now = Math.floor(Date.now() / 1000);
+  const long = await startDevnetServer({
+    host: '127.0.0.1',
+    port: 0,
+    seed: 0,
+    accounts: 1,
+    startTime: now - HISTORY_BLOCKS * BLOCK_SECONDS - 600,
+  });
+  proxyTarget.port = long.port;
+  const nodeServer = await serveSnapFolder(NODE_SNAP_DIR);
+  const sender = await installServedSnap(nodeServer);
+  const reader = await installServedSnap(nodeServer);
+  try {
+    const send = async (method, params) => {
+      const pending = sender.request({ method, params });
+      if (method !== 'l2_createAccount' || params.deploy) {
+        await (await pending.getInterface()).ok();
+      }
+      const { response } = await pending;
+      if (response.error) {
+        throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+      }
+      return response.result;
+    };
+    const { address } = await send('l2_createAccount', { addressIndex: 0 });
+    await rpc(long, 'devnet_mint', { address, amount: (10n ** 21n).toString(), unit: 'FRI' });
+    await send('l2_createAccount', { addressIndex: 0, deploy: true });
+    await emptyBlocks(long, HISTORY_BLOCKS / 2);
+    const stretch = Math.floor(HISTORY_BLOCKS / 2 / HISTORY_TXNS) - 1;
+    for (let index = 0; index < HISTORY_TXNS; index += 1) {
+      await emptyBlocks(long, stretch);
+      await send('l2_executeTxn', { address, calls: [transfer(BigInt(index + 1))] });
+    }
+    const latest = await rpc(long, 'starknet_blockNumber', []);
+    if (latest < HISTORY_BLOCKS) {
+      await emptyBlocks(long, HISTORY_BLOCKS - latest);
+    }
+    const blocks = await rpc(long, 'starknet_blockNumber', []);
+    const measure = async (snapUnderTest, label) => {
+      const http = long.metrics.httpRequests;
+      const calls = Object.values(long.metrics.rpcCalls).reduce((sum, count) => sum + count, 0);
+      const started = performance.now();
+      const { response } = await snapUnderTest.request({
+        method: 'l2_getTransactions',
+        params: { senderAddress: address, txnsInLastNumOfDays: 7, pageSize: 50 },
+      });
+      const ms = performance.now() - started;
+      if (response.error) {
+        throw new Error(`l2_getTransactions: ${JSON.stringify(response.error)}`);
+      }
+      return {
+        label,
+        records: response.result.length,
+        http: long.metrics.httpRequests - http,
+        calls: Object.values(long.metrics.rpcCalls).reduce((sum, count) => sum + count, 0) - calls,
+        ms,
+      };
+    };
+    // `reader` never sent anything: nothing in its state, no version checked, no timestamps.
+    const cold = await measure(reader, 'fresh snap (version check, timestamp search)');
+    const warm = await measure(reader, 'same snap again (versions and timestamps known)');
+    return { blocks, rows: [cold, warm] };
+  } finally {
+    await sender.executionService.terminateAllSnaps?.();
+    await reader.executionService.terminateAllSnaps?.();
+    nodeServer.close();
+    await long.close();
+  }
+}
 let executeAfter = 0;
 let recovery;
 
@@ -216,7 +325,7 @@ try {
     'l2_getTransactions',
     await call('l2_getTransactions', { senderAddress: address }, false),
     false,
-    'explorer page 1',
+    'node (fee-token events) + explorer page 1',
   );
   row(
     'l2_extractPublicKey (deployed)',
@@ -276,6 +385,8 @@ try {
     });
   }
 
+  const history = await historyRows();
+
   console.log(`machine: ${machine()}, Node ${process.version}`);
   console.log('');
   console.log(
@@ -290,6 +401,16 @@ try {
     console.log(
       `| ${method} | ${dialog ? measured.before.http : '-'} | ${dialog ? measured.after.http : '-'} | ${measured.total.http} | ${measured.total.calls} | ${measured.total.explorer} | ${note} |`,
     );
+  }
+  console.log('');
+  console.log(
+    `l2_getTransactions from the node (explorer at a closed port): an account with ${HISTORY_TXNS} transactions in the last half of a ${history.blocks}-block devnet, txnsInLastNumOfDays 7, pageSize 50`,
+  );
+  console.log('');
+  console.log('| history call | records | RPC round trips | JSON-RPC calls | latency |');
+  console.log('|---|---|---|---|---|');
+  for (const { label, records, http, calls, ms } of history.rows) {
+    console.log(`| ${label} | ${records} | ${http} | ${calls} | ${ms.toFixed(0)} ms |`);
   }
   console.log('');
   console.log(`| latency (${CALLS} calls) | p50 | p95 |`);
@@ -307,6 +428,12 @@ try {
   );
   console.log(
     `| l2_recoverAccounts, 20 addresses, RPC round trips <= ${TARGET_RECOVERY} | ${recovery.total.http} | ${recovery.total.http <= TARGET_RECOVERY ? 'ok' : 'MISSED'} |`,
+  );
+  console.log(
+    `| l2_getTransactions, ${HISTORY_TXNS} txns over ${history.blocks} blocks, RPC round trips <= ${TARGET_HISTORY_ROUND_TRIPS} | ${Math.max(...history.rows.map((r) => r.http))} | ${Math.max(...history.rows.map((r) => r.http)) <= TARGET_HISTORY_ROUND_TRIPS ? 'ok' : 'MISSED'} |`,
+  );
+  console.log(
+    `| l2_getTransactions, same, latency <= ${TARGET_HISTORY_MS} ms | ${Math.max(...history.rows.map((r) => r.ms)).toFixed(0)} ms | ${Math.max(...history.rows.map((r) => r.ms)) <= TARGET_HISTORY_MS ? 'ok' : 'MISSED'} |`,
   );
 } finally {
   await snap.executionService.terminateAllSnaps?.();
