@@ -67,14 +67,14 @@ async function gateway(dir, name, ledger, upstream, extra = {}) {
   return { service, url: `http://127.0.0.1:${port}/v3/${key}` };
 }
 
-function run(url, body) {
+function run(url, body, duration = DURATION) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url,
         method: 'POST',
         connections: CONNECTIONS,
-        duration: DURATION,
+        duration,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       },
@@ -134,7 +134,7 @@ try {
   ];
   const results = [];
   for (const [label, url, body] of rows) {
-    await run(url, body).catch(() => undefined); // warm-up is the first second of a short run
+    await run(url, body, 2); // warm-up: connections open, JIT warm, cache filled
     const result = await run(url, body);
     const bad = result.non2xx + result.errors + result.timeouts;
     results.push({
