@@ -169,8 +169,9 @@ export class Gateway {
     id: JsonRpcId,
     spec: MethodSpec,
   ): Promise<string> {
+    let text: string;
     try {
-      return await ctx.chain.forward(method, params, id, {
+      text = await ctx.chain.forward(method, params, id, {
         retryable: spec.retryable,
         failover: ctx.key.failover,
       });
@@ -180,6 +181,9 @@ export class Gateway {
         throw errors.upstreamTimeout();
       throw errors.upstreamUnavailable();
     }
+    // Answer only once the debit is on disk: a crash after this answer loses no debit.
+    await this.store.durable();
+    return text;
   }
 
   refused(id: JsonRpcId, error: RpcError): Answer {

@@ -103,6 +103,9 @@ export class RedisStore implements Store {
     return outcome === 0 ? 'ok' : outcome === 1 ? 'daily' : 'rate';
   }
 
+  /** A debit is in Redis when its script has answered. */
+  async durable(): Promise<void> {}
+
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
     const minute = epochMinute(nowMs);
     await this.redis.gwRefund(

@@ -3,7 +3,9 @@
  * process is the only writer of its file), and debits are written with group commit: all debits
  * of one event-loop turn go into one transaction, and each debit resolves only after that commit.
  * The gateway answers a call after its debit resolves, so a `kill -9` right after the responses
- * loses no debit (WAL: a commit is a write to the -wal file). Use Redis for several processes.
+ * loses no debit (WAL: a commit is a write to the -wal file). The upstream call runs while the
+ * commit is pending (durable()), so group commit adds no wait of its own. Use Redis for several
+ * processes.
  */
 import Database from 'better-sqlite3';
 import type { KeyRecord } from '../auth/keys';
@@ -36,6 +38,7 @@ export class SqliteStore implements Store {
   private readonly used = new Map<string, { day: string; credits: number }>();
   private queue: Entry[] = [];
   private waiters: { resolve(): void; reject(error: Error): void }[] = [];
+  private pending: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -104,10 +107,16 @@ export class SqliteStore implements Store {
   /** Queues an entry; resolves once it is committed. */
   private record(entry: Entry): Promise<void> {
     this.queue.push(entry);
-    return new Promise((resolve, reject) => {
+    const committed = new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       if (this.waiters.length === 1) setImmediate(() => this.flush());
     });
+    this.pending = committed;
+    return committed;
+  }
+
+  durable(): Promise<void> {
+    return this.pending;
   }
 
   private flush(): void {
@@ -156,7 +165,10 @@ export class SqliteStore implements Store {
     if (used.credits + cost > key.dailyCredits) return 'daily';
     if (!this.window.take(key.hash, cost, key.creditsPerSecond, nowMs)) return 'rate';
     used.credits += cost;
-    await this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: cost });
+    // Decided now; written with this turn's batch (durable() resolves after that commit).
+    this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: cost }).catch(
+      () => undefined,
+    );
     return 'ok';
   }
 
@@ -167,6 +179,7 @@ export class SqliteStore implements Store {
   }
 
   async usage(hash: string, nowMs: number): Promise<Usage> {
+    await this.durable().catch(() => undefined);
     const rows = this.stmts.methods.all(hash, utcDay(nowMs)) as {
       method: string;
       credits: number;

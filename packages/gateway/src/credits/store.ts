@@ -20,8 +20,13 @@ export interface Store {
   getKey(hash: string): Promise<KeyRecord | undefined>;
   listKeys(): Promise<KeyRecord[]>;
   revokeKey(hash: string): Promise<boolean>;
-  /** Atomically takes `cost` from the key's balance for the day of `nowMs`, or nothing. */
+  /**
+   * Atomically takes `cost` from the key's balance for the day of `nowMs`, or nothing. A store
+   * may decide first and write a moment later: see durable().
+   */
   debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome>;
+  /** Resolves once every debit and refund made so far is on disk (the gateway answers after). */
+  durable(): Promise<void>;
   /** Gives back a debit whose upstream call failed (failures are not charged). */
   refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void>;
   usage(hash: string, nowMs: number): Promise<Usage>;

@@ -95,6 +95,7 @@ class Connection {
         method === 'eth_subscribe'
           ? await this.subscribe(admitted.params, admitted.spec.cost)
           : await this.unsubscribe(String(admitted.params[0]));
+      await this.gateway.store.durable();
       this.gateway.metrics.request(method, 200);
       return { status: 200, text: JSON.stringify({ jsonrpc: '2.0', id, result }) };
     } catch (error) {
@@ -164,6 +165,7 @@ class Connection {
         this.gateway.now(),
       );
       if (outcome === 'ok') {
+        await this.gateway.store.durable();
         this.gateway.metrics.charged('eth_subscription', cost);
         this.send(
           JSON.stringify({

@@ -81,7 +81,7 @@ export class Chain {
     options: ForwardOptions,
   ): Promise<string> {
     if (method === 'eth_call' || method === 'eth_estimateGas') {
-      params = capGas(params, await this.ensureGasLimit());
+      params = capGas(params, this.gasLimit() ?? (await this.ensureGasLimit()));
     } else if (method === 'eth_getProof') {
       params = padStorageKeys(params);
     }
