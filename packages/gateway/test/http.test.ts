@@ -97,9 +97,19 @@ describe('the six SPEC methods', () => {
       (await direct(call('eth_getBlockByHash', [blockHash, false], 42))).text,
     );
     expected += 80;
+    for (let i = 0; i < 2; i++) {
+      await post(rpcUrl, call('eth_getTransactionByBlockHashAndIndex', [missing, '0x0']));
+      await post(rpcUrl, call('eth_getTransactionReceipt', [missing]));
+      expected += 150 + 80;
+    }
     expect((await usageOf(gw, key)).total - before).toBe(expected);
     const metrics = await (await request(`${gw.url}/metrics`)).body.text();
     expect(metrics).toMatch(/gateway_cache_hits_total\{method="eth_getBlockByHash"\} [1-9]/);
+    // null answers (asked three times each) never come from the cache.
+    expect(metrics).not.toMatch(
+      /cache_hits_total\{method="eth_getTransactionByBlockHashAndIndex"\}/,
+    );
+    expect(metrics).not.toMatch(/cache_hits_total\{method="eth_getTransactionReceipt"\}/);
   });
 
   it('left-pads short eth_getProof storage keys, which anvil alone refuses', async () => {
