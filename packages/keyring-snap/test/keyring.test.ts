@@ -369,6 +369,19 @@ describe('eth_signTransaction', () => {
     },
   );
 
+  it('accepts the `gas` and `input` spellings of gasLimit and data', async () => {
+    const { gasLimit, data, ...rest } = TRANSACTIONS.eip1559;
+    const tx = { ...rest, gas: gasLimit, input: data };
+    const signature = await signed<{ v: Hex; r: Hex; s: Hex }>(
+      snap,
+      derived,
+      'eth_signTransaction',
+      [tx],
+    );
+    const { from } = await recoverTransaction({ ...rest, gasLimit, data }, signature);
+    expect(from).toBe(derived.address);
+  });
+
   it.each([
     [{ ...TRANSACTIONS.eip1559, chainId: undefined }, 'request.params[0].chainId'],
     [{ ...TRANSACTIONS.eip1559, chainId: '0x1' }, 'request.params[0].chainId'],

@@ -65,7 +65,8 @@ export async function rpcBatch(url: string, calls: RpcCall[], service: string): 
   const body = calls.map((call, id) => ({ jsonrpc: '2.0', id, ...call }));
   const answers = await post(url, body, service);
   if (!Array.isArray(answers)) {
-    throw upstreamError(service, `${url} does not answer JSON-RPC batches`);
+    // A node that refuses batches answers one error object: ask once per call instead.
+    return Promise.all(calls.map((call) => rpcCall(url, call.method, call.params, service)));
   }
   const byId = new Map<number, RpcAnswer>();
   for (const answer of answers as RpcAnswer[]) {

@@ -31,6 +31,7 @@ const KNOWN_FIELDS = [
   'from',
   'value',
   'data',
+  'input',
   'gasLimit',
   'gas',
   'gasPrice',
@@ -121,7 +122,11 @@ export function parseTransaction(raw: unknown, chainId: number, account: string)
   const gas = asQuantity(tx[gasField], `${FIELD}.${gasField}`, 64);
   const to = tx.to === undefined || tx.to === null ? null : asAddress(tx.to, `${FIELD}.to`);
   const value = optionalQuantity(tx.value, `${FIELD}.value`) ?? 0n;
-  const data = tx.data === undefined || tx.data === null ? '0x' : asBytes(tx.data, `${FIELD}.data`);
+  const dataField = tx.data === undefined && tx.input !== undefined ? 'input' : 'data';
+  const data =
+    tx[dataField] === undefined || tx[dataField] === null
+      ? '0x'
+      : asBytes(tx[dataField], `${FIELD}.${dataField}`);
   const common = { chainId, nonce: Number(nonce), gas, to, value, data };
   const gasPrice = optionalQuantity(tx.gasPrice, `${FIELD}.gasPrice`);
   const maxFeePerGas = optionalQuantity(tx.maxFeePerGas, `${FIELD}.maxFeePerGas`);
