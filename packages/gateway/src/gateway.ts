@@ -64,18 +64,22 @@ export class Gateway {
   ): Promise<KeyRecord> {
     if (!key) throw errors.keyMissing();
     if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
-    const hash = sha256(key);
+    const record = await this.current(sha256(key));
+    if (!record) throw errors.keyInvalid();
+    if (!secretMatches(record, authorization)) throw errors.secretInvalid();
+    if (!originAllowed(record, origin)) throw errors.rejected();
+    return record;
+  }
+
+  /** The key's record as the store has it (at most KEY_TTL_MS old); undefined if revoked. */
+  async current(hash: string): Promise<KeyRecord | undefined> {
     let cached = this.keys.get(hash);
     if (!cached || this.now() - cached.at > KEY_TTL_MS) {
       cached = { record: await this.store.getKey(hash), at: this.now() };
       if (this.keys.size > 100_000) this.keys.clear();
       this.keys.set(hash, cached);
     }
-    const record = cached.record;
-    if (!record || record.revokedAt) throw errors.keyInvalid();
-    if (!secretMatches(record, authorization)) throw errors.secretInvalid();
-    if (!originAllowed(record, origin)) throw errors.rejected();
-    return record;
+    return cached.record && !cached.record.revokedAt ? cached.record : undefined;
   }
 
   /** A whole request body: one call or a batch. */

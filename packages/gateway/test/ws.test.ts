@@ -5,6 +5,7 @@
  */
 import { type AnvilService, startAnvil } from '@l2wallet/localstack';
 import WebSocket from 'ws';
+import { sha256 } from '../src/auth/keys';
 import type { RunningGateway } from '../src/server';
 import { addKey, call, gatewayConfig, post, seedChain, startWithKey, usageOf } from './helpers';
 
@@ -149,4 +150,17 @@ it('ends subscriptions with an error notification when the daily balance runs ou
   const refused = await client.ask(call('eth_blockNumber'));
   expect(refused.error.code).toBe(-33000);
   client.ws.close();
+});
+
+it('closes an open connection within a second of its key being revoked', async () => {
+  const revoked = await addKey(gw, { plan: 'free' });
+  const client = await connect(revoked);
+  const id = (await client.ask(call('eth_subscribe', ['newHeads']))).result;
+  await gw.gateway.store.revokeKey(sha256(revoked));
+  const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  await mine(anvil.url);
+  const ended = await client.next((m) => m.params?.subscription === id && m.params.error);
+  expect(ended.params.error.code).toBe(-32001);
+  expect(await closed).toBe(1008);
 });

@@ -70,12 +70,26 @@ class Connection {
   ) {
     ws.on('message', (data, isBinary) => {
       if (isBinary) return void this.send(errorResponse(null, errors.parse()));
-      void this.gateway
-        .handleBody(this.ctx, data.toString(), (ctx, call) => this.handle(ctx, call))
-        .then((answer) => this.send(answer.text));
+      void this.onMessage(data.toString());
     });
     ws.on('close', () => this.upstream?.close());
     ws.on('error', () => this.upstream?.close());
+  }
+
+  /** A revoke reaches open connections too: the key is checked again (cached) per message. */
+  private async keyStillValid(): Promise<boolean> {
+    if (await this.gateway.current(this.ctx.key.hash)) return true;
+    await this.endAll(errors.keyInvalid());
+    this.ws.close(1008, 'invalid project id');
+    return false;
+  }
+
+  private async onMessage(text: string): Promise<void> {
+    if (!(await this.keyStillValid())) return;
+    const answer = await this.gateway.handleBody(this.ctx, text, (ctx, call) =>
+      this.handle(ctx, call),
+    );
+    this.send(answer.text);
   }
 
   private send(text: string): void {
@@ -157,7 +171,7 @@ class Connection {
     if (!clientId || !subscription) return;
     const cost = NOTIFICATION_COSTS[subscription.kind];
     this.charging = this.charging.then(async () => {
-      if (!this.subscriptions.has(clientId)) return;
+      if (!this.subscriptions.has(clientId) || !(await this.keyStillValid())) return;
       const outcome = await this.gateway.store.debit(
         this.ctx.key,
         'eth_subscription',
