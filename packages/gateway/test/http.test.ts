@@ -112,6 +112,28 @@ describe('the six SPEC methods', () => {
     expect(metrics).not.toMatch(/cache_hits_total\{method="eth_getTransactionReceipt"\}/);
   });
 
+  it('caches a receipt once its block is at or below finalized, and still charges it', async () => {
+    const receipt = call('eth_getTransactionReceipt', [seeded.transfers[0]], 3);
+    const hits = async () => {
+      const text = await (await request(`${gw.url}/metrics`)).body.text();
+      return Number(
+        /cache_hits_total\{method="eth_getTransactionReceipt"\} (\d+)/.exec(text)?.[1] ?? 0,
+      );
+    };
+    await post(rpcUrl, receipt);
+    await post(rpcUrl, receipt);
+    expect(await hits()).toBe(0); // not final yet: anvil finalizes 64 blocks behind latest
+    await direct(call('anvil_mine', ['0x50']));
+    await new Promise((resolve) => setTimeout(resolve, 700)); // a health check reads `finalized`
+    const before = (await usageOf(gw, key)).total;
+    const first = await post(rpcUrl, receipt);
+    const second = await post(rpcUrl, receipt);
+    expect(second.text).toBe(first.text);
+    expect(second.text).toBe((await direct(receipt)).text);
+    expect(await hits()).toBe(1);
+    expect((await usageOf(gw, key)).total - before).toBe(160);
+  });
+
   it('left-pads short eth_getProof storage keys, which anvil alone refuses', async () => {
     const short = await post(rpcUrl, call('eth_getProof', [seeded.contract, ['0x0'], 'latest']));
     const refused = await direct(call('eth_getProof', [seeded.contract, ['0x0'], 'latest']));
