@@ -302,6 +302,12 @@ describe('ERC-4337 account', () => {
     ]);
     expect(answer.error?.code).toBe(-32602);
     expect(answer.error?.message).toContain('"request.params[0].value"');
+    const creation = await submit(snap, smart, 'eth_prepareUserOperation', [
+      { to: null, value: '0x0', data: '0x6000' },
+    ]);
+    expect(creation.error?.message).toContain('"request.params[0].to"');
+    const empty = await submit(snap, smart, 'eth_prepareUserOperation', []);
+    expect(empty.error?.message).toContain('"request.params"');
   });
 
   it('a paymaster-sponsored operation leaves the account balance unchanged', async () => {

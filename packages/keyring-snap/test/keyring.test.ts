@@ -266,6 +266,13 @@ describe('origin rules', () => {
     expect(resultOf(await keyring(snap, 'keyring_deleteAccount', { id: created.id }, SITE))).toBe(
       null,
     );
+    expect(keyringEvents().at(-1)).toMatchObject({
+      method: 'notify:accountDeleted',
+      params: { id: created.id },
+    });
+    expect(resultOf(await keyring(snap, 'keyring_getAccount', { id: created.id }))).toBeNull();
+    const again = await keyring(snap, 'keyring_deleteAccount', { id: created.id }, SITE);
+    expect(again.error?.code).toBe(-32001);
   });
 
   it('MetaMask may not export or update; other origins may call nothing', async () => {
