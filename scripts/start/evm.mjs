@@ -68,6 +68,7 @@ export async function startEvmStack({ root, anvilUrl, start, log, onFailure }) {
       `    bundler (Alto)    ${alto.url}   (EntryPoint v0.6 ${contracts.entryPoint})`,
       `    paymaster         ${paymaster.url}   (ERC-7677, VerifyingPaymaster ${contracts.paymaster})`,
       `    keyring snap      http://localhost:${KEYRING_SNAP_PORT}   (snap id local:http://localhost:${KEYRING_SNAP_PORT})`,
+      '    EVM accounts      http://localhost:8000/evm/   (the keyring snap in the site)',
     ],
   };
 }
