@@ -15,7 +15,8 @@ import type { Store } from './credits/store';
 import { BATCH_LIMIT, errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
 import { METHODS, type MethodSpec, validateParams } from './jsonrpc/methods';
 import type { Metrics } from './metrics/metrics';
-import type { Chain, Router } from './upstream/chain';
+import type { Chain } from './upstream/chain';
+import type { Router } from './upstream/router';
 import { UpstreamFailure } from './upstream/upstream';
 
 export interface CallContext {

@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Gateway } from '../gateway';
 import { BODY_LIMIT, errorResponse, errors, RpcError } from '../jsonrpc/errors';
+import { health } from '../metrics/health';
 
 const JSON_TYPE = 'application/json';
 
@@ -97,13 +98,8 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
   });
 
   app.get('/healthz', async (_request, reply) => {
-    const chains = gateway.router.chains.map((chain) => ({
-      name: chain.name,
-      healthy: chain.healthy,
-      upstreams: chain.upstreams.map((u) => ({ upstream: u.label, healthy: u.healthy })),
-    }));
-    const ok = chains.every((c) => c.healthy);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', chains });
+    const report = health(gateway.router);
+    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
 
   app.get('/metrics', async (_request, reply) =>

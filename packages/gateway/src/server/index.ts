@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { type GatewayConfig, openStore } from '../config';
 import { Gateway } from '../gateway';
 import { Metrics } from '../metrics/metrics';
-import { Chain, Router } from '../upstream/chain';
+import { Chain } from '../upstream/chain';
+import { Router } from '../upstream/router';
 import { buildHttp } from './http';
 import { attachWebSocket } from './ws';
 

@@ -1,0 +1,28 @@
+import type { ChainConfig } from '../config';
+import type { Chain } from './chain';
+
+/** Picks the chain for a Host header: exact host name first, then `*`. */
+export class Router {
+  constructor(
+    readonly chains: Chain[],
+    private readonly hosts: Map<string, Chain>,
+  ) {}
+
+  static from(configs: ChainConfig[], build: (c: ChainConfig) => Chain): Router {
+    const chains = configs.map(build);
+    const hosts = new Map<string, Chain>();
+    configs.forEach((config, i) => {
+      for (const host of config.hosts)
+        if (!hosts.has(host.toLowerCase())) hosts.set(host.toLowerCase(), chains[i]);
+    });
+    return new Router(chains, hosts);
+  }
+
+  chainFor(hostHeader: string | undefined): Chain | undefined {
+    const host = (hostHeader ?? '')
+      .replace(/:\d+$/, '')
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase();
+    return this.hosts.get(host) ?? this.hosts.get('*');
+  }
+}
