@@ -12,7 +12,8 @@ import {
   sha256,
 } from './auth/keys';
 import type { Store } from './credits/store';
-import { BATCH_LIMIT, errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
+import { errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
+import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { METHODS, type MethodSpec, validateParams } from './jsonrpc/methods';
 import type { Metrics } from './metrics/metrics';
 import type { Chain } from './upstream/chain';
@@ -39,13 +40,6 @@ export interface Admitted {
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
 const KEY_TTL_MS = 500;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is JsonRpcId =>
-  value === null ||
-  typeof value === 'string' ||
-  (typeof value === 'number' && Number.isFinite(value));
 
 export class Gateway {
   private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
@@ -90,16 +84,10 @@ export class Gateway {
     handle: (ctx: CallContext, call: unknown) => Promise<Answer> = (c, call) =>
       this.handleCall(c, call),
   ): Promise<Answer> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return this.refused(null, errors.parse());
-    }
-    if (!Array.isArray(parsed)) return handle(ctx, parsed);
-    if (parsed.length === 0) return this.refused(null, errors.invalidRequest('empty batch'));
-    if (parsed.length > BATCH_LIMIT) return this.refused(null, errors.batchTooLarge(parsed.length));
-    const answers = await Promise.all(parsed.map((call) => handle(ctx, call)));
+    const parsed = parseBody(body);
+    if (parsed instanceof RpcError) return this.refused(null, parsed);
+    if (!parsed.batch) return handle(ctx, parsed.calls[0]);
+    const answers = await Promise.all(parsed.calls.map((call) => handle(ctx, call)));
     // The batch itself succeeded; per-call errors sit in the array. One shared failure status
     // (every call over the balance, say) becomes the batch's status.
     const first = answers[0].status;
@@ -116,10 +104,12 @@ export class Gateway {
       this.metrics.request(method, 200);
       return { status: 200, text };
     } catch (error) {
-      const id = admitted?.id ?? (isObject(call) && isId(call.id) ? call.id : null);
+      const id = admitted?.id ?? idOf(call);
       const method =
         admitted?.method ??
-        (isObject(call) && METHODS.has(String(call.method)) ? String(call.method) : 'invalid');
+        (METHODS.has(String((call as { method?: unknown } | null)?.method))
+          ? String((call as { method: unknown }).method)
+          : 'invalid');
       const rpcError =
         error instanceof RpcError ? error : new RpcError(-32603, 'internal error', 500);
       this.metrics.request(method, rpcError.httpStatus);
@@ -132,17 +122,7 @@ export class Gateway {
    * Everything that fails here is refused before any upstream call and costs nothing.
    */
   async admit(ctx: CallContext, call: unknown): Promise<Admitted> {
-    if (!isObject(call)) throw errors.invalidRequest('a call must be a JSON object');
-    if (call.jsonrpc !== '2.0') throw errors.invalidRequest('jsonrpc must be "2.0"');
-    if (typeof call.method !== 'string') throw errors.invalidRequest('method must be a string');
-    if (!('id' in call) || !isId(call.id)) {
-      throw errors.invalidRequest('id must be a number, a string or null');
-    }
-    if (call.params !== undefined && !Array.isArray(call.params)) {
-      throw errors.invalidParams('params must be an array');
-    }
-    const method = call.method;
-    const params = (call.params as unknown[] | undefined) ?? [];
+    const { id, method, params } = checkCall(call);
     const spec = METHODS.get(method);
     if (!spec) throw errors.methodNotFound(method);
     if (spec.wsOnly && !ctx.ws) throw errors.wsOnly(method);
@@ -150,7 +130,7 @@ export class Gateway {
     validateParams(method, spec, params);
     if (!contractsAllowed(ctx.key, method, params)) throw errors.rejected();
     await this.charge(ctx.key, method, spec.cost);
-    return { id: call.id, method, params, spec };
+    return { id, method, params, spec };
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
