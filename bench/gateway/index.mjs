@@ -20,6 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../../packages/gateway/dist/cli.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 async function rpc(url, method, params = []) {
   const response = await fetch(url, {
@@ -132,26 +133,34 @@ try {
     ['gateway eth_getBlockByHash, cache off', noCache.url, byHash],
     ['gateway eth_getBlockByHash, cached', sqlite.url, byHash],
   ];
-  const results = [];
-  for (const [label, url, body] of rows) {
-    await run(url, body, 2); // warm-up: connections open, JIT warm, cache filled
-    const result = await run(url, body);
-    const bad = result.non2xx + result.errors + result.timeouts;
-    results.push({
-      label,
-      method: body.method,
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      bad,
-    });
-    console.error(`${label}: ${Math.round(result.requests.average)} req/s (${bad} failed)`);
+  // Every row runs ROUNDS times, the rows taking turns, and the table shows the means: on a
+  // shared 2-core machine one 10 s window can be much busier than the next.
+  const runs = rows.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, [label, url, body]] of rows.entries()) {
+      await run(url, body, 2); // warm-up: connections open, JIT warm, cache filled
+      const result = await run(url, body);
+      runs[index].push(result);
+      const bad = result.non2xx + result.errors + result.timeouts;
+      console.error(
+        `round ${round + 1} ${label}: ${Math.round(result.requests.average)} req/s (${bad} failed)`,
+      );
+    }
   }
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const results = rows.map(([label, , body], index) => ({
+    label,
+    method: body.method,
+    rps: mean(runs[index].map((r) => r.requests.average)),
+    p50: mean(runs[index].map((r) => r.latency.p50)),
+    p99: mean(runs[index].map((r) => r.latency.p99)),
+    bad: runs[index].reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+  }));
 
   const [direct, floor, onSqlite, onRedisRow, uncached, cached] = results;
   const pad = (text, width) => String(text).padEnd(width);
   console.log(
-    `Machine: ${machine()}, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}; autocannon ${CONNECTIONS} connections, ${DURATION} s per row.\n`,
+    `Machine: ${machine()}, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}; autocannon ${CONNECTIONS} connections, ${DURATION} s per row, means of ${ROUNDS} rounds.\n`,
   );
   console.log(
     `| ${pad('target', 38)} | ${pad('method', 18)} | req/s  | p50 ms | p99 ms | failed |`,
@@ -159,7 +168,7 @@ try {
   console.log(`| ${'-'.repeat(38)} | ${'-'.repeat(18)} | ------ | ------ | ------ | ------ |`);
   for (const r of results) {
     console.log(
-      `| ${pad(r.label, 38)} | ${pad(r.method, 18)} | ${pad(Math.round(r.rps), 6)} | ${pad(r.p50, 6)} | ${pad(r.p99, 6)} | ${pad(r.bad, 6)} |`,
+      `| ${pad(r.label, 38)} | ${pad(r.method, 18)} | ${pad(Math.round(r.rps), 6)} | ${pad(r.p50.toFixed(1), 6)} | ${pad(r.p99.toFixed(1), 6)} | ${pad(r.bad, 6)} |`,
     );
   }
   const ratio = (a, b) => (a / b).toFixed(2);
