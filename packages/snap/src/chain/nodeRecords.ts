@@ -153,8 +153,30 @@ export function recordFromNode(
   return record;
 }
 
+/**
+ * Events resolved per JSON-RPC batch: at most 3 calls each (transaction, receipt, block header),
+ * which keeps a batch under the size public nodes accept; the batches go out side by side.
+ */
+export const EVENTS_PER_BATCH = 60;
+
 /** Records for the events' transactions: one round trip. Blocks' timestamps are kept. */
 export async function resolveRecords(
+  rpc: RpcClient,
+  chainId: string,
+  account: string,
+  events: readonly AccountEvent[],
+): Promise<TransactionRecord[]> {
+  const groups: AccountEvent[][] = [];
+  for (let start = 0; start < events.length; start += EVENTS_PER_BATCH) {
+    groups.push(events.slice(start, start + EVENTS_PER_BATCH));
+  }
+  const resolved = await Promise.all(
+    groups.map(async (group) => resolveGroup(rpc, chainId, account, group)),
+  );
+  return resolved.flat();
+}
+
+async function resolveGroup(
   rpc: RpcClient,
   chainId: string,
   account: string,

@@ -31,6 +31,12 @@ import { toChainError } from '../../src/chain/errors';
 import { withNextNonce } from '../../src/chain/node';
 import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
 import { mergeNewerRecord } from '../../src/chain/records';
+import {
+  decodeExecuteCalldata,
+  EVENTS_PER_BATCH,
+  resolveRecords,
+} from '../../src/chain/nodeRecords';
+import { hash } from 'starknet';
 import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/chain/status';
 import type { TransactionRecord } from '../../src/state/schema';
 
@@ -616,5 +622,120 @@ describe('explorer client and paging', () => {
     );
     expect(read).toBe(2);
     expect(seen).toEqual(['0xa', '0xb', '0xc']);
+  });
+});
+
+describe('history records from the node', () => {
+  const ACCOUNT = '0x123';
+  const TOKEN = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+  const TRANSFER = hash.getSelectorFromName('transfer');
+
+  it('decodes Cairo 1 __execute__ calldata, and nothing from another layout', () => {
+    expect(
+      decodeExecuteCalldata([
+        '0x2',
+        TOKEN,
+        TRANSFER,
+        '0x3',
+        '0x9',
+        '0x5',
+        '0x0',
+        '0x7',
+        '0x1',
+        '0x0',
+      ]),
+    ).toEqual([
+      { to: TOKEN, selector: TRANSFER, calldata: ['0x9', '0x5', '0x0'] },
+      { to: '0x7', selector: '0x1', calldata: [] },
+    ]);
+    expect(decodeExecuteCalldata(['0x1', TOKEN, TRANSFER, '0x5', '0x1'])).toEqual([]);
+    expect(decodeExecuteCalldata([])).toEqual([]);
+  });
+
+  it('resolves many events in batches of bounded size, records in event order', async () => {
+    const batchSizes: number[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const calls = JSON.parse(body) as {
+          id: number;
+          method: string;
+          params: { transaction_hash: string; block_id: { block_number: number } };
+        }[];
+        batchSizes.push(calls.length);
+        const answer = (call: (typeof calls)[number]) => {
+          const block = (txHash: string) => Number(BigInt(txHash) % 7n);
+          switch (call.method) {
+            case 'starknet_specVersion':
+              return '0.10.0';
+            case 'starknet_getTransactionByHash':
+              return {
+                type: 'INVOKE',
+                sender_address: ACCOUNT,
+                calldata: [
+                  '0x1',
+                  TOKEN,
+                  TRANSFER,
+                  '0x3',
+                  '0x9',
+                  call.params.transaction_hash,
+                  '0x0',
+                ],
+              };
+            case 'starknet_getTransactionReceipt':
+              return {
+                finality_status: 'ACCEPTED_ON_L2',
+                execution_status: 'SUCCEEDED',
+                block_number: block(call.params.transaction_hash),
+                events: [{}, {}],
+              };
+            default:
+              return {
+                block_number: call.params.block_id.block_number,
+                timestamp: 1_000 + call.params.block_id.block_number,
+              };
+          }
+        };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: answer(call) })),
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const rpc = new RpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const events = Array.from({ length: 2 * EVENTS_PER_BATCH + 10 }, (_, index) => ({
+        transactionHash: `0x${(index + 1).toString(16)}`,
+        blockNumber: (index + 1) % 7,
+        token: TOKEN,
+        sent: true,
+      }));
+      const records = await resolveRecords(rpc, '0x999', ACCOUNT, events);
+      expect(records.map((record) => record.txnHash)).toEqual(
+        events.map((event) => event.transactionHash),
+      );
+      expect(batchSizes).toHaveLength(3);
+      expect(Math.max(...batchSizes)).toBeLessThanOrEqual(3 * EVENTS_PER_BATCH + 1);
+      expect(records[4]).toMatchObject({
+        txnType: 'invoke',
+        contractFuncName: 'transfer',
+        contractCallData: ['0x9', '0x5', '0x0'],
+        status: 'ACCEPTED_ON_L2',
+        failureReason: null,
+        eventIds: ['0x5_0', '0x5_1'],
+        timestamp: 1_000 + (5 % 7),
+        chainId: '0x999',
+      });
+      expect(BigInt(records[4].contractAddress)).toBe(BigInt(TOKEN));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
