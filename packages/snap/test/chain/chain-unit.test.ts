@@ -653,6 +653,8 @@ describe('history records from the node', () => {
   });
 
   it('resolves many events in batches of bounded size, records in event order', async () => {
+    // A stub node on loopback (answers shaped as JSON-RPC 0.10's): more transactions than the
+    // end-to-end chains hold, to see the batches split. The devnet tests cover the real answers.
     const batchSizes: number[] = [];
     const server = createServer((req, res) => {
       let body = '';
