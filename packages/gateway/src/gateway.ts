@@ -36,6 +36,8 @@ export interface Admitted {
   method: string;
   params: unknown[];
   spec: MethodSpec;
+  /** Resolves when this call's debit is on disk (its batch, not later ones). */
+  durable: Promise<void>;
 }
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
@@ -99,8 +101,10 @@ export class Gateway {
     let admitted: Admitted | undefined;
     try {
       admitted = await this.admit(ctx, call);
-      const { id, method, params, spec } = admitted;
+      const { id, method, params, spec, durable } = admitted;
       const text = await this.forward(ctx, method, params, id, spec);
+      // Answer only once the debit is on disk: a crash after this answer loses no debit.
+      await durable;
       this.metrics.request(method, 200);
       return { status: 200, text };
     } catch (error) {
@@ -129,16 +133,18 @@ export class Gateway {
     if (!methodAllowed(ctx.key, method)) throw errors.rejected();
     validateParams(method, spec, params);
     if (!contractsAllowed(ctx.key, method, params)) throw errors.rejected();
-    await this.charge(ctx.key, method, spec.cost);
-    return { id, method, params, spec };
+    const { durable } = await this.charge(ctx.key, method, spec.cost);
+    return { id, method, params, spec, durable };
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
-  async charge(key: KeyRecord, method: string, cost: number): Promise<void> {
+  async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Promise<void> }> {
     const outcome = await this.store.debit(key, method, cost, this.now());
     if (outcome === 'daily') throw errors.dailyLimit(key.dailyCredits);
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
+    // Taken right after the debit: the batch holding it (wrapped, so it is not awaited here).
+    return { durable: this.store.durable() };
   }
 
   async refund(key: KeyRecord, method: string, cost: number): Promise<void> {
@@ -166,8 +172,6 @@ export class Gateway {
         throw errors.upstreamTimeout();
       throw errors.upstreamUnavailable();
     }
-    // Answer only once the debit is on disk: a crash after this answer loses no debit.
-    await this.store.durable();
     return text;
   }
 

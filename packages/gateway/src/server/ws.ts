@@ -109,7 +109,7 @@ class Connection {
         method === 'eth_subscribe'
           ? await this.subscribe(admitted.params, admitted.spec.cost)
           : await this.unsubscribe(String(admitted.params[0]));
-      await this.gateway.store.durable();
+      await admitted.durable;
       this.gateway.metrics.request(method, 200);
       return { status: 200, text: JSON.stringify({ jsonrpc: '2.0', id, result }) };
     } catch (error) {
@@ -179,7 +179,7 @@ class Connection {
         this.gateway.now(),
       );
       if (outcome === 'ok') {
-        await this.gateway.store.durable();
+        await this.gateway.store.durable(); // right after the debit: its own batch
         this.gateway.metrics.charged('eth_subscription', cost);
         this.send(
           JSON.stringify({
