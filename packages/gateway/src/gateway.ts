@@ -144,7 +144,10 @@ export class Gateway {
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
     // Taken right after the debit: the batch holding it (wrapped, so it is not awaited here).
-    return { durable: this.store.durable() };
+    // A failed call never awaits it, so a failed commit must not become an unhandled rejection.
+    const durable = this.store.durable();
+    durable.catch(() => undefined);
+    return { durable };
   }
 
   async refund(key: KeyRecord, method: string, cost: number): Promise<void> {
