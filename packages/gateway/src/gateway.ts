@@ -45,6 +45,8 @@ const KEY_TTL_MS = 500;
 
 export class Gateway {
   private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
+  /** SHA-256 per key string seen, so a busy key is not hashed on every call (memory only). */
+  private readonly hashes = new Map<string, string>();
 
   constructor(
     readonly store: Store,
@@ -61,7 +63,13 @@ export class Gateway {
   ): Promise<KeyRecord> {
     if (!key) throw errors.keyMissing();
     if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
-    const record = await this.current(sha256(key));
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      hash = sha256(key);
+      if (this.hashes.size > 100_000) this.hashes.clear();
+      this.hashes.set(key, hash);
+    }
+    const record = await this.current(hash);
     if (!record) throw errors.keyInvalid();
     if (!secretMatches(record, authorization)) throw errors.secretInvalid();
     if (!originAllowed(record, origin)) throw errors.rejected();

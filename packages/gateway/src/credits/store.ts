@@ -33,7 +33,15 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+let dayCache = { start: 0, end: 0, day: '' };
+/** The UTC date of `ms` (YYYY-MM-DD); remembered, since every debit asks. */
+export function utcDay(ms: number): string {
+  if (ms < dayCache.start || ms >= dayCache.end) {
+    const start = ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
+    dayCache = { start, end: start + 86_400_000, day: new Date(start).toISOString().slice(0, 10) };
+  }
+  return dayCache.day;
+}
 export const epochMinute = (ms: number): number => Math.floor(ms / 60_000);
 export const epochSecond = (ms: number): number => Math.floor(ms / 1000);
 

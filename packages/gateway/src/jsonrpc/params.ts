@@ -51,9 +51,10 @@ export function block(options: { safe?: boolean; objects?: boolean } = {}): Chec
 }
 
 function fields(spec: Record<string, Check>): Check {
+  const entries = Object.entries(spec);
   return (v) => {
     if (!isObject(v)) return 'must be an object';
-    for (const [name, check] of Object.entries(spec)) {
+    for (const [name, check] of entries) {
       if (v[name] === undefined || v[name] === null) continue;
       const problem = check(v[name]);
       if (problem) return `${name} ${problem}`;

@@ -5,19 +5,21 @@
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class Metrics {
-  private readonly requests = new Map<string, number>();
-  private readonly credits = new Map<string, number>();
   private readonly cacheHits = new Map<string, number>();
   private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
+  // Counters keyed by method, then status: no label string is built per call.
+  private readonly byStatus = new Map<string, Map<number, number>>();
+  private readonly creditsByMethod = new Map<string, number>();
+
   request(method: string, status: number): void {
-    const key = `method="${method}",status="${status}"`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    let statuses = this.byStatus.get(method);
+    if (!statuses) this.byStatus.set(method, (statuses = new Map()));
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
   }
 
   charged(method: string, credits: number): void {
-    const key = `method="${method}"`;
-    this.credits.set(key, (this.credits.get(key) ?? 0) + credits);
+    this.creditsByMethod.set(method, (this.creditsByMethod.get(method) ?? 0) + credits);
   }
 
   cacheHit(method: string): void {
@@ -42,12 +44,21 @@ export class Metrics {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
       for (const [labels, value] of values) lines.push(`${name}{${labels}} ${value}`);
     };
+    const requests = new Map<string, number>();
+    for (const [method, statuses] of this.byStatus) {
+      for (const [status, count] of statuses) {
+        requests.set(`method="${method}",status="${status}"`, count);
+      }
+    }
+    const credits = new Map(
+      [...this.creditsByMethod].map(([method, count]) => [`method="${method}"`, count]),
+    );
     counter(
       'gateway_requests_total',
       'JSON-RPC calls answered, by method and HTTP status.',
-      this.requests,
+      requests,
     );
-    counter('gateway_credits_total', 'Credits charged, by method.', this.credits);
+    counter('gateway_credits_total', 'Credits charged, by method.', credits);
     counter(
       'gateway_cache_hits_total',
       'Calls answered from the immutable-answer cache.',
