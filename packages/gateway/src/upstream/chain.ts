@@ -48,6 +48,7 @@ export class Chain {
 
   /** Healthy upstreams first, in round-robin order; the unhealthy only if none is healthy. */
   private order(): Upstream[] {
+    if (this.upstreams.length === 1) return this.upstreams;
     const start = this.next++ % this.upstreams.length;
     const rotated = [...this.upstreams.slice(start), ...this.upstreams.slice(0, start)];
     const healthy = rotated.filter((u) => u.healthy);
