@@ -71,7 +71,11 @@ async function killDevnet(): Promise<() => Promise<void>> {
   await devnet.close();
   return async () => {
     devnet = await startChainDevnet();
-    await devnetRpc(devnet, 'devnet_load', { path });
+    // A pooled keep-alive socket to the old server may still look open on a loaded machine
+    // ("other side closed"): loading the same dump again is harmless.
+    await devnetRpc(devnet, 'devnet_load', { path }).catch(async () =>
+      devnetRpc(devnet, 'devnet_load', { path }),
+    );
   };
 }
 
