@@ -1,7 +1,7 @@
 /**
  * SQLite ledger (better-sqlite3) for one gateway process. Balances are decided in memory (this
  * process is the only writer of its file), and debits are written with group commit: the debits
- * of up to a millisecond go into one transaction, and each is durable only after that commit.
+ * of one event-loop turn go into one transaction, and each is durable only after that commit.
  * The gateway answers a call after its debit is durable, so a `kill -9` right after the responses
  * loses no debit (WAL: a commit is a write to the -wal file). The upstream call runs while the
  * commit is pending (durable()), so group commit adds no wait of its own. Use Redis for several
@@ -39,7 +39,6 @@ export class SqliteStore implements Store {
   private queue: Entry[] = [];
   private waiters: { resolve(): void; reject(error: Error): void }[] = [];
   private pending: Promise<void> = Promise.resolve();
-  private lastFlush = 0;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -110,20 +109,10 @@ export class SqliteStore implements Store {
     this.queue.push(entry);
     const committed = new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
-      if (this.waiters.length === 1) this.scheduleFlush();
+      if (this.waiters.length === 1) setImmediate(() => this.flush());
     });
     this.pending = committed;
     return committed;
-  }
-
-  /**
-   * At most one commit per millisecond: under load a batch then holds many debits (the upstream
-   * call takes longer than that anyway), and a lone call is committed on the next turn.
-   */
-  private scheduleFlush(): void {
-    const wait = this.lastFlush + 1 - performance.now();
-    if (wait <= 0) setImmediate(() => this.flush());
-    else setTimeout(() => this.flush(), wait);
   }
 
   durable(): Promise<void> {
@@ -131,7 +120,6 @@ export class SqliteStore implements Store {
   }
 
   private flush(): void {
-    this.lastFlush = performance.now();
     const entries = this.queue;
     const waiters = this.waiters;
     this.queue = [];
