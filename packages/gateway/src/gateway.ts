@@ -91,8 +91,7 @@ export class Gateway {
   async handleBody(
     ctx: CallContext,
     body: string,
-    handle: (ctx: CallContext, call: unknown) => Promise<Answer> = (c, call) =>
-      this.handleCall(c, call),
+    handle: (ctx: CallContext, call: unknown) => Promise<Answer> = this.handleCallBound,
   ): Promise<Answer> {
     const parsed = parseBody(body);
     if (parsed instanceof RpcError) return this.refused(null, parsed);
@@ -104,6 +103,9 @@ export class Gateway {
     const status = answers.every((a) => a.status === first) ? first : 200;
     return { status, text: `[${answers.map((a) => a.text).join(',')}]` };
   }
+
+  private readonly handleCallBound = (ctx: CallContext, call: unknown) =>
+    this.handleCall(ctx, call);
 
   async handleCall(ctx: CallContext, call: unknown): Promise<Answer> {
     let admitted: Admitted | undefined;

@@ -18,7 +18,19 @@ export class Router {
     return new Router(chains, hosts);
   }
 
+  /** Host header -> chain, remembered (a gateway sees few distinct Host values). */
+  private readonly seen = new Map<string, Chain | undefined>();
+
   chainFor(hostHeader: string | undefined): Chain | undefined {
+    const key = hostHeader ?? '';
+    if (this.seen.has(key)) return this.seen.get(key);
+    const chain = this.resolve(key);
+    if (this.seen.size > 1000) this.seen.clear();
+    this.seen.set(key, chain);
+    return chain;
+  }
+
+  private resolve(hostHeader: string): Chain | undefined {
     const host = (hostHeader ?? '')
       .replace(/:\d+$/, '')
       .replace(/^\[|\]$/g, '')
