@@ -132,7 +132,11 @@ function spawnService(options) {
   });
 }
 
-/** The anvil binary inside @foundry-rs/anvil (spawned directly, so its PID is the node's). */
+/**
+ * The anvil binary inside @foundry-rs/anvil-linux-amd64, spawned directly so its PID is the
+ * node's. We depend on that package rather than the @foundry-rs/anvil wrapper: the registry
+ * mirror here lacks the wrapper's other-platform packages, which makes `npm ci` refuse the lock.
+ */
 function anvilBinary() {
   const pkg = require.resolve('@foundry-rs/anvil-linux-amd64/package.json');
   return path.join(path.dirname(pkg), 'bin', 'anvil');
