@@ -3,7 +3,7 @@
 //   devnet (127.0.0.1:5050) -> snap dev server (mm-snap watch, bundle built against the devnet)
 //   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -123,6 +123,19 @@ function stop(exitCode = 0) {
   }, 100);
 }
 
+// The snap dev servers rebuild with local endpoints and rewrite their manifest's shasum; the
+// committed manifests are put back on exit so `npm start` leaves the work tree clean.
+const watchedManifests = ['packages/snap', 'packages/keyring-snap'].map((folder) => {
+  const file = path.join(root, folder, 'snap.manifest.json');
+  return { file, text: existsSync(file) ? readFileSync(file, 'utf8') : undefined };
+});
+
+function restoreManifests() {
+  for (const { file, text } of watchedManifests) {
+    if (text !== undefined && readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+  }
+}
+
 /** Signals every process group still running; synchronous, so it also works in 'exit'. */
 function killGroups(signal) {
   for (const { child } of children) {
@@ -168,7 +181,10 @@ async function main() {
   process.on('SIGHUP', () => stop(0)); // terminal closed
   // Backstop: however this process ends (an uncaught error, process.exit elsewhere), no
   // detached process group is left behind.
-  process.on('exit', () => killGroups('SIGKILL'));
+  process.on('exit', () => {
+    killGroups('SIGKILL');
+    restoreManifests();
+  });
 
   for (const [port, what] of [
     [DEVNET_PORT, 'devnet'],
