@@ -190,9 +190,9 @@ try {
   console.log(`| bundle.js (minified) | ${kb(bundle.length)} KB (${bundle.length} B) | |`);
   console.log(`| bundle.js gzipped | ${kb(gzipped)} KB (${gzipped} B) | |`);
   for (const { method, p50, p95 } of results) {
-    const ok = p50 <= TARGET_SIGN_MS ? 'ok' : 'MISSED';
+    const ok = p50 <= TARGET_SIGN_MS && p95 <= TARGET_SIGN_MS ? 'ok' : 'MISSED';
     console.log(
-      `| ${method} p50 / p95 (${CALLS} calls) | ${p50.toFixed(1)} / ${p95.toFixed(1)} ms | p50 <= ${TARGET_SIGN_MS} ms ${ok} |`,
+      `| ${method} p50 / p95 (${CALLS} calls) | ${p50.toFixed(1)} / ${p95.toFixed(1)} ms | p50, p95 <= ${TARGET_SIGN_MS} ms ${ok} |`,
     );
   }
   console.log(
