@@ -115,3 +115,13 @@ export interface CountingProxy {
 }
 
 export declare function startCountingProxy(targetUrl: string): Promise<CountingProxy>;
+
+/**
+ * Builds the snap in `snapRoot` with the build variables `env` into `dir` (once per source
+ * change; parallel callers wait on a lock) and returns `dir`, ready for snaps-simulation.
+ */
+export declare function ensureSnapBuild(options: {
+  snapRoot: string;
+  dir: string;
+  env: Record<string, string>;
+}): string;

@@ -208,3 +208,4 @@ module.exports = {
 
 // The ERC-4337 side (contracts, Alto, paymaster service) lives in aa.js; it uses the helpers above.
 Object.assign(module.exports, require('./aa'));
+Object.assign(module.exports, require('./snapBuild'));

@@ -10,13 +10,11 @@
  * shasum, dist/bundle.js, images/icon.svg, package.json) and lives under node_modules/.cache, so
  * the normal packages/snap/dist build is never touched.
  *
- * Concurrent callers (parallel jest workers) serialise on a lock directory; a stamp of the
- * sources decides whether a rebuild is needed. `node build-e2e-snap.cjs` builds from the shell.
+ * The build itself is @l2wallet/localstack's ensureSnapBuild (a lock for parallel jest workers,
+ * a stamp of the sources to skip unchanged builds). `node build-e2e-snap.cjs` builds from the shell.
  */
-const { createHash } = require('crypto');
-const { execFileSync } = require('child_process');
-const fs = require('fs');
 const path = require('path');
+const { ensureSnapBuild } = require('@l2wallet/localstack');
 
 const SNAP_ROOT = path.resolve(__dirname, '../..');
 const REPO_ROOT = path.resolve(SNAP_ROOT, '../..');
@@ -29,108 +27,10 @@ const DEVNET_PORT = 5059;
 const CLOSED_URL = 'http://127.0.0.1:9';
 /** Short, so the slow-node test does not wait 20 s. */
 const E2E_RPC_TIMEOUT_MS = '4000';
-const LOCK_DIR = path.join(CACHE_DIR, 'l2wallet-snap-build.lock');
-
-function listFiles(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? listFiles(full) : [full];
-  });
-}
-
-function sourceStamp(env) {
-  const hash = createHash('sha256');
-  const files = [
-    ...listFiles(path.join(SNAP_ROOT, 'src')),
-    path.join(SNAP_ROOT, 'snap.config.ts'),
-    path.join(SNAP_ROOT, 'snap.manifest.json'),
-    path.join(SNAP_ROOT, 'package.json'),
-    __filename,
-  ].sort();
-  for (const file of files) {
-    hash.update(file);
-    hash.update(fs.readFileSync(file));
-  }
-  hash.update(JSON.stringify(env));
-  return hash.digest('hex');
-}
-
-function sleep(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function withLock(task) {
-  const started = Date.now();
-  fs.mkdirSync(path.dirname(LOCK_DIR), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK_DIR);
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') {
-        throw error;
-      }
-      // A lock older than 5 minutes belongs to a build that died.
-      const age = Date.now() - fs.statSync(LOCK_DIR).mtimeMs;
-      if (age > 300_000) {
-        fs.rmSync(LOCK_DIR, { recursive: true, force: true });
-      } else if (Date.now() - started > 300_000) {
-        throw new Error(`Timed out waiting for ${LOCK_DIR}`);
-      } else {
-        sleep(250);
-      }
-    }
-  }
-  try {
-    return task();
-  } finally {
-    fs.rmSync(LOCK_DIR, { recursive: true, force: true });
-  }
-}
 
 /** Builds the real snap with `env` into `dir` unless that build is up to date; returns `dir`. */
-function ensureSnapBuild(dir, env) {
-  const STAMP = path.join(dir, '.stamp');
-  return withLock(() => {
-    const stamp = sourceStamp(env);
-    const bundle = path.join(dir, 'dist/bundle.js');
-    if (fs.existsSync(bundle) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === stamp) {
-      return dir;
-    }
-    fs.mkdirSync(path.join(dir, 'images'), { recursive: true });
-    fs.copyFileSync(
-      path.join(SNAP_ROOT, 'snap.manifest.json'),
-      path.join(dir, 'snap.manifest.json'),
-    );
-    fs.copyFileSync(path.join(SNAP_ROOT, 'package.json'), path.join(dir, 'package.json'));
-    const manifest = JSON.parse(
-      fs.readFileSync(path.join(SNAP_ROOT, 'snap.manifest.json'), 'utf8'),
-    );
-    const iconPath = manifest.source.location.npm.iconPath;
-    if (iconPath) {
-      fs.mkdirSync(path.dirname(path.join(dir, iconPath)), { recursive: true });
-      fs.copyFileSync(path.join(SNAP_ROOT, iconPath), path.join(dir, iconPath));
-    }
-    // snap.config.ts resolves input, output and manifest against the working directory: run
-    // it in the e2e folder with src linked in, so the build is the real one with other URLs.
-    const srcLink = path.join(dir, 'src');
-    if (!fs.existsSync(srcLink)) {
-      fs.symlinkSync(path.join(SNAP_ROOT, 'src'), srcLink, 'dir');
-    }
-    const cliIndex = require.resolve('@metamask/snaps-cli', { paths: [SNAP_ROOT] });
-    const cli = path.join(path.dirname(cliIndex), 'main.mjs');
-    execFileSync(
-      process.execPath,
-      [cli, 'build', '--config', path.join(SNAP_ROOT, 'snap.config.ts')],
-      {
-        cwd: dir,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    fs.writeFileSync(STAMP, stamp);
-    return dir;
-  });
+function buildVariant(dir, env) {
+  return ensureSnapBuild({ snapRoot: SNAP_ROOT, dir, env });
 }
 
 const CLOSED_MAINNET = {
@@ -141,7 +41,7 @@ const CLOSED_MAINNET = {
 /** The chain tests' bundle: Testnet is the devnet they start on DEVNET_PORT. */
 function ensureE2eSnap() {
   const devnetUrl = `http://127.0.0.1:${DEVNET_PORT}`;
-  return ensureSnapBuild(E2E_SNAP_DIR, {
+  return buildVariant(E2E_SNAP_DIR, {
     ...CLOSED_MAINNET,
     SNAP_TESTNET_RPC_URL: `${devnetUrl}/rpc`,
     SNAP_TESTNET_EXPLORER_URL: devnetUrl,
@@ -151,7 +51,7 @@ function ensureE2eSnap() {
 
 /** The history tests' bundle: Testnet's node is the devnet, its explorer a closed port. */
 function ensureE2eNodeSnap() {
-  return ensureSnapBuild(E2E_NODE_SNAP_DIR, {
+  return buildVariant(E2E_NODE_SNAP_DIR, {
     ...CLOSED_MAINNET,
     SNAP_TESTNET_RPC_URL: `http://127.0.0.1:${DEVNET_PORT}/rpc`,
     SNAP_TESTNET_EXPLORER_URL: CLOSED_URL,
@@ -161,7 +61,7 @@ function ensureE2eNodeSnap() {
 
 /** Every other snaps-jest test's bundle: no network reachable at all. */
 function ensureOfflineSnap() {
-  return ensureSnapBuild(OFFLINE_SNAP_DIR, {
+  return buildVariant(OFFLINE_SNAP_DIR, {
     ...CLOSED_MAINNET,
     SNAP_TESTNET_RPC_URL: `${CLOSED_URL}/rpc`,
     SNAP_TESTNET_EXPLORER_URL: CLOSED_URL,
