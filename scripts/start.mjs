@@ -5,12 +5,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { startEvmStack } from './start/evm.mjs';
 import { startGatewayDemo } from './start/gateway.mjs';
+
+const { anvilBinary, portAnswers } = createRequire(import.meta.url)('@l2wallet/localstack');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -33,24 +34,9 @@ function log(message) {
   process.stdout.write(`[start] ${message}\n`);
 }
 
-function answersOn(host, port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    socket.setTimeout(2000, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Something listens on the port over IPv4 or IPv6 loopback ('localhost' may be either). */
 async function portInUse(port) {
-  const [v4, v6] = await Promise.all([answersOn('127.0.0.1', port), answersOn('::1', port)]);
+  const [v4, v6] = await Promise.all([portAnswers(port, '127.0.0.1'), portAnswers(port, '::1')]);
   return v4 || v6;
 }
 
@@ -212,8 +198,7 @@ async function main() {
   if (!(await waitFor('devnet', () => rpcAnswers(devnetRpcUrl, 'starknet_chainId')))) return;
   log(`devnet is up at ${devnetRpcUrl}`);
 
-  const anvilBinary = createRequire(import.meta.url)('@l2wallet/localstack').anvilBinary();
-  start('anvil', anvilBinary, ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
+  start('anvil', anvilBinary(), ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
   if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
   log(`anvil is up at ${anvilUrl}`);
   // EVM stack on this anvil: ERC-4337 contracts, Alto, paymaster, keyring snap (scripts/start/evm.mjs).

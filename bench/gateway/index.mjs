@@ -15,23 +15,12 @@ import autocannon from 'autocannon';
 import { machine } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
-const { startAnvil, startRedis, spawnService, freePort } = require('@l2wallet/localstack');
+const { startAnvil, startRedis, spawnService, freePort, rpc } = require('@l2wallet/localstack');
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../../packages/gateway/dist/cli.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-
-async function rpc(url, method, params = []) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const reply = await response.json();
-  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result;
-}
 
 async function gateway(dir, name, ledger, upstream, extra = {}) {
   const config = join(dir, `${name}.json`);

@@ -11,6 +11,7 @@ function artifact(name) {
   return require(`@account-abstraction/contracts/artifacts/${name}.json`);
 }
 
+/** One JSON-RPC call; a JSON-RPC error is thrown with its code and data. */
 async function rpc(url, method, params = []) {
   const response = await fetch(url, {
     method: 'POST',
@@ -317,6 +318,7 @@ async function startCountingProxy(targetUrl) {
 }
 
 module.exports = {
+  rpc,
   startCountingProxy,
   deployAccountAbstraction,
   startAlto,

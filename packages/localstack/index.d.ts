@@ -125,3 +125,10 @@ export declare function ensureSnapBuild(options: {
   dir: string;
   env: Record<string, string>;
 }): string;
+
+/** One JSON-RPC call over HTTP; a JSON-RPC error is thrown (with `code` and `data`). */
+export declare function rpc<T = unknown>(
+  url: string,
+  method: string,
+  params?: unknown[],
+): Promise<T>;

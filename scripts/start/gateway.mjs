@@ -10,16 +10,7 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-async function rpc(url, method, params = []) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const reply = await response.json();
-  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result;
-}
+const { rpc } = require('@l2wallet/localstack');
 
 /** A few blocks of real transactions: two transfers, a contract deploy, two calls with logs. */
 async function seed(anvilUrl) {
