@@ -6,7 +6,6 @@
  * site), so the snap's origin rules apply as in MetaMask. Signatures shown on the page are
  * recovered with ethers. Reuses the site build of this jest run when it is up to date.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   deployAccountAbstraction,
@@ -20,7 +19,7 @@ import {
 } from '@l2wallet/localstack';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
-import { REPO_ROOT, SCREENSHOT_DIR, SITE_DIR, buildSite } from './harness/build';
+import { REPO_ROOT, SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
 import { SimulatedKeyringFlask } from './harness/keyringWallet';
 import { injectedProviderScript } from './harness/wallet';
@@ -31,24 +30,6 @@ const { ensureTestSnap } = require(
 ) as { ensureTestSnap(): string };
 
 const SITE_ORIGIN = 'http://localhost:8000';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(file) : statSync(file).mtimeMs);
-  }
-  return newest;
-}
-
-/** The site's public/ from earlier in this run when it is up to date, else a fresh build. */
-async function siteFolder(): Promise<string> {
-  const page = path.join(SITE_DIR, 'public/evm/index.html');
-  if (existsSync(page) && statSync(page).mtimeMs > newestMtime(path.join(SITE_DIR, 'src'))) {
-    return path.join(SITE_DIR, 'public');
-  }
-  return buildSite();
-}
 
 let anvil: AnvilService;
 let contracts: AccountAbstractionDeployment;
@@ -71,7 +52,7 @@ function lastValue(text: string): string {
 
 beforeAll(async () => {
   const [site] = await Promise.all([
-    siteFolder(),
+    reuseOrBuildSite(),
     (async () => {
       anvil = await startAnvil();
       contracts = await deployAccountAbstraction(anvil.url);

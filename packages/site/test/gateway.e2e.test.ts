@@ -5,7 +5,7 @@
  * this jest run when it is newer than the site's sources.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -16,30 +16,12 @@ import {
   type Service,
 } from '@l2wallet/localstack';
 import type { Page } from 'playwright-core';
-import { REPO_ROOT, SCREENSHOT_DIR, SITE_DIR, buildSite } from './harness/build';
+import { REPO_ROOT, SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
 import { serveDirectory, type StaticServer } from './harness/static-server';
 
 const GATEWAY_DIR = path.join(REPO_ROOT, 'packages/gateway');
 const CLI = path.join(GATEWAY_DIR, 'dist/cli.js');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(file) : statSync(file).mtimeMs);
-  }
-  return newest;
-}
-
-/** The site's public/ from earlier in this run when it is up to date, else a fresh build. */
-async function siteFolder(): Promise<string> {
-  const page = path.join(SITE_DIR, 'public/gateway/index.html');
-  if (existsSync(page) && statSync(page).mtimeMs > newestMtime(path.join(SITE_DIR, 'src'))) {
-    return path.join(SITE_DIR, 'public');
-  }
-  return buildSite();
-}
 
 async function rpc(url: string, method: string, params: unknown[] = []) {
   const response = await fetch(url, {
@@ -70,7 +52,7 @@ beforeAll(async () => {
     );
   }
   const [site] = await Promise.all([
-    siteFolder(),
+    reuseOrBuildSite(),
     (async () => {
       anvil = await startAnvil();
       const [from, to] = await rpc(anvil.url, 'eth_accounts');

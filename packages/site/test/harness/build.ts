@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -65,6 +73,29 @@ export async function buildSite(): Promise<string> {
     env: { GATSBY_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
   });
   return path.join(SITE_DIR, 'public');
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(file) : statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The site's public/ when an earlier test of this run built it after the last change to the
+ * site's or the client's sources, else a fresh build: one gatsby build serves every page's test.
+ */
+export async function reuseOrBuildSite(): Promise<string> {
+  const page = path.join(SITE_DIR, 'public/index.html');
+  const sources = Math.max(
+    newestMtime(path.join(SITE_DIR, 'src')),
+    newestMtime(path.join(REPO_ROOT, 'packages/client/src')),
+  );
+  if (existsSync(page) && statSync(page).mtimeMs > sources) return path.join(SITE_DIR, 'public');
+  return buildSite();
 }
 
 /**
