@@ -439,13 +439,23 @@ describe('eth_signTypedData_v4', () => {
     expect(fromString).toBe(signature);
   });
 
+  it('infers the domain types from the domain when types.EIP712Domain is left out', async () => {
+    const { EIP712Domain: _domain, ...types } = MAIL.types;
+    const signature = await signed<Hex>(snap, derived, 'eth_signTypedData_v4', [
+      derived.address,
+      { ...MAIL, types },
+    ]);
+    expect(await recoverTyped(MAIL, signature)).toBe(derived.address);
+    const withDomainType = await signed<Hex>(snap, derived, 'eth_signTypedData_v4', [
+      derived.address,
+      MAIL,
+    ]);
+    expect(signature).toBe(withDomainType);
+  });
+
   it.each([
     [{ ...MAIL, domain: { ...MAIL.domain, chainId: 1 } }, 'request.params[1].domain.chainId'],
     [{ ...MAIL, primaryType: 'Letter' }, 'request.params[1].primaryType'],
-    [
-      { ...MAIL, types: { ...MAIL.types, EIP712Domain: undefined } },
-      'request.params[1].types.EIP712Domain',
-    ],
     [{ ...MAIL, message: 'text' }, 'request.params[1].message'],
     [
       { ...MAIL, message: { ...MAIL.message, from: { name: 'Cow', wallets: ['0x12'] } } },

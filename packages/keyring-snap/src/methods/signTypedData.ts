@@ -39,9 +39,8 @@ function checkTypedData(data: Record<string, unknown>, chainId: number) {
       asString(entry.type, `${field}.type`);
     });
   }
-  if (!types.EIP712Domain) {
-    throw invalidParams(`${FIELD}.types.EIP712Domain`, 'is required');
-  }
+  // Without types.EIP712Domain the domain's types come from the domain's own fields, as viem's
+  // and ethers' verifiers derive them, so what they recover is what was signed.
   const primaryType = asString(data.primaryType, `${FIELD}.primaryType`);
   if (primaryType !== 'EIP712Domain' && !types[primaryType]) {
     throw invalidParams(`${FIELD}.primaryType`, `names no type in types, got ${show(primaryType)}`);
