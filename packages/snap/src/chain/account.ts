@@ -51,8 +51,8 @@ import {
   estimateDetails,
   type ChainCall,
   type DeployAccountData,
-  type V3Details,
 } from './transactions';
+import type { V3Details } from '../transactions/details';
 
 export type AccountSnapshot = { deployed: boolean; nonce: bigint; strkBalance: bigint };
 

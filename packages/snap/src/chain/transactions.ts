@@ -6,6 +6,8 @@
 import { CallData, hash, type CompiledSierra } from 'starknet';
 
 import { signWithPrivateKey } from '../keys/signing';
+import { toHex } from '../rpc/structs';
+import type { V3Details } from '../transactions/details';
 import { executeCalldata } from '../transactions/hash';
 import { boundsToRpc, ZERO_BOUNDS, type ResourceBounds } from './fees';
 
@@ -14,17 +16,6 @@ export const QUERY_TX_VERSION = '0x100000000000000000000000000000003';
 
 export type ChainCall = { contractAddress: string; entrypoint: string; calldata: string[] };
 
-export type V3Details = {
-  nonce: bigint;
-  resourceBounds: ResourceBounds;
-  tip: bigint;
-  paymasterData: string[];
-  accountDeploymentData?: string[];
-  /** 0 = L1, 1 = L2. */
-  nonceDataAvailabilityMode?: 0 | 1;
-  feeDataAvailabilityMode?: 0 | 1;
-};
-
 export type SignedTransaction = {
   /** Transaction hash (0x-hex). */
   hash: string;
@@ -32,16 +23,15 @@ export type SignedTransaction = {
   payload: Record<string, unknown>;
 };
 
-const hex = (value: bigint | number | string): string => `0x${BigInt(value).toString(16)}`;
 const daMode = (mode: 0 | 1 | undefined): 0 | 1 => (mode === 1 ? 1 : 0);
 const daName = (mode: 0 | 1 | undefined): 'L1' | 'L2' => (mode === 1 ? 'L2' : 'L1');
 
 function commonFields(details: V3Details): Record<string, unknown> {
   return {
-    nonce: hex(details.nonce),
+    nonce: toHex(details.nonce),
     resource_bounds: boundsToRpc(details.resourceBounds),
-    tip: hex(details.tip),
-    paymaster_data: details.paymasterData.map(hex),
+    tip: toHex(details.tip),
+    paymaster_data: details.paymasterData.map(toHex),
     nonce_data_availability_mode: daName(details.nonceDataAvailabilityMode),
     fee_data_availability_mode: daName(details.feeDataAvailabilityMode),
   };
@@ -81,7 +71,7 @@ export function buildInvoke(
 ): SignedTransaction {
   const version = options.query ? QUERY_TX_VERSION : TX_VERSION;
   const calldata = executeCalldata(calls);
-  const accountDeploymentData = (details.accountDeploymentData ?? []).map(hex);
+  const accountDeploymentData = (details.accountDeploymentData ?? []).map(toHex);
   const txHash = hash.calculateInvokeTransactionHash({
     senderAddress,
     version: version as never,
@@ -91,7 +81,7 @@ export function buildInvoke(
     ...hashFields(details),
   });
   return {
-    hash: hex(txHash),
+    hash: toHex(txHash),
     payload: {
       type: 'INVOKE',
       version,
@@ -118,7 +108,7 @@ export function buildDeployAccount(
 ): SignedTransaction {
   const version = options.query ? QUERY_TX_VERSION : TX_VERSION;
   const constructorCalldata = CallData.compile(account.constructorCalldata).map((value) =>
-    hex(value),
+    toHex(value),
   );
   const txHash = hash.calculateDeployAccountTransactionHash({
     contractAddress: account.address,
@@ -130,14 +120,14 @@ export function buildDeployAccount(
     ...hashFields(details),
   });
   return {
-    hash: hex(txHash),
+    hash: toHex(txHash),
     payload: {
       type: 'DEPLOY_ACCOUNT',
       version,
       signature: options.sign === false ? [] : signWithPrivateKey(options.privateKey, txHash),
-      contract_address_salt: hex(account.salt),
+      contract_address_salt: toHex(account.salt),
       constructor_calldata: constructorCalldata,
-      class_hash: hex(account.classHash),
+      class_hash: toHex(account.classHash),
       ...commonFields(details),
     },
   };
@@ -156,7 +146,7 @@ export function buildDeclare(
   options: SignOptions,
 ): SignedTransaction {
   const version = options.query ? QUERY_TX_VERSION : TX_VERSION;
-  const accountDeploymentData = (details.accountDeploymentData ?? []).map(hex);
+  const accountDeploymentData = (details.accountDeploymentData ?? []).map(toHex);
   const txHash = hash.calculateDeclareTransactionHash({
     classHash: declare.classHash,
     compiledClassHash: declare.compiledClassHash,
@@ -168,13 +158,13 @@ export function buildDeclare(
   });
   const sierra = declare.sierra;
   return {
-    hash: hex(txHash),
+    hash: toHex(txHash),
     payload: {
       type: 'DECLARE',
       version,
       signature: options.sign === false ? [] : signWithPrivateKey(options.privateKey, txHash),
       sender_address: senderAddress,
-      compiled_class_hash: hex(declare.compiledClassHash),
+      compiled_class_hash: toHex(declare.compiledClassHash),
       contract_class: {
         sierra_program: sierra.sierra_program,
         contract_class_version: sierra.contract_class_version,

@@ -18,6 +18,7 @@ import {
   type Struct,
 } from 'superstruct';
 
+import type { ResourceBounds } from '../chain/fees';
 import { DECIMAL, FeltStruct, HEX, UintStruct } from '../rpc/structs';
 
 const U64_MAX = 2n ** 64n - 1n;
@@ -101,7 +102,22 @@ export const V3DetailsFields = {
 };
 
 export const V3DetailsStruct = type(V3DetailsFields);
-export type V3Details = Infer<typeof V3DetailsStruct>;
+
+/**
+ * The members of a v3 transaction that enter its hash besides the calls or class: what the
+ * hash functions and the transaction builders (chain/transactions) take. V3DetailsStruct
+ * validates a caller's details into this shape (plus version, maxFee and skipValidate).
+ */
+export type V3Details = {
+  nonce: bigint;
+  resourceBounds: ResourceBounds;
+  tip: bigint;
+  paymasterData: string[];
+  accountDeploymentData?: string[];
+  /** 0 = L1, 1 = L2. */
+  nonceDataAvailabilityMode?: 0 | 1;
+  feeDataAvailabilityMode?: 0 | 1;
+};
 
 /** Rows for the dialog. */
 export function describeResourceBounds(bounds: ResourceBoundsValue): [string, string][] {

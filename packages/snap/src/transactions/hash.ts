@@ -3,20 +3,22 @@
  */
 import { hash, transaction, type Call } from 'starknet';
 
+import { toHex } from '../rpc/structs';
 import type { V3Details } from './details';
+
+/** Validated details (V3DetailsStruct fills every default) with the version the caller signs. */
+type SignedDetails = Required<V3Details> & { version: string };
 
 export type V3InvokeInput = {
   senderAddress: string;
   chainId: string;
   calls: Call[];
-  details: V3Details;
+  details: SignedDetails;
 };
 
 /** Argent 0.3.1 is a Cairo 1 account: __execute__ takes the Cairo 1 calldata layout. */
 export function executeCalldata(calls: readonly Call[]): string[] {
-  return transaction
-    .getExecuteCalldata([...calls], '1')
-    .map((felt) => `0x${BigInt(felt).toString(16)}`);
+  return transaction.getExecuteCalldata([...calls], '1').map(toHex);
 }
 
 export function invokeTransactionHash({
@@ -45,7 +47,7 @@ export type V3DeclareInput = {
   chainId: string;
   classHash: string;
   compiledClassHash: string;
-  details: V3Details;
+  details: SignedDetails;
 };
 
 export function declareTransactionHash({
