@@ -13,6 +13,7 @@
  * - `unit`: always `wei` as SPEC 2.4 fixes it. It names the 10^-18 subunit of the fee token; for
  *   v3 transactions the fee token is STRK, so every amount here is in FRI.
  */
+import { toHex } from '../rpc/structs';
 
 export type ResourceName = 'l1_gas' | 'l1_data_gas' | 'l2_gas';
 export const RESOURCES: readonly ResourceName[] = ['l1_gas', 'l1_data_gas', 'l2_gas'];
@@ -248,19 +249,18 @@ export function toFeeEstimateResult(
 export function boundsToRpc(
   bounds: ResourceBounds,
 ): Record<ResourceName, { max_amount: string; max_price_per_unit: string }> {
-  const hex = (value: bigint): string => `0x${value.toString(16)}`;
   return {
     l1_gas: {
-      max_amount: hex(bounds.l1_gas.max_amount),
-      max_price_per_unit: hex(bounds.l1_gas.max_price_per_unit),
+      max_amount: toHex(bounds.l1_gas.max_amount),
+      max_price_per_unit: toHex(bounds.l1_gas.max_price_per_unit),
     },
     l1_data_gas: {
-      max_amount: hex(bounds.l1_data_gas.max_amount),
-      max_price_per_unit: hex(bounds.l1_data_gas.max_price_per_unit),
+      max_amount: toHex(bounds.l1_data_gas.max_amount),
+      max_price_per_unit: toHex(bounds.l1_data_gas.max_price_per_unit),
     },
     l2_gas: {
-      max_amount: hex(bounds.l2_gas.max_amount),
-      max_price_per_unit: hex(bounds.l2_gas.max_price_per_unit),
+      max_amount: toHex(bounds.l2_gas.max_amount),
+      max_price_per_unit: toHex(bounds.l2_gas.max_price_per_unit),
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { hash } from 'starknet';
 
-import { formatAddress } from '../rpc/structs';
+import { formatAddress, toHex } from '../rpc/structs';
 import type { TransactionRecord } from '../state';
 import type { AccountEvent } from './accountEvents';
 import { headerCall, knownTimestamps, stampOf } from './blockWindow';
@@ -39,10 +39,8 @@ const NAMES_BY_SELECTOR = new Map(
   KNOWN_ENTRY_POINTS.map((name) => [BigInt(hash.getSelectorFromName(name)), name]),
 );
 
-const hex = (value: string | bigint): string => `0x${BigInt(value).toString(16)}`;
-
 function entryPointName(selector: string): string {
-  return NAMES_BY_SELECTOR.get(BigInt(selector)) ?? hex(selector);
+  return NAMES_BY_SELECTOR.get(BigInt(selector)) ?? toHex(selector);
 }
 
 type NodeCall = { to: string; selector: string; calldata: string[] };
@@ -117,7 +115,7 @@ export function recordFromNode(
     failure_reason: receipt.revert_reason,
   });
   const record: TransactionRecord = {
-    txnHash: hex(event.transactionHash),
+    txnHash: toHex(event.transactionHash),
     txnType: TYPES[type] ?? type.toLowerCase(),
     senderAddress: sender ? formatAddress(sender) : '',
     contractAddress: '',
@@ -125,15 +123,15 @@ export function recordFromNode(
     contractCallData: [],
     status: status.status,
     failureReason: status.failureReason,
-    eventIds: (receipt.events ?? []).map((_, index) => `${hex(event.transactionHash)}_${index}`),
+    eventIds: (receipt.events ?? []).map((_, index) => `${toHex(event.transactionHash)}_${index}`),
     timestamp,
     chainId,
   };
   if (type === 'DEPLOY_ACCOUNT') {
     record.contractAddress = record.senderAddress;
-    record.contractCallData = (tx.constructor_calldata ?? []).map(hex);
+    record.contractCallData = (tx.constructor_calldata ?? []).map(toHex);
   } else if (type === 'DECLARE') {
-    record.contractCallData = tx.class_hash ? [hex(tx.class_hash)] : [];
+    record.contractCallData = tx.class_hash ? [toHex(tx.class_hash)] : [];
   } else if (type === 'INVOKE') {
     const calls = decodeExecuteCalldata(tx.calldata ?? []);
     const sentByAccount = sender !== '' && BigInt(sender) === BigInt(account);
@@ -148,7 +146,7 @@ export function recordFromNode(
       record.contractAddress = formatAddress(event.token);
       record.contractFuncName = shown ? entryPointName(shown.selector) : '';
     }
-    record.contractCallData = (shown?.calldata ?? []).map(hex);
+    record.contractCallData = (shown?.calldata ?? []).map(toHex);
   }
   return record;
 }

@@ -2,7 +2,7 @@
  * Transaction records (SPEC 2.4) the chain methods store in snap state after a submission, and
  * the mapping of explorer items to the same shape.
  */
-import { formatAddress } from '../rpc/structs';
+import { formatAddress, toHex } from '../rpc/structs';
 import {
   findAccount,
   stateStore,
@@ -19,7 +19,7 @@ export type TxnType = 'invoke' | 'deploy_account' | 'declare';
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 function hashOf(txHash: string): string {
-  return `0x${BigInt(txHash).toString(16)}`;
+  return toHex(txHash);
 }
 
 /** The record of an invoke: its first call names the contract and function; all calls listed. */
@@ -36,7 +36,7 @@ export function invokeRecord(
     senderAddress: formatAddress(senderAddress),
     contractAddress: formatAddress(first.contractAddress),
     contractFuncName: calls.map((call) => call.entrypoint).join(','),
-    contractCallData: first.calldata.map((felt) => `0x${BigInt(felt).toString(16)}`),
+    contractCallData: first.calldata.map(toHex),
     status: 'RECEIVED',
     failureReason: null,
     eventIds: [],
@@ -57,7 +57,7 @@ export function deployRecord(
     senderAddress: formatAddress(address),
     contractAddress: formatAddress(address),
     contractFuncName: '',
-    contractCallData: constructorCalldata.map((felt) => `0x${BigInt(felt).toString(16)}`),
+    contractCallData: constructorCalldata.map(toHex),
     status: 'RECEIVED',
     failureReason: null,
     eventIds: [],

@@ -35,7 +35,7 @@ import { declareRecord, storeRecords } from '../chain/records';
 import { buildDeclare, estimateDetails, type DeclarePayload } from '../chain/transactions';
 import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, FeltStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { STRK_TOKEN_ADDRESS } from '../state';
 import { confirm } from '../ui';
@@ -48,8 +48,6 @@ const ContractPayloadStruct = type({
   compiledClassHash: optional(FeltStruct),
   classHash: optional(FeltStruct),
 });
-
-const hex = (value: string | bigint): string => `0x${BigInt(value).toString(16)}`;
 
 /** The Sierra class and both hashes, or -32602 naming the member that is wrong. */
 function readPayload(payload: {
@@ -99,8 +97,8 @@ function readPayload(payload: {
   }
   return {
     sierra,
-    classHash: hex(hashes.classHash),
-    compiledClassHash: hex(hashes.compiledClassHash as string),
+    classHash: toHex(hashes.classHash),
+    compiledClassHash: toHex(hashes.compiledClassHash as string),
   };
 }
 

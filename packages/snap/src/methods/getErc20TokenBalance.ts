@@ -4,9 +4,7 @@ import { u256FromFelts } from '../chain/account';
 import { toChainError } from '../chain/errors';
 import { getChain, viewCall } from '../chain/node';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
-
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
+import { AddressStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
 
 /**
  * l2_getErc20TokenBalance: `balanceLatest` from the latest block and `balancePending` from
@@ -32,8 +30,8 @@ export const getErc20TokenBalance = defineMethod({
       throw toChainError(pending.error, 'Reading the pending token balance');
     }
     return {
-      balancePending: hex(u256FromFelts(pending.result)),
-      balanceLatest: hex(u256FromFelts(latest.result)),
+      balancePending: toHex(u256FromFelts(pending.result)),
+      balanceLatest: toHex(u256FromFelts(latest.result)),
     };
   },
 });

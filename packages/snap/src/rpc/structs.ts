@@ -37,8 +37,9 @@ export function parseFelt(value: string | number | bigint): bigint | undefined {
   return parsed >= 0n && parsed < FIELD_PRIME ? parsed : undefined;
 }
 
-export function toHex(value: bigint): string {
-  return `0x${value.toString(16)}`;
+/** A number (or a decimal or hex string) as 0x-prefixed lowercase hex without padding. */
+export function toHex(value: bigint | number | string): string {
+  return `0x${BigInt(value).toString(16)}`;
 }
 
 /** Addresses are stored and returned zero-padded to 64 hex digits, lowercase. */
