@@ -10,13 +10,12 @@
  */
 import { hash } from 'starknet';
 
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '../state/schema';
 import { toChainError } from './errors';
 import type { RpcCall, RpcClient } from './rpc';
 import type { SpecSupport } from './specVersion';
 
-export const STRK_TOKEN = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
-export const ETH_TOKEN = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-export const FEE_TOKENS = [STRK_TOKEN, ETH_TOKEN] as const;
+export const FEE_TOKENS = [STRK_TOKEN_ADDRESS, ETH_TOKEN_ADDRESS] as const;
 
 const TRANSFER_KEY = hash.getSelectorFromName('Transfer');
 
@@ -129,7 +128,7 @@ export async function readAccountEvents(
           byHash.set(key, {
             transactionHash: `0x${key}`,
             blockNumber: event.block_number,
-            token: event.from_address ?? cursor.token ?? STRK_TOKEN,
+            token: event.from_address ?? cursor.token ?? STRK_TOKEN_ADDRESS,
             sent: cursor.sent,
           });
         }

@@ -4,11 +4,16 @@
  * same history code as l2_getTransactions. A node that cannot be reached leaves the accounts
  * listed, with a note instead of balances.
  */
-import { ETH_TOKEN, STRK_TOKEN } from '../chain/accountEvents';
 import { readHistory } from '../chain/history';
 import { classHashAtCall, getChain, viewCall } from '../chain/node';
 import { getNetwork, type Network } from '../networks';
-import { accountsOf, stateStore, type TransactionRecord } from '../state';
+import {
+  accountsOf,
+  ETH_TOKEN_ADDRESS,
+  STRK_TOKEN_ADDRESS,
+  stateStore,
+  type TransactionRecord,
+} from '../state';
 
 export const HOME_TRANSACTIONS = 5;
 /** The home page looks back this far for the last transactions. */
@@ -45,8 +50,8 @@ async function readBalances(network: Network, accounts: AccountOverview[]): Prom
   const answers = await rpc.batch(
     accounts.flatMap((account) => [
       classHashAtCall(account.address, 'latest'),
-      viewCall(STRK_TOKEN, 'balance_of', [account.address]),
-      viewCall(ETH_TOKEN, 'balance_of', [account.address]),
+      viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [account.address]),
+      viewCall(ETH_TOKEN_ADDRESS, 'balance_of', [account.address]),
     ]),
   );
   accounts.forEach((account, index) => {
