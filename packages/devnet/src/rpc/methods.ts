@@ -421,10 +421,6 @@ export const methods: Record<string, MethodSpec> = {
   },
 };
 
-export function methodParams(name: string): readonly string[] | undefined {
-  return methods[name]?.params;
-}
-
 export function runMethod(host: DevnetHost, name: string, rawParams: unknown): unknown {
   const spec = methods[name];
   return spec.handler(host, normalizeParams(rawParams, spec.params));

@@ -4,7 +4,7 @@
  * is -32601 and is not charged.
  */
 import { COSTS, type MethodName } from '../credits/costs';
-import { errors, RpcError } from './errors';
+import { errors } from './errors';
 import {
   address,
   any,
@@ -114,8 +114,4 @@ export function validateParams(method: string, spec: MethodSpec, params: unknown
     if (problem === 'SAFE_UNSUPPORTED') throw errors.safeUnsupported();
     if (problem) throw errors.invalidParams(`param ${index} (${param.name}) ${problem}`);
   });
-}
-
-export function isRpcError(error: unknown): error is RpcError {
-  return error instanceof RpcError;
 }

@@ -176,21 +176,6 @@ export async function submitTransaction(
   }
 }
 
-export async function callView(
-  rpc: RpcClient,
-  contractAddress: string,
-  entrypoint: string,
-  calldata: readonly string[],
-  block: BlockTag = 'latest',
-): Promise<string[]> {
-  const call = viewCall(contractAddress, entrypoint, calldata, block);
-  try {
-    return await rpc.request<string[]>(call.method, call.params);
-  } catch (error) {
-    throw toChainError(error, `Calling ${entrypoint}`);
-  }
-}
-
 const nonceLocks = new Map<string, Mutex>();
 const lastSubmittedNonce = new Map<string, bigint>();
 const localDeploys = new Map<string, string>();
