@@ -10,6 +10,7 @@ const METHODS = [
   'estimateAccountDeployFee',
   'recoverAccounts',
   'extractPublicKey',
+  'getDeploymentData',
   'displayPrivateKey',
   'signMessage',
   'verifySignedMessage',

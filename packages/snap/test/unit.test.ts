@@ -79,7 +79,7 @@ describe('chain IDs and felts', () => {
 });
 
 describe('method table', () => {
-  it('answers to exactly the SPEC 4.1 methods, each with both prefixes', () => {
+  it('answers to exactly the SPEC 4.1 methods (and getDeploymentData), each with both prefixes', () => {
     const specMethods = [
       'addErc20Token',
       'createAccount',
@@ -90,6 +90,8 @@ describe('method table', () => {
       'executeTxn',
       'extractPublicKey',
       'getCurrentNetwork',
+      // Not in SPEC 4.1: the wallet API's wallet_deploymentData (packages/client) needs it.
+      'getDeploymentData',
       'getErc20TokenBalance',
       'getTransaction',
       'getTransactions',

@@ -12,6 +12,7 @@ import { estimateFee } from './estimateFee';
 import { executeTxn } from './executeTxn';
 import { extractPublicKey } from './extractPublicKey';
 import { getCurrentNetwork } from './getCurrentNetwork';
+import { getDeploymentData } from './getDeploymentData';
 import { getErc20TokenBalance } from './getErc20TokenBalance';
 import { getTransactions } from './getTransactions';
 import { getTransactionStatus } from './getTransactionStatus';
@@ -31,6 +32,7 @@ export const METHODS: readonly RegisteredMethod[] = [
   estimateAccountDeployFee,
   recoverAccounts,
   extractPublicKey,
+  getDeploymentData,
   displayPrivateKey,
   // Signing
   signMessage,

@@ -1,0 +1,28 @@
+import { type } from 'superstruct';
+
+import { requireOwnAccountKey } from '../accounts';
+import { getChain, readAccountState } from '../chain/node';
+import { defineMethod } from '../rpc/dispatcher';
+import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+
+/**
+ * l2_getDeploymentData: what deploys one of the snap's accounts (the wallet API's
+ * `wallet_deploymentData`: Argent 0.3.1 class hash, salt, constructor calldata, version 1) and
+ * whether it is deployed on that chain already, read from the node. No dialog: nothing secret.
+ */
+export const getDeploymentData = defineMethod({
+  names: ['getDeploymentData'],
+  params: type({ address: AddressStruct, chainId: OptionalChainIdStruct }),
+  handler: async ({ address, chainId }) => {
+    const key = await requireOwnAccountKey(address, chainId, 'address');
+    const { deployed } = await readAccountState(getChain(chainId).rpc, key.address);
+    return {
+      address: key.address,
+      class_hash: key.classHash,
+      salt: key.addressSalt,
+      calldata: key.constructorCalldata,
+      version: 1,
+      deployed,
+    };
+  },
+});
