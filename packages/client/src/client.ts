@@ -9,6 +9,7 @@ import type {
   DeclareResult,
   DeclareSignature,
   CreatedAccount,
+  DeploymentData,
   DeployAccountResult,
   DisplayPrivateKeyParams,
   Erc20Balance,
@@ -18,6 +19,7 @@ import type {
   ExecuteTxnParams,
   ExtractPublicKeyParams,
   FeeEstimate,
+  GetDeploymentDataParams,
   GetErc20TokenBalanceParams,
   GetTransactionStatusParams,
   GetTransactionsParams,
@@ -184,6 +186,10 @@ export class StarknetSnapClient {
 
   getCurrentNetwork(): Promise<Network> {
     return this.invoke('l2_getCurrentNetwork');
+  }
+
+  getDeploymentData(params: GetDeploymentDataParams): Promise<DeploymentData> {
+    return this.invoke('l2_getDeploymentData', params);
   }
 
   getErc20TokenBalance(params: GetErc20TokenBalanceParams): Promise<Erc20Balance> {

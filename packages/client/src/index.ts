@@ -4,3 +4,6 @@ export * from './provider';
 export * from './client';
 export * from './starknet-window';
 export * from './keyring';
+export * from './wallet-errors';
+export * from './wallet-standard';
+export * from './setup';

@@ -274,6 +274,22 @@ export type SignTransactionParams = {
   transactionsDetail: SignedTxDetails;
 } & OneOf<'address' | 'senderAddress', string>;
 
+export interface GetDeploymentDataParams {
+  /** One of the snap's accounts. */
+  address: string;
+  chainId?: ChainId;
+}
+
+/** l2_getDeploymentData: what deploys the account (Argent 0.3.1), and whether it is deployed. */
+export interface DeploymentData {
+  address: string;
+  class_hash: string;
+  salt: string;
+  calldata: string[];
+  version: 1;
+  deployed: boolean;
+}
+
 export interface SwitchNetworkParams {
   chainId: ChainId;
 }
@@ -298,6 +314,7 @@ export interface SnapMethods {
   l2_executeTxn: [ExecuteTxnParams, ExecuteResult];
   l2_extractPublicKey: [ExtractPublicKeyParams, string];
   l2_getCurrentNetwork: [undefined, Network];
+  l2_getDeploymentData: [GetDeploymentDataParams, DeploymentData];
   l2_getErc20TokenBalance: [GetErc20TokenBalanceParams, Erc20Balance];
   l2_addErc20Token: [AddErc20TokenParams, Token];
   l2_getTransactions: [GetTransactionsParams, TransactionRecord[]];

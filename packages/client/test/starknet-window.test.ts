@@ -1,8 +1,8 @@
 import {
-  InvalidParamsError,
   MAINNET_CHAIN_ID,
   StarknetSnapClient,
   TESTNET_CHAIN_ID,
+  WalletApiError,
   createStarknetWindowObject,
   type AccountRecord,
 } from '../src';
@@ -53,8 +53,25 @@ function fakeSnap(options: { accounts?: Record<string, string[]>; networkDelayMs
     const known = state.accounts[chainId] ?? [];
     return { address: known[addressIndex] ?? `0xnew-${chainId}-${addressIndex}`, addressIndex };
   });
-  const client = new StarknetSnapClient({ provider, snapId: 'local:http://127.0.0.1:1' });
+  const snapId = 'local:http://127.0.0.1:1';
+  provider.walletMethods.set('wallet_getSnaps', () => ({
+    [snapId]: { id: snapId, version: '0.1.0' },
+  }));
+  const client = new StarknetSnapClient({ provider, snapId });
   return { provider, state, client };
+}
+
+/** The promise rejects with a WalletApiError of this code whose message matches. */
+async function expectWalletError(promise: Promise<unknown>, code: number, message?: RegExp) {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WalletApiError);
+  expect((error as WalletApiError).code).toBe(code);
+  if (message) expect((error as WalletApiError).message).toMatch(message);
 }
 
 describe('get-starknet wallet object', () => {
@@ -94,7 +111,7 @@ describe('get-starknet wallet object', () => {
       params: { types: {}, primaryType: 'M', domain: {}, message: {} },
     });
     expect(provider.snapRequests().at(-1)?.params).toMatchObject({ signerAddress: '0xa1' });
-    await expect(wallet.selectAccount(-1)).rejects.toThrow(InvalidParamsError);
+    await expectWalletError(wallet.selectAccount(-1), 114, /addressIndex/);
     expect(createStarknetWindowObject(client, { accountIndex: 1 }).accountIndex).toBe(1);
   });
 
@@ -121,7 +138,9 @@ describe('get-starknet wallet object', () => {
     const execute = provider.snapRequests().find((r) => r.method === 'l2_executeTxn');
     expect(execute?.params).toEqual({
       address: '0xa0',
-      calls: [{ contractAddress: '0x49d', entrypoint: 'transfer', calldata: ['0x1', '5', '0'] }],
+      calls: [
+        { contractAddress: '0x49d', entrypoint: 'transfer', calldata: ['0x1', '0x5', '0x0'] },
+      ],
       chainId: TESTNET_CHAIN_ID,
     });
   });
@@ -129,9 +148,11 @@ describe('get-starknet wallet object', () => {
   it('wallet_addInvokeTransaction rejects a request without calls', async () => {
     const { client } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0'] } });
     const wallet = createStarknetWindowObject(client);
-    await expect(
+    await expectWalletError(
       wallet.request({ type: 'wallet_addInvokeTransaction', params: {} as never }),
-    ).rejects.toThrow(InvalidParamsError);
+      114,
+      /calls/,
+    );
   });
 
   it('wallet_addDeclareTransaction declares through l2_declareContract', async () => {
@@ -143,7 +164,7 @@ describe('get-starknet wallet object', () => {
     const wallet = createStarknetWindowObject(client);
     const result = await wallet.request({
       type: 'wallet_addDeclareTransaction',
-      params: { compiled_class_hash: '0xc', contract_class: { sierra_program: [] } },
+      params: { compiled_class_hash: '0xc', contract_class: { sierra_program: [] } as never },
     });
     expect(result).toEqual({ transaction_hash: '0x1', class_hash: '0x2' });
     expect(provider.snapRequests().find((r) => r.method === 'l2_declareContract')?.params).toEqual({
@@ -205,15 +226,16 @@ describe('get-starknet wallet object', () => {
       type: 'wallet_watchAsset',
       params: { type: 'ERC20', options: { address: '0x4718' } },
     });
-    await expect(refused).rejects.toThrow(InvalidParamsError);
-    await expect(refused).rejects.toThrow(/options\.symbol/);
+    await expectWalletError(refused, 114, /options\.symbol/);
     expect(provider.snapRequests().map((r) => r.method)).not.toContain('l2_addErc20Token');
   });
 
   it('rejects an unknown request type', async () => {
     const wallet = createStarknetWindowObject(fakeSnap().client);
-    await expect(wallet.request({ type: 'wallet_nope' } as never)).rejects.toThrow(
-      /Unsupported wallet request type/,
+    await expectWalletError(
+      wallet.request({ type: 'wallet_nope' } as never),
+      163,
+      /does not implement "wallet_nope"/,
     );
   });
 
@@ -255,9 +277,10 @@ describe('get-starknet wallet object', () => {
     const handler = (chainId?: string) => seen.push(chainId);
     wallet.on('networkChanged', handler);
     await wallet.request({ type: 'wallet_requestChainId' });
-    await expect(
+    await expectWalletError(
       wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: '0x1' } }),
-    ).resolves.toBe(false);
+      112,
+    );
     expect(seen).toEqual([]);
     wallet.off('networkChanged', handler);
     await wallet.request({
@@ -292,5 +315,222 @@ describe('get-starknet wallet object', () => {
     await new Promise((r) => setTimeout(r, 200));
     wallet.off('networkChanged', handler);
     expect(state.maxInFlight).toBe(1);
+  });
+});
+
+describe('wallet API methods and error codes', () => {
+  const ACCOUNTS = { [TESTNET_CHAIN_ID]: ['0xa0'], [MAINNET_CHAIN_ID]: ['0xb0'] };
+
+  it('wallet_getPermissions is [] until wallet_requestAccounts, ["accounts"] after, [] after disconnect', async () => {
+    const { client } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    await expect(wallet.request({ type: 'wallet_getPermissions' })).resolves.toEqual([]);
+    await wallet.request({ type: 'wallet_requestAccounts' });
+    await expect(wallet.request({ type: 'wallet_getPermissions' })).resolves.toEqual(['accounts']);
+    wallet.disconnect();
+    await expect(wallet.request({ type: 'wallet_getPermissions' })).resolves.toEqual([]);
+  });
+
+  it('silent_mode asks nothing and gives [] before a connect, the account after', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    const silent = { type: 'wallet_requestAccounts', params: { silent_mode: true } } as const;
+    await expect(wallet.request(silent)).resolves.toEqual([]);
+    expect(provider.requests).toEqual([]);
+    await wallet.request({ type: 'wallet_requestAccounts' });
+    await expect(wallet.request(silent)).resolves.toEqual(['0xa0']);
+  });
+
+  it('wallet_requestAccounts installs the snap first when the site has not got it', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    provider.walletMethods.set('wallet_getSnaps', () => ({}));
+    provider.walletMethods.set('wallet_requestSnaps', (p) => ({
+      [Object.keys(p as object)[0]]: { id: 'x', version: '0.1.0' },
+    }));
+    const wallet = createStarknetWindowObject(client);
+    await expect(wallet.request({ type: 'wallet_requestAccounts' })).resolves.toEqual(['0xa0']);
+    expect(provider.requests.map((r) => r.method).slice(0, 2)).toEqual([
+      'wallet_getSnaps',
+      'wallet_requestSnaps',
+    ]);
+  });
+
+  it('wallet_deploymentData gives the data of an undeployed account and 115 for a deployed one', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const data = { address: '0xa0', class_hash: '0xc1', salt: '0x5', calldata: ['0x5', '0x0'] };
+    let deployed = false;
+    provider.snapMethods.set('l2_getDeploymentData', () => ({ ...data, version: 1, deployed }));
+    const wallet = createStarknetWindowObject(client);
+    await expect(wallet.request({ type: 'wallet_deploymentData' })).resolves.toEqual({
+      ...data,
+      version: 1,
+    });
+    expect(provider.snapRequests().at(-1)).toEqual({
+      method: 'l2_getDeploymentData',
+      params: { address: '0xa0', chainId: TESTNET_CHAIN_ID },
+    });
+    deployed = true;
+    await expectWalletError(wallet.request({ type: 'wallet_deploymentData' }), 115, /0xa0/);
+  });
+
+  it('api_version: supported versions pass, others are 162 before anything is sent', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    await expect(
+      wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.7' } }),
+    ).resolves.toBe(TESTNET_CHAIN_ID);
+    await expect(
+      wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.8.1' } }),
+    ).resolves.toBe(TESTNET_CHAIN_ID);
+    const sent = provider.requests.length;
+    await expectWalletError(
+      wallet.request({ type: 'wallet_requestAccounts', params: { api_version: '0.5' } }),
+      162,
+      /0\.5/,
+    );
+    provider.snapMethods.set('l2_signMessage', () => '0x1,0x2');
+    await expectWalletError(
+      wallet.request({
+        type: 'wallet_signTypedData',
+        params: { types: {}, primaryType: 'M', domain: {}, message: {}, api_version: '9.9' },
+      }),
+      162,
+    );
+    expect(provider.requests.length).toBe(sent);
+    // A supported api_version is the envelope's, not part of the signed typed data.
+    await wallet.request({
+      type: 'wallet_signTypedData',
+      params: { types: {}, primaryType: 'M', domain: {}, message: {}, api_version: '0.7' },
+    });
+    const signed = provider.snapRequests().at(-1)?.params as { typedDataMessage: string };
+    expect(JSON.parse(signed.typedDataMessage)).not.toHaveProperty('api_version');
+  });
+
+  it('wallet_supportedSpecs and wallet_supportedWalletApi', async () => {
+    const wallet = createStarknetWindowObject(fakeSnap().client);
+    await expect(wallet.request({ type: 'wallet_supportedSpecs' })).resolves.toEqual([
+      '0.9',
+      '0.10',
+    ]);
+    await expect(wallet.request({ type: 'wallet_supportedWalletApi' })).resolves.toEqual([
+      '0.7',
+      '0.8',
+    ]);
+  });
+
+  it('wallet_addStarknetChain: true for a listed chain, 114 naming chain_id otherwise', async () => {
+    const wallet = createStarknetWindowObject(fakeSnap().client);
+    const chain = { id: 'sepolia', chain_name: 'Sepolia' };
+    await expect(
+      wallet.request({
+        type: 'wallet_addStarknetChain',
+        params: { ...chain, chain_id: 'SN_SEPOLIA' as never },
+      }),
+    ).resolves.toBe(true);
+    await expect(
+      wallet.request({
+        type: 'wallet_addStarknetChain',
+        params: { ...chain, chain_id: MAINNET_CHAIN_ID as never },
+      }),
+    ).resolves.toBe(true);
+    await expectWalletError(
+      wallet.request({
+        type: 'wallet_addStarknetChain',
+        params: { ...chain, chain_id: '0x1234' as never },
+      }),
+      114,
+      /chain_id/,
+    );
+  });
+
+  it('wallet_switchStarknetChain: short names are accepted, a declined switch is 113', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    await expect(
+      wallet.request({
+        type: 'wallet_switchStarknetChain',
+        params: { chainId: 'SN_MAIN' as never },
+      }),
+    ).resolves.toBe(true);
+    provider.snapMethods.set('l2_switchNetwork', () => false); // the user declined the dialog
+    await expectWalletError(
+      wallet.request({ type: 'wallet_switchStarknetChain', params: { chainId: TESTNET_CHAIN_ID } }),
+      113,
+    );
+  });
+
+  it('calldata as hex and decimal strings, numbers and bigints; a bad felt is 114 naming it, nothing sent', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    provider.snapMethods.set('l2_executeTxn', () => ({ transaction_hash: '0x1' }));
+    const wallet = createStarknetWindowObject(client);
+    await wallet.request({
+      type: 'wallet_addInvokeTransaction',
+      params: {
+        calls: [
+          {
+            contract_address: '0x49D',
+            entry_point: 'transfer',
+            calldata: ['0x10', '16', 16, 16n] as never,
+          },
+        ],
+      },
+    });
+    const execute = provider.snapRequests().find((r) => r.method === 'l2_executeTxn');
+    expect((execute?.params as { calls: unknown[] }).calls).toEqual([
+      {
+        contractAddress: '0x49d',
+        entrypoint: 'transfer',
+        calldata: ['0x10', '0x10', '0x10', '0x10'],
+      },
+    ]);
+    const before = provider.snapRequests().length;
+    for (const bad of ['-1', 1.5, '0xzz', 2n ** 252n, null]) {
+      await expectWalletError(
+        wallet.request({
+          type: 'wallet_addInvokeTransaction',
+          params: {
+            calls: [{ contract_address: '0x1', entry_point: 'f', calldata: ['0x1', bad] as never }],
+          },
+        }),
+        114,
+        /calls\[0\]\.calldata\[1\]/,
+      );
+    }
+    await expectWalletError(
+      wallet.request({
+        type: 'wallet_addInvokeTransaction',
+        params: { calls: [{ contract_address: '0x1', entry_point: '' }] },
+      }),
+      114,
+      /calls\[0\]\.entry_point/,
+    );
+    expect(provider.snapRequests().length).toBe(before);
+  });
+
+  it('maps the snap errors: declined (4001) -> 113, refused params (-32602) -> 114, others -> 163', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    const sign = () =>
+      wallet.request({
+        type: 'wallet_signTypedData',
+        params: { types: {}, primaryType: 'M', domain: {}, message: {} },
+      });
+    provider.snapMethods.set('l2_signMessage', () => {
+      throw { code: 4001, message: 'User rejected the request.' };
+    });
+    await expectWalletError(sign(), 113);
+    provider.snapMethods.set('l2_signMessage', () => {
+      throw { code: -32602, message: 'Invalid params: "typedDataMessage.domain.chainId" ...' };
+    });
+    await expectWalletError(sign(), 114, /domain\.chainId/);
+    provider.snapMethods.set('l2_signMessage', () => {
+      throw { code: -32603, message: 'Internal error' };
+    });
+    await expectWalletError(sign(), 163, /Internal error/);
+    await expectWalletError(
+      wallet.request({ type: 'wallet_signTypedData', params: { types: {} } as never }),
+      114,
+      /domain/,
+    );
   });
 });
