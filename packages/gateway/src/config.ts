@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from './credits/store';
+import type { Protocol } from './upstream/types';
 
 export interface ChainConfig {
   name: string;
@@ -11,6 +12,12 @@ export interface ChainConfig {
   /** Independent node that answers eth_getProof for failover keys when the upstreams fail. */
   partner?: string;
   wsUpstream?: string;
+  /** `evm` (default) or `starknet` (upstreams are Starknet JSON-RPC 0.9 / 0.10 nodes). */
+  protocol?: Protocol;
+  /** Blocks below the head that can no longer change (default: the node's `finalized` block). */
+  finalityDepth?: number;
+  /** Between head polls, in ms, when no WebSocket upstream gives newHeads (default 250). */
+  headPollMs?: number;
 }
 
 export interface GatewayConfig {
@@ -21,8 +28,10 @@ export interface GatewayConfig {
   upstreamTimeoutMs?: number;
   /** Between upstream health checks, in ms (default 1000). */
   healthIntervalMs?: number;
-  /** Immutable answers kept in memory (default 10000). */
+  /** Answers kept in memory (default 10000; 0 turns the cache off). */
   cacheEntries?: number;
+  /** Bytes of answers kept in memory per chain (default 64 MB). */
+  cacheBytes?: number;
 }
 
 function fail(file: string, why: string): never {
@@ -56,6 +65,15 @@ export function loadConfig(file: string): GatewayConfig {
     }
     if (!Array.isArray(chain.upstreams) || chain.upstreams.length === 0) {
       fail(file, `chain ${chain.name}: upstreams must list at least one URL`);
+    }
+    if (chain.protocol !== undefined && chain.protocol !== 'evm' && chain.protocol !== 'starknet') {
+      fail(file, `chain ${chain.name}: protocol must be "evm" or "starknet"`);
+    }
+    if (!/^[A-Za-z0-9._-]+$/.test(chain.name)) {
+      fail(
+        file,
+        `chain ${chain.name}: a name is letters, digits, ".", "_" and "-" (it is a URL path prefix)`,
+      );
     }
   }
   return config;

@@ -14,7 +14,7 @@ import {
 import type { Store } from './credits/store';
 import { errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
-import { METHODS, type MethodSpec, validateParams } from './jsonrpc/methods';
+import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import type { Metrics } from './metrics/metrics';
 import type { Chain } from './upstream/chain';
 import type { Router } from './upstream/router';
@@ -121,7 +121,7 @@ export class Gateway {
       const id = admitted?.id ?? idOf(call);
       const method =
         admitted?.method ??
-        (METHODS.has(String((call as { method?: unknown } | null)?.method))
+        (methodsFor(ctx.chain.protocol).has(String((call as { method?: unknown } | null)?.method))
           ? String((call as { method: unknown }).method)
           : 'invalid');
       const rpcError =
@@ -137,14 +137,17 @@ export class Gateway {
    */
   async admit(ctx: CallContext, call: unknown): Promise<Admitted> {
     const { id, method, params } = checkCall(call);
-    const spec = METHODS.get(method);
+    const spec = methodsFor(ctx.chain.protocol).get(method);
     if (!spec) throw errors.methodNotFound(method);
     if (spec.wsOnly && !ctx.ws) throw errors.wsOnly(method);
     if (!methodAllowed(ctx.key, method)) throw errors.rejected();
     validateParams(method, spec, params);
-    if (!contractsAllowed(ctx.key, method, params)) throw errors.rejected();
+    // Typed as positional: by-name params (an object) pass validateParams for Starknet methods
+    // only, which go upstream unchanged.
+    const checked = params as unknown[];
+    if (!contractsAllowed(ctx.key, method, checked)) throw errors.rejected();
     const { durable } = await this.charge(ctx.key, method, spec.cost);
-    return { id, method, params, spec, durable };
+    return { id, method, params: checked, spec, durable };
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */

@@ -33,6 +33,49 @@ export const COSTS = {
 
 export type MethodName = keyof typeof COSTS;
 
+/**
+ * Starknet chains (`"protocol": "starknet"`): Infura's published Starknet credit costs. Methods
+ * Infura does not price (it does not serve them) take Infura's fallback rule, 80 credits.
+ */
+export const STARKNET_COSTS = {
+  // Infura's Starknet table
+  starknet_addDeclareTransaction: 700,
+  starknet_addDeployAccountTransaction: 700,
+  starknet_addInvokeTransaction: 700,
+  starknet_blockHashAndNumber: 80,
+  starknet_blockNumber: 80,
+  starknet_call: 80,
+  starknet_chainId: 5,
+  starknet_estimateFee: 240,
+  starknet_getBlockTransactionCount: 80,
+  starknet_getBlockWithTxHashes: 80,
+  starknet_getBlockWithTxs: 80,
+  starknet_getClass: 80,
+  starknet_getClassAt: 80,
+  starknet_getClassHashAt: 80,
+  starknet_getEvents: 200,
+  starknet_getNonce: 80,
+  starknet_getStateUpdate: 80,
+  starknet_getStorageAt: 80,
+  starknet_getTransactionByBlockIdAndIndex: 80,
+  starknet_getTransactionByHash: 80,
+  starknet_getTransactionReceipt: 80,
+  starknet_simulateTransactions: 160,
+  starknet_specVersion: 5,
+  starknet_syncing: 5,
+  // Not in Infura's table: its default of 80
+  starknet_getBlockWithReceipts: 80,
+  starknet_getTransactionStatus: 80,
+  starknet_getMessagesStatus: 80,
+  starknet_estimateMessageFee: 80,
+  starknet_getStorageProof: 80,
+  starknet_getCompiledCasm: 80,
+  starknet_traceTransaction: 80,
+  starknet_traceBlockTransactions: 80,
+} as const;
+
+export type StarknetMethodName = keyof typeof STARKNET_COSTS;
+
 /** Each notification a subscription delivers is charged too. */
 export const NOTIFICATION_COSTS = {
   newHeads: 50,

@@ -5,10 +5,13 @@
  */
 import { BATCH_LIMIT, errors, type JsonRpcId, RpcError } from './errors';
 
+/** By position, or by name (Starknet methods only; the method table checks which). */
+export type Params = unknown[] | Record<string, unknown>;
+
 export interface Call {
   id: JsonRpcId;
   method: string;
-  params: unknown[];
+  params: Params;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -46,8 +49,9 @@ export function checkCall(call: unknown): Call {
   if (!('id' in call) || !isId(call.id)) {
     throw errors.invalidRequest('id must be a number, a string or null');
   }
-  if (call.params !== undefined && !Array.isArray(call.params)) {
+  // By position (an array) or by name (an object: Starknet methods take them so).
+  if (call.params !== undefined && (typeof call.params !== 'object' || call.params === null)) {
     throw errors.invalidParams('params must be an array');
   }
-  return { id: call.id, method: call.method, params: (call.params as unknown[]) ?? [] };
+  return { id: call.id, method: call.method, params: (call.params as Params) ?? [] };
 }

@@ -70,6 +70,8 @@ export const errors = {
     new RpcError(CODES.rejectedBySettings, 'rejected due to project ID settings', 403),
   unknownChain: (host: string) =>
     new RpcError(CODES.unknownChain, `no chain is served at host ${host}`, 404),
+  unknownChainName: (name: string) =>
+    new RpcError(CODES.unknownChain, `no chain named ${name} is served here`, 404),
   notFound: () => new RpcError(CODES.invalidRequest, 'not found', 404),
   dailyLimit: (limit: number) =>
     new RpcError(

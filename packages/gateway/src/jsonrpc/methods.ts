@@ -3,7 +3,8 @@
  * from credits/costs.ts (one entry per method there, enforced by the type). A method not listed
  * is -32601 and is not charged.
  */
-import { COSTS, type MethodName } from '../credits/costs';
+import { COSTS, type MethodName, STARKNET_COSTS, type StarknetMethodName } from '../credits/costs';
+import type { Protocol } from '../upstream/types';
 import { errors } from './errors';
 import {
   address,
@@ -24,6 +25,7 @@ import {
   subscriptionId,
   subscriptionKind,
 } from './params';
+import { STARKNET_TABLE } from './starknet';
 
 export interface MethodSpec {
   params: Param[];
@@ -32,6 +34,8 @@ export interface MethodSpec {
   retryable: boolean;
   /** Subscriptions exist only on a WebSocket connection. */
   wsOnly?: boolean;
+  /** Params may also come by name, as an object (Starknet). */
+  named?: boolean;
 }
 
 const read = (params: Param[]) => ({ params, retryable: true });
@@ -97,8 +101,27 @@ export const METHODS: ReadonlyMap<string, MethodSpec> = new Map(
   Object.entries(TABLE).map(([name, spec]) => [name, { ...spec, cost: COSTS[name as MethodName] }]),
 );
 
+/** The methods of Starknet chains (jsonrpc/starknet.ts). */
+export const STARKNET_METHODS: ReadonlyMap<string, MethodSpec> = new Map(
+  Object.entries(STARKNET_TABLE).map(([name, spec]) => [
+    name,
+    { ...spec, named: true, cost: STARKNET_COSTS[name as StarknetMethodName] },
+  ]),
+);
+
+/** A chain's method table: an Ethereum method on a Starknet chain does not exist, and the reverse. */
+export function methodsFor(protocol: Protocol): ReadonlyMap<string, MethodSpec> {
+  return protocol === 'starknet' ? STARKNET_METHODS : METHODS;
+}
+
 /** Checks params against the table; throws -32602 naming the first bad param. */
-export function validateParams(method: string, spec: MethodSpec, params: unknown[]): void {
+export function validateParams(method: string, spec: MethodSpec, params: unknown): void {
+  if (!Array.isArray(params)) {
+    if (!spec.named || typeof params !== 'object' || params === null) {
+      throw errors.invalidParams('params must be an array');
+    }
+    return validateNamed(spec, params as Record<string, unknown>);
+  }
   if (params.length > spec.params.length) {
     throw errors.invalidParams(
       `${method} takes at most ${spec.params.length} params (got ${params.length})`,
@@ -114,4 +137,22 @@ export function validateParams(method: string, spec: MethodSpec, params: unknown
     if (problem === 'SAFE_UNSUPPORTED') throw errors.safeUnsupported();
     if (problem) throw errors.invalidParams(`param ${index} (${param.name}) ${problem}`);
   });
+}
+
+/** Params by name: every required name present, no unknown name, each value checked. */
+function validateNamed(spec: MethodSpec, params: Record<string, unknown>): void {
+  for (const name of Object.keys(params)) {
+    if (!spec.params.some((p) => p.name === name)) {
+      throw errors.invalidParams(`unknown param ${name}`);
+    }
+  }
+  for (const param of spec.params) {
+    const value = params[param.name];
+    if (value === undefined) {
+      if (!param.optional) throw errors.invalidParams(`missing param ${param.name}`);
+      continue;
+    }
+    const problem = param.check(value);
+    if (problem) throw errors.invalidParams(`param ${param.name} ${problem}`);
+  }
 }

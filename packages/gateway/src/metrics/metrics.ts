@@ -6,6 +6,9 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export class Metrics {
   private readonly cacheHits = new Map<string, number>();
+  private readonly mergedCalls = new Map<string, number>();
+  private readonly gauges: { name: string; help: string; labels: string; read: () => number }[] =
+    [];
   private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
   // Counters keyed by method, then status: no label string is built per call.
@@ -25,6 +28,16 @@ export class Metrics {
   cacheHit(method: string): void {
     const key = `method="${method}"`;
     this.cacheHits.set(key, (this.cacheHits.get(key) ?? 0) + 1);
+  }
+
+  /** A call that joined an identical one in flight instead of going upstream. */
+  merged(method: string): void {
+    this.mergedCalls.set(method, (this.mergedCalls.get(method) ?? 0) + 1);
+  }
+
+  /** A value read when /metrics is rendered (cache size, say). */
+  gauge(name: string, help: string, labels: string, read: () => number): void {
+    this.gauges.push({ name, help, labels, read });
   }
 
   upstreamLatency(upstream: string, seconds: number): void {
@@ -59,11 +72,18 @@ export class Metrics {
       requests,
     );
     counter('gateway_credits_total', 'Credits charged, by method.', credits);
+    counter('gateway_cache_hits_total', 'Calls answered from the answer cache.', this.cacheHits);
     counter(
-      'gateway_cache_hits_total',
-      'Calls answered from the immutable-answer cache.',
-      this.cacheHits,
+      'gateway_merged_total',
+      'Calls that shared an identical upstream request already in flight.',
+      new Map([...this.mergedCalls].map(([method, count]) => [`method="${method}"`, count])),
     );
+    let lastGauge = '';
+    for (const g of [...this.gauges].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (g.name !== lastGauge) lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`);
+      lastGauge = g.name;
+      lines.push(`${g.name}{${g.labels}} ${g.read()}`);
+    }
     const name = 'gateway_upstream_latency_seconds';
     lines.push(`# HELP ${name} Upstream call latency.`, `# TYPE ${name} histogram`);
     for (const [upstream, h] of this.latency) {

@@ -46,11 +46,21 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
   );
 
   const rpc = async (
-    request: FastifyRequest<{ Params: { key?: string } }>,
+    request: FastifyRequest<{ Params: { key?: string; chain?: string } }>,
     reply: FastifyReply,
   ) => {
-    const chain = gateway.router.chainFor(request.headers.host);
-    if (!chain) return sendError(reply, errors.unknownChain(hostName(request.headers.host)));
+    const named = request.params.chain;
+    const chain = named
+      ? gateway.router.byName(named)
+      : gateway.router.chainFor(request.headers.host);
+    if (!chain) {
+      return sendError(
+        reply,
+        named
+          ? errors.unknownChainName(named)
+          : errors.unknownChain(hostName(request.headers.host)),
+      );
+    }
     let key;
     try {
       key = await gateway.authenticate(
@@ -68,8 +78,15 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
   app.post('/v3/:key', rpc);
   app.post('/v3', rpc);
   app.post('/v3/', rpc);
+  // A chain picked by name: /<chain>/v3/<KEY> (Host routing still serves the plain /v3/<KEY>).
+  app.post('/:chain/v3/:key', rpc);
+  app.post('/:chain/v3', rpc);
+  app.post('/:chain/v3/', rpc);
 
-  app.get('/v3/:key/usage', async (request: FastifyRequest<{ Params: { key: string } }>, reply) => {
+  const usage = async (
+    request: FastifyRequest<{ Params: { key: string } }>,
+    reply: FastifyReply,
+  ) => {
     try {
       const key = await gateway.authenticate(
         request.params.key,
@@ -95,7 +112,10 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
     } catch (error) {
       return sendError(reply, error as RpcError);
     }
-  });
+  };
+  // A key's usage covers every chain; under a chain prefix too, so one base URL serves both.
+  app.get('/v3/:key/usage', usage);
+  app.get('/:chain/v3/:key/usage', usage);
 
   app.get('/healthz', async (_request, reply) => {
     const report = health(gateway.router);

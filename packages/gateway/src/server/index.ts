@@ -18,18 +18,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const metrics = new Metrics();
   const store = await openStore(config);
-  const router = Router.from(
-    config.chains,
-    (chain) =>
-      new Chain(
-        chain,
-        {
-          timeoutMs: config.upstreamTimeoutMs ?? 5000,
-          cacheEntries: config.cacheEntries ?? 10_000,
-        },
-        metrics,
-      ),
-  );
+  const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
   const gateway = new Gateway(store, router, metrics);
   const app = buildHttp(gateway);

@@ -15,7 +15,8 @@ import { BODY_LIMIT, errorResponse, errors, RpcError } from '../jsonrpc/errors';
 import { UpstreamSocket } from '../upstream/socket';
 import { hostName } from './http';
 
-const PATH = /^\/ws\/v3(?:\/([^/?#]*))?\/?(?:\?.*)?$/;
+// [/<chain name>]/ws/v3[/<KEY>]: a chain prefix picks the chain by name, else the Host does.
+const PATH = /^(?:\/([A-Za-z0-9._-]+))?\/ws\/v3(?:\/([^/?#]*))?\/?(?:\?.*)?$/;
 
 interface Subscription {
   kind: SubscriptionKind;
@@ -36,10 +37,19 @@ export function attachWebSocket(server: Server, gateway: Gateway): { close(): Pr
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = PATH.exec(request.url ?? '');
     if (!match) return refuseUpgrade(socket, errors.notFound());
-    const chain = gateway.router.chainFor(request.headers.host);
-    if (!chain) return refuseUpgrade(socket, errors.unknownChain(hostName(request.headers.host)));
+    const chain = match[1]
+      ? gateway.router.byName(match[1])
+      : gateway.router.chainFor(request.headers.host);
+    if (!chain) {
+      return refuseUpgrade(
+        socket,
+        match[1]
+          ? errors.unknownChainName(match[1])
+          : errors.unknownChain(hostName(request.headers.host)),
+      );
+    }
     gateway
-      .authenticate(match[1] || undefined, request.headers.authorization, request.headers.origin)
+      .authenticate(match[2] || undefined, request.headers.authorization, request.headers.origin)
       .then(
         (key) =>
           wss.handleUpgrade(request, socket, head, (ws) => {

@@ -1,48 +1,54 @@
 /**
- * Answers that cannot change, kept in memory (still charged): a block by hash, a transaction by
- * block hash and index, and a receipt whose block is at or below `finalized`. `null` is never
- * cached (the block or transaction may yet appear). Least recently inserted entries go first.
+ * Answers kept in memory, bounded in entries and in bytes (both shown in /metrics). Two kinds:
+ * - immutable answers (by hash, below finality, chain id): kept until evicted;
+ * - head answers (`latest` reads): kept only until the chain's next head, when they are dropped.
+ * A cached answer is still charged as any other. Only result texts are kept: never `null`,
+ * never an error. Least recently inserted entries are evicted first.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, string>();
+  private readonly immutable = new Map<string, string>();
+  private readonly head = new Map<string, string>();
+  private bytes = 0;
 
-  constructor(private readonly capacity: number) {}
-
-  static key(method: string, params: unknown[]): string | undefined {
-    if (
-      method === 'eth_getBlockByHash' ||
-      method === 'eth_getTransactionByBlockHashAndIndex' ||
-      method === 'eth_getTransactionReceipt'
-    ) {
-      return `${method}:${JSON.stringify(params).toLowerCase()}`;
-    }
-    return undefined;
-  }
-
-  /** Whether this result may be kept; receipts only once their block is final. */
-  static immutable(method: string, result: unknown, finalized: bigint | undefined): boolean {
-    if (result === null || result === undefined) return false;
-    if (method !== 'eth_getTransactionReceipt') return true;
-    const blockNumber = (result as { blockNumber?: string }).blockNumber;
-    return (
-      finalized !== undefined && typeof blockNumber === 'string' && BigInt(blockNumber) <= finalized
-    );
-  }
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
 
   get(key: string): string | undefined {
-    return this.entries.get(key);
+    return this.head.get(key) ?? this.immutable.get(key);
   }
 
-  set(key: string, resultJson: string): void {
-    if (this.capacity <= 0) return;
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+  set(key: string, result: string, untilNextHead: boolean): void {
+    const size = key.length + result.length;
+    if (this.maxEntries <= 0 || size > this.maxBytes / 4) return;
+    const into = untilNextHead ? this.head : this.immutable;
+    const previous = into.get(key);
+    if (previous !== undefined) this.bytes -= key.length + previous.length;
+    into.set(key, result);
+    this.bytes += size;
+    while (this.size > this.maxEntries || this.bytes > this.maxBytes) {
+      // Evict from the map written to, unless it holds only this entry.
+      const from = into.size > 1 ? into : into === this.head ? this.immutable : this.head;
+      const oldest = from.keys().next();
+      if (oldest.done) break;
+      this.bytes -= oldest.value.length + from.get(oldest.value)!.length;
+      from.delete(oldest.value);
     }
-    this.entries.set(key, resultJson);
+  }
+
+  /** A new head: every `latest` answer is now stale. */
+  newHead(): void {
+    for (const [key, value] of this.head) this.bytes -= key.length + value.length;
+    this.head.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.immutable.size + this.head.size;
+  }
+
+  /** Approximate bytes held (UTF-16 code units of keys and results). */
+  get byteSize(): number {
+    return this.bytes;
   }
 }

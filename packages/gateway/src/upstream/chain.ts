@@ -1,12 +1,18 @@
 /**
  * One chain: its upstreams (tried in turn, unhealthy ones skipped), the eth_getProof failover
- * partner, SPEC normalisation and the cache of immutable answers.
+ * partner, SPEC normalisation, its head, identical calls in flight merged into one upstream
+ * request, and the cache of answers that are still true (see policy.ts).
+ *
+ * Upstream answers pass through as bytes: only the result (or error) text is kept, and each
+ * caller's answer is that text wrapped with its own id.
  */
 import type { ChainConfig } from '../config';
 import type { Metrics } from '../metrics/metrics';
 import { AnswerCache } from './cache';
+import { HeadTracker } from './head';
 import { capGas, normaliseRevert, padStorageKeys } from './normalise';
-import type { RpcAnswer } from './types';
+import { keepable, scopeOf } from './policy';
+import type { Protocol, RpcErrorBody } from './types';
 import { Upstream, UpstreamFailure } from './upstream';
 
 export interface ForwardOptions {
@@ -14,32 +20,95 @@ export interface ForwardOptions {
   failover: boolean;
 }
 
+export interface ChainOptions {
+  upstreamTimeoutMs?: number;
+  /** Answers kept in memory, at most (default 10000; 0 turns the cache off). */
+  cacheEntries?: number;
+  /** Bytes of answers kept in memory, at most (default 64 MB). */
+  cacheBytes?: number;
+}
+
+/** An upstream answer without its id: the JSON text of its result, or of its error. */
+export type Outcome = { result: string; error?: undefined } | { error: string; result?: undefined };
+
+// Every upstream request carries id 1: an answer starting with this passes through unparsed.
+const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":';
+
+/** The result or error text of one upstream answer; UpstreamFailure when it is neither. */
+export function unwrap(text: string): Outcome {
+  if (text.startsWith(RESULT_PREFIX) && text.endsWith('}')) {
+    return { result: text.slice(RESULT_PREFIX.length, -1) };
+  }
+  let answer: { result?: unknown; error?: unknown };
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new UpstreamFailure('unavailable');
+  }
+  if (answer?.error !== undefined) return { error: JSON.stringify(answer.error) };
+  if (answer && 'result' in answer) return { result: JSON.stringify(answer.result) };
+  throw new UpstreamFailure('unavailable');
+}
+
 export class Chain {
   readonly name: string;
+  readonly protocol: Protocol;
   readonly upstreams: Upstream[];
   readonly partner: Upstream | undefined;
   readonly wsUpstream: string | undefined;
+  readonly head: HeadTracker;
   private readonly cache: AnswerCache;
+  private readonly inFlight = new Map<string, Promise<Outcome>>();
+  private readonly timeoutMs: number;
+  private readonly finalityDepth: number | undefined;
   private next = 0;
 
   constructor(
     config: ChainConfig,
-    options: { timeoutMs: number; cacheEntries: number },
+    options: ChainOptions,
     private readonly metrics: Metrics,
   ) {
     this.name = config.name;
+    this.protocol = config.protocol ?? 'evm';
+    this.timeoutMs = options.upstreamTimeoutMs ?? 5000;
     this.upstreams = config.upstreams.map(
-      (url, i) => new Upstream(url, `${config.name}/${i}`, options.timeoutMs, metrics),
+      (url, i) => new Upstream(url, `${config.name}/${i}`, this.timeoutMs, metrics, this.protocol),
     );
     this.partner = config.partner
-      ? new Upstream(config.partner, `${config.name}/partner`, options.timeoutMs, metrics)
+      ? new Upstream(config.partner, `${config.name}/partner`, this.timeoutMs, metrics)
       : undefined;
     this.wsUpstream = config.wsUpstream;
-    this.cache = new AnswerCache(options.cacheEntries);
+    this.finalityDepth = config.finalityDepth;
+    this.cache = new AnswerCache(options.cacheEntries ?? 10_000, options.cacheBytes ?? 64 << 20);
+    const blockNumber = `{"jsonrpc":"2.0","id":1,"method":"${this.protocol === 'evm' ? 'eth_blockNumber' : 'starknet_blockNumber'}","params":[]}`;
+    this.head = new HeadTracker(
+      async () => {
+        const outcome = unwrap(await this.send(blockNumber, true));
+        if (outcome.result === undefined) throw new UpstreamFailure('unavailable');
+        return BigInt(JSON.parse(outcome.result) as string | number);
+      },
+      () => this.cache.newHead(),
+      config.headPollMs ?? 250,
+      // newHeads is Ethereum's subscription; Starknet heads are polled.
+      this.protocol === 'evm' ? config.wsUpstream : undefined,
+    );
+    metrics.gauge(
+      'gateway_cache_entries',
+      'Answers held in the cache.',
+      `chain="${this.name}"`,
+      () => this.cache.size,
+    );
+    metrics.gauge(
+      'gateway_cache_bytes',
+      'Approximate bytes held in the cache.',
+      `chain="${this.name}"`,
+      () => this.cache.byteSize,
+    );
   }
 
   start(healthIntervalMs: number): void {
     for (const upstream of this.upstreams) upstream.startHealthChecks(healthIntervalMs);
+    this.head.start();
   }
 
   get healthy(): boolean {
@@ -59,7 +128,14 @@ export class Chain {
     return this.upstreams.find((u) => u.healthy && u.gasLimit !== undefined)?.gasLimit;
   }
 
-  private finalized(): bigint | undefined {
+  /** The deepest block that can no longer change: head - finalityDepth, or the node's `finalized`. */
+  private finalBlock(): bigint | undefined {
+    if (this.finalityDepth !== undefined) {
+      return this.head.number === undefined
+        ? undefined
+        : this.head.number - BigInt(this.finalityDepth);
+    }
+    if (this.protocol !== 'evm') return undefined;
     return this.upstreams.find((u) => u.healthy && u.finalized !== undefined)?.finalized;
   }
 
@@ -72,57 +148,114 @@ export class Chain {
   }
 
   /**
-   * Forwards one validated call and resolves with the response text for the client (same id).
+   * Forwards one validated call and resolves with the response text for the client (its id).
    * Throws UpstreamFailure when no upstream answered (the caller refunds the debit).
    */
   async forward(
     method: string,
-    params: unknown[],
+    params: unknown,
     id: unknown,
     options: ForwardOptions,
   ): Promise<string> {
-    if (method === 'eth_call' || method === 'eth_estimateGas') {
-      params = capGas(params, this.gasLimit() ?? (await this.ensureGasLimit()));
-    } else if (method === 'eth_getProof') {
-      params = padStorageKeys(params);
+    const outcome = await this.call(method, params, options);
+    const idText = typeof id === 'number' ? String(id) : JSON.stringify(id);
+    return outcome.result !== undefined
+      ? `{"jsonrpc":"2.0","id":${idText},"result":${outcome.result}}`
+      : `{"jsonrpc":"2.0","id":${idText},"error":${outcome.error}}`;
+  }
+
+  /** One call's outcome: from the cache, from an identical call in flight, or from upstream. */
+  async call(method: string, params: unknown, options: ForwardOptions): Promise<Outcome> {
+    if (this.protocol === 'evm') {
+      if (method === 'eth_call' || method === 'eth_estimateGas') {
+        params = capGas(params as unknown[], this.gasLimit() ?? (await this.ensureGasLimit()));
+      } else if (method === 'eth_getProof') {
+        params = padStorageKeys(params as unknown[]);
+      }
     }
-    const cacheKey = AnswerCache.key(method, params);
-    if (cacheKey) {
-      const hit = this.cache.get(cacheKey);
+    const paramsJson = params === undefined ? '[]' : JSON.stringify(params);
+    if (!options.retryable) {
+      // A write is never merged or cached, and what it changes ends every `latest` answer.
+      const outcome = await this.fetch(method, paramsJson, options);
+      if (outcome.result !== undefined) this.head.bump();
+      return outcome;
+    }
+    const finalBlock = this.finalBlock();
+    const scope = scopeOf(this.protocol, method, params, finalBlock);
+    const key = method + paramsJson;
+    if (scope !== 'none') {
+      const hit = this.cache.get(key);
       if (hit !== undefined) {
         this.metrics.cacheHit(method);
-        return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${hit}}`;
+        return { result: hit };
       }
     }
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    let text: string;
-    try {
-      text = await this.send(body, options.retryable);
-    } catch (error) {
-      if (method === 'eth_getProof' && options.failover && this.partner) {
-        return this.partner.send(body);
+    const generation = this.head.generation;
+    const flightKey = `${generation}:${key}`;
+    const leader = this.inFlight.get(flightKey);
+    if (leader) {
+      this.metrics.merged(method);
+      return this.follow(leader);
+    }
+    const request = this.fetch(method, paramsJson, options).then((outcome) => {
+      if (
+        outcome.result !== undefined &&
+        (scope !== 'head' || generation === this.head.generation) &&
+        keepable(this.protocol, scope, outcome.result, finalBlock)
+      ) {
+        this.cache.set(key, outcome.result, scope === 'head');
       }
+      return outcome;
+    });
+    this.inFlight.set(flightKey, request);
+    const done = () => {
+      if (this.inFlight.get(flightKey) === request) this.inFlight.delete(flightKey);
+    };
+    request.then(done, done);
+    return request;
+  }
+
+  /** A merged caller waits for the leader, but never longer than the upstream timeout. */
+  private follow(leader: Promise<Outcome>): Promise<Outcome> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new UpstreamFailure('timeout')), this.timeoutMs);
+      leader.then(
+        (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** One upstream request (with failover and revert normalisation); no cache, no merging. */
+  private async fetch(
+    method: string,
+    paramsJson: string,
+    options: ForwardOptions,
+  ): Promise<Outcome> {
+    // `method` is a name from the method table, so it needs no escaping.
+    const body = `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${paramsJson}}`;
+    const failover = method === 'eth_getProof' && options.failover && this.partner;
+    let outcome: Outcome;
+    try {
+      outcome = unwrap(await this.send(body, options.retryable));
+    } catch (error) {
+      if (failover) return unwrap(await this.partner!.send(body));
       throw error;
     }
-    if (!text.includes('"error"') && !cacheKey) return text;
-
-    const answer = JSON.parse(text) as RpcAnswer;
-    if (answer.error) {
-      if (method === 'eth_getProof' && options.failover && this.partner) {
-        return this.partner.send(body);
-      }
-      if (method === 'eth_call' || method === 'eth_estimateGas') {
-        const normalised = normaliseRevert(answer.error);
-        if (normalised !== answer.error) {
-          return JSON.stringify({ jsonrpc: '2.0', id: answer.id, error: normalised });
-        }
-      }
-      return text;
+    if (outcome.error === undefined) return outcome;
+    if (failover) return unwrap(await this.partner!.send(body));
+    if (method === 'eth_call' || method === 'eth_estimateGas') {
+      const error = JSON.parse(outcome.error) as RpcErrorBody;
+      const normalised = normaliseRevert(error);
+      if (normalised !== error) return { error: JSON.stringify(normalised) };
     }
-    if (cacheKey && AnswerCache.immutable(method, answer.result, this.finalized())) {
-      this.cache.set(cacheKey, JSON.stringify(answer.result));
-    }
-    return text;
+    return outcome;
   }
 
   /** Tries each upstream in order; only retryable calls move on after a failure. */
@@ -140,6 +273,7 @@ export class Chain {
   }
 
   async close(): Promise<void> {
+    this.head.close();
     await Promise.all(
       [...this.upstreams, ...(this.partner ? [this.partner] : [])].map((u) => u.close()),
     );

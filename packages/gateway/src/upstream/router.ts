@@ -1,12 +1,24 @@
 import type { ChainConfig } from '../config';
 import type { Chain } from './chain';
 
-/** Picks the chain for a Host header: exact host name first, then `*`. */
+/**
+ * Picks the chain for a request: by the path prefix `/<chain name>/v3/...` when there is one
+ * (clients without DNS of their own), else by the Host header: exact host name first, then `*`.
+ */
 export class Router {
+  private readonly names: Map<string, Chain>;
+
   constructor(
     readonly chains: Chain[],
     private readonly hosts: Map<string, Chain>,
-  ) {}
+  ) {
+    this.names = new Map(chains.map((chain) => [chain.name, chain]));
+  }
+
+  /** The chain named in a path prefix. */
+  byName(name: string): Chain | undefined {
+    return this.names.get(name);
+  }
 
   static from(configs: ChainConfig[], build: (c: ChainConfig) => Chain): Router {
     const chains = configs.map(build);

@@ -4,6 +4,7 @@
  */
 import { Pool } from 'undici';
 import type { Metrics } from '../metrics/metrics';
+import type { Protocol } from './types';
 
 export class UpstreamFailure extends Error {
   constructor(readonly kind: 'unavailable' | 'timeout') {
@@ -15,6 +16,7 @@ const HEALTH_BODY = JSON.stringify([
   { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] },
   { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByNumber', params: ['finalized', false] },
 ]);
+const STARKNET_HEALTH_BODY = '{"jsonrpc":"2.0","id":1,"method":"starknet_blockNumber","params":[]}';
 
 export class Upstream {
   healthy = true;
@@ -30,6 +32,7 @@ export class Upstream {
     readonly label: string,
     private readonly timeoutMs: number,
     private readonly metrics: Metrics,
+    private readonly protocol: Protocol = 'evm',
   ) {
     const parsed = new URL(url);
     this.path = parsed.pathname + parsed.search;
@@ -68,8 +71,17 @@ export class Upstream {
     }
   }
 
-  /** One health check; also refreshes the gas limit and finalized block. */
+  /** One health check; on EVM chains it also refreshes the gas limit and finalized block. */
   async check(): Promise<boolean> {
+    if (this.protocol === 'starknet') {
+      try {
+        const text = await this.send(STARKNET_HEALTH_BODY, Math.min(this.timeoutMs, 2000));
+        this.healthy = typeof (JSON.parse(text) as { result?: unknown }).result === 'number';
+      } catch {
+        this.healthy = false;
+      }
+      return this.healthy;
+    }
     try {
       const text = await this.send(HEALTH_BODY, Math.min(this.timeoutMs, 2000));
       const answers = JSON.parse(text) as { id: number; result?: Record<string, string> | null }[];
