@@ -1,3 +1,5 @@
+// Unit tests (fake provider) and *.e2e.test.ts: starknet.js' WalletAccount / WalletAccountV5 on
+// the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
 module.exports = {
   displayName: 'client',
   preset: 'ts-jest',
@@ -5,5 +7,15 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
-  transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: {
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    // The devnet (started in-process) uses @scure/@noble, which ship ES modules only.
+    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+  },
+  // The e2e test loads the testkit's and the devnet's sources: no prior build needed.
+  moduleNameMapper: {
+    '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
+    '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
 };

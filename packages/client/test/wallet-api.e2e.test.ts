@@ -1,0 +1,383 @@
+/**
+ * starknet.js 10.8's own WalletAccount (get-starknet v4 wallet object) and WalletAccountV5
+ * (Wallet Standard wallet, found with @wallet-standard/app) against this package's wallet, on
+ * the real snap bundle in @metamask/snaps-simulation, whose Testnet is a real packages/devnet on
+ * 127.0.0.1. Results are checked on the node and with starknet.js' own cryptography.
+ */
+import type { Wallet } from '@wallet-standard/base';
+import type { StandardEventsChangeProperties } from '@wallet-standard/features';
+import path from 'node:path';
+import {
+  CallData,
+  RpcProvider,
+  WalletAccount,
+  WalletAccountV5,
+  cairo,
+  constants,
+  ec,
+  hash,
+  typedData as starknetTypedData,
+  wallet as walletApi,
+  type TypedData,
+} from 'starknet';
+
+import {
+  CLOSED_URL,
+  REPO_ROOT,
+  STRK_TOKEN,
+  SimulatedFlask,
+  ensureSnapBuild,
+  rpc,
+  serveSnap,
+  startDevnet,
+  type ServedSnap,
+} from '@l2wallet/testkit';
+import {
+  StarknetSnapClient,
+  WalletApiError,
+  createStarknetWindowObject,
+  registerStarknetWallet,
+  type Eip1193Provider,
+  type SnapStarknetWindowObject,
+} from '../src';
+
+// A window for the Wallet Standard's events, before @wallet-standard/app is loaded.
+(globalThis as { window?: unknown }).window = new EventTarget();
+const { getWallets } = require('@wallet-standard/app') as typeof import('@wallet-standard/app');
+
+jest.setTimeout(180_000);
+
+/** The snap's Testnet node is fixed at build time: one port, so the cached build is reused. */
+const DEVNET_PORT = 5087;
+const ORIGIN = 'https://dapp.example';
+const SEPOLIA = constants.StarknetChainId.SN_SEPOLIA;
+const MAINNET = constants.StarknetChainId.SN_MAIN;
+const WALLET_NAME = 'MetaMask Starknet Snap (test)';
+const OTHER_TOKEN = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';
+
+type Devnet = Awaited<ReturnType<typeof startDevnet>>;
+
+/** Typed data bound to Sepolia (the snap refuses a domain on another chain). */
+const MAIL: TypedData = {
+  types: {
+    StarknetDomain: [
+      { name: 'name', type: 'shortstring' },
+      { name: 'version', type: 'shortstring' },
+      { name: 'chainId', type: 'shortstring' },
+      { name: 'revision', type: 'shortstring' },
+    ],
+    Mail: [
+      { name: 'to', type: 'ContractAddress' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  domain: { name: 'Wallet API test', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
+  message: { to: '0x1234', contents: 'Hello from the wallet API test' },
+};
+
+async function expectWalletError(promise: Promise<unknown>, code: number, message?: RegExp) {
+  const error = await promise.then(
+    () => {
+      throw new Error(`expected error ${code}, got a result`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WalletApiError);
+  expect({ code: (error as WalletApiError).code, message: (error as Error).message }).toEqual({
+    code,
+    message: message ? expect.stringMatching(message) : expect.any(String),
+  });
+}
+
+async function strkBalance(provider: RpcProvider, address: string): Promise<bigint> {
+  const [low, high] = await provider.callContract({
+    contractAddress: STRK_TOKEN,
+    entrypoint: 'balance_of',
+    calldata: [address],
+  });
+  return BigInt(low) + (BigInt(high) << 128n);
+}
+
+async function isDeployed(provider: RpcProvider, address: string): Promise<boolean> {
+  try {
+    await provider.getClassHashAt(address);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A signature over typed data, checked with starknet.js' own hash and curve. The account holds
+ * the Stark key (x only), as the chain does: either point with that x may have signed.
+ */
+function verifyTyped(data: TypedData, signature: string[], address: string, starkKey: string) {
+  const messageHash = starknetTypedData.getMessageHash(data, address);
+  const [r, s] = signature.slice(-2).map(BigInt);
+  const x = BigInt(starkKey).toString(16).padStart(64, '0');
+  return ['02', '03'].some((prefix) =>
+    ec.starkCurve.verify(new ec.starkCurve.Signature(r, s), messageHash, `${prefix}${x}`),
+  );
+}
+
+describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () => {
+  let devnet: Devnet;
+  let served: ServedSnap;
+  let flask: SimulatedFlask;
+  let provider: RpcProvider;
+  let wallet: SnapStarknetWindowObject;
+  let unregister: () => void;
+  let address = '';
+  let publicKey = '';
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ port: DEVNET_PORT, seed: 0, accounts: 1 });
+    const folder = ensureSnapBuild({
+      snapRoot: path.join(REPO_ROOT, 'packages/snap'),
+      env: {
+        SNAP_TESTNET_RPC_URL: devnet.rpcUrl,
+        SNAP_TESTNET_EXPLORER_URL: devnet.url,
+        SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
+        SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+      },
+    });
+    served = await serveSnap(folder);
+    flask = new SimulatedFlask(served.url, folder);
+    const eip1193: Eip1193Provider = {
+      async request({ method, params }) {
+        const reply = await flask.handle(method, params, ORIGIN);
+        if (reply.error) throw reply.error;
+        return reply.result;
+      },
+    };
+    const client = new StarknetSnapClient({ provider: eip1193, snapId: flask.snapId });
+    wallet = createStarknetWindowObject(client, { name: WALLET_NAME });
+    unregister = registerStarknetWallet(wallet);
+    provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
+  });
+
+  afterAll(async () => {
+    unregister?.();
+    await flask?.close();
+    await served?.close();
+    await devnet?.close();
+  });
+
+  describe('WalletAccount (get-starknet v4 wallet object)', () => {
+    let account: WalletAccount;
+
+    it('connects: permissions, the account, its deployment data (address recomputed by starknet.js)', async () => {
+      await expect(walletApi.getPermissions(wallet)).resolves.toEqual([]);
+      await expect(walletApi.requestAccounts(wallet, true)).resolves.toEqual([]);
+      account = await WalletAccount.connect(provider, wallet);
+      address = account.address;
+      expect(address).toMatch(/^0x[0-9a-f]{64}$/);
+      // The install prompt, then whatever the snap asks on the first account access.
+      expect(flask.dialogs[0]).toMatchObject({ method: 'wallet_requestSnaps', action: 'approve' });
+      await expect(walletApi.getPermissions(wallet)).resolves.toEqual(['accounts']);
+      await expect(walletApi.requestAccounts(wallet, true)).resolves.toEqual([address]);
+      await expect(walletApi.requestChainId(wallet)).resolves.toBe(SEPOLIA);
+
+      const deployment = await walletApi.deploymentData(wallet);
+      expect(deployment).toMatchObject({ address, version: 1 });
+      const recomputed = hash.calculateContractAddressFromHash(
+        deployment.salt,
+        deployment.class_hash,
+        deployment.calldata,
+        0,
+      );
+      expect(BigInt(recomputed)).toBe(BigInt(address));
+      publicKey = deployment.calldata[0];
+      expect(await isDeployed(provider, address)).toBe(false);
+    });
+
+    it('supportedSpecs, supportedWalletApi, addStarknetChain of a listed chain', async () => {
+      await expect(walletApi.supportedSpecs(wallet)).resolves.toEqual(['0.9', '0.10']);
+      await expect(walletApi.supportedWalletApi(wallet)).resolves.toEqual(['0.7', '0.8']);
+      await expect(
+        account.addStarknetChain({ id: 'sepolia', chain_id: SEPOLIA, chain_name: 'Sepolia' }),
+      ).resolves.toBe(true);
+    });
+
+    it('executes a STRK transfer on chain, deploying the account first', async () => {
+      await rpc(devnet.rpcUrl, 'devnet_mint', {
+        address,
+        amount: (50n * 10n ** 18n).toString(),
+        unit: 'FRI',
+      });
+      const recipient = '0x' + '5'.repeat(63);
+      const before = await strkBalance(provider, recipient);
+      const amount = 1234n;
+      const dialogsBefore = flask.dialogs.length;
+      const { transaction_hash } = await account.execute({
+        contractAddress: STRK_TOKEN,
+        entrypoint: 'transfer',
+        calldata: CallData.compile({ recipient, amount: cairo.uint256(amount) }),
+      });
+      const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 200 });
+      expect(receipt.isSuccess()).toBe(true);
+      expect(await strkBalance(provider, recipient)).toBe(before + amount);
+      expect(await isDeployed(provider, address)).toBe(true);
+      // The user saw the transfer's call before it was sent.
+      const shown = flask.dialogs
+        .slice(dialogsBefore)
+        .map((d) => d.text)
+        .join('\n');
+      expect(shown).toMatch(/transfer/i);
+    });
+
+    it('wallet_deploymentData of the deployed account is 115', async () => {
+      await expectWalletError(walletApi.deploymentData(wallet), 115, /already deployed/);
+    });
+
+    it('signs typed data that starknet.js verifies with the account key', async () => {
+      const signature = (await account.signMessage(MAIL)) as string[];
+      expect(verifyTyped(MAIL, signature, address, publicKey)).toBe(true);
+      const tampered = { ...MAIL, message: { ...MAIL.message, contents: 'changed' } };
+      expect(verifyTyped(tampered, signature, address, publicKey)).toBe(false);
+      expect(flask.dialogs.at(-1)?.text).toContain('Hello from the wallet API test');
+    });
+
+    it('watches an asset', async () => {
+      await expect(
+        account.watchAsset({
+          type: 'ERC20',
+          options: { address: OTHER_TOKEN, symbol: 'TKN', decimals: 6, name: 'Test Token' },
+        }),
+      ).resolves.toBe(true);
+      expect(flask.dialogs.at(-1)?.text).toMatch(/TKN/);
+    });
+
+    it('switches to Mainnet and back, with networkChanged events and the provider following', async () => {
+      const seen: Array<[string | undefined, string[] | undefined]> = [];
+      account.onNetworkChanged((chainId, accounts) => seen.push([chainId, accounts]));
+      await expect(account.switchStarknetChain(MAINNET)).resolves.toBe(true);
+      await expect(walletApi.requestChainId(wallet)).resolves.toBe(MAINNET);
+      await expect(account.switchStarknetChain(SEPOLIA)).resolves.toBe(true);
+      expect(seen.map(([chainId]) => chainId)).toEqual([MAINNET, SEPOLIA]);
+      // The same key is the same address on both networks.
+      expect(seen.map(([, accounts]) => accounts)).toEqual([[address], [address]]);
+      expect(await account.provider.getChainId()).toBe(SEPOLIA);
+    });
+
+    it('every wallet API error code on its case, with nothing sent', async () => {
+      const nonce = await provider.getNonceForAddress(address);
+      // 113: the user declines.
+      flask.declineNextDialog();
+      await expectWalletError(account.signMessage(MAIL), 113);
+      expect(flask.dialogs.at(-1)?.action).toBe('decline');
+      flask.declineNextDialog();
+      await expectWalletError(
+        account.execute({
+          contractAddress: STRK_TOKEN,
+          entrypoint: 'transfer',
+          calldata: [address, 1, 0],
+        }),
+        113,
+      );
+      // 114: a payload the wallet API does not allow names the field.
+      await expectWalletError(
+        account.execute({ contractAddress: STRK_TOKEN, entrypoint: 'transfer', calldata: ['x1'] }),
+        114,
+        /calls\[0\]\.calldata\[0\]/,
+      );
+      await expectWalletError(
+        account.watchAsset({ type: 'ERC721' as 'ERC20', options: { address: OTHER_TOKEN } }),
+        114,
+        /type/,
+      );
+      // 112: a network the snap does not list.
+      await expectWalletError(account.switchStarknetChain('0x1234' as never), 112, /0x1234/);
+      // 162: an api_version this wallet does not implement.
+      await expectWalletError(
+        wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.1' } }),
+        162,
+      );
+      // 163: anything else, with the snap's own explanation (here: not enough STRK).
+      await expectWalletError(
+        account.execute({
+          contractAddress: STRK_TOKEN,
+          entrypoint: 'transfer',
+          calldata: CallData.compile({ recipient: address, amount: cairo.uint256(10n ** 30n) }),
+        }),
+        163,
+      );
+      expect(await provider.getNonceForAddress(address)).toBe(nonce);
+    });
+  });
+
+  describe('WalletAccountV5 (Wallet Standard)', () => {
+    let standard: Wallet;
+    let account: WalletAccountV5;
+
+    it('finds the wallet with @wallet-standard/app and connects through standard:connect', async () => {
+      const found = getWallets()
+        .get()
+        .filter((candidate) => candidate.name === WALLET_NAME);
+      expect(found).toHaveLength(1);
+      standard = found[0];
+      expect(Object.keys(standard.features).sort()).toEqual([
+        'standard:connect',
+        'standard:disconnect',
+        'standard:events',
+        'starknet:walletApi',
+      ]);
+      expect(standard.icon).toMatch(/^data:image\//);
+      account = await WalletAccountV5.connect(provider, standard as never);
+      expect(account.address).toBe(address);
+      expect(standard.accounts.map((a) => [a.address, a.chains])).toEqual([
+        [address, ['starknet:SN_SEPOLIA']],
+      ]);
+    });
+
+    it('executes a transfer on chain and signs typed data that starknet.js verifies', async () => {
+      const recipient = '0x' + '6'.repeat(63);
+      const { transaction_hash } = await account.execute({
+        contractAddress: STRK_TOKEN,
+        entrypoint: 'transfer',
+        calldata: CallData.compile({ recipient, amount: cairo.uint256(77n) }),
+      });
+      const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 200 });
+      expect(receipt.isSuccess()).toBe(true);
+      expect(await strkBalance(provider, recipient)).toBe(77n);
+      const signature = (await account.signMessage(MAIL)) as string[];
+      expect(verifyTyped(MAIL, signature, address, publicKey)).toBe(true);
+    });
+
+    it('watches an asset and reports deploymentData 115 through starknet:walletApi', async () => {
+      await expect(
+        account.watchAsset({
+          type: 'ERC20',
+          options: { address: STRK_TOKEN, symbol: 'STRK', decimals: 18, name: 'Starknet Token' },
+        }),
+      ).resolves.toBe(true);
+      const request = (
+        standard as unknown as { features: Record<string, { request: typeof wallet.request }> }
+      ).features['starknet:walletApi'].request;
+      await expectWalletError(request({ type: 'wallet_deploymentData' }), 115);
+    });
+
+    it('a switch and back emits change events with the new chain', async () => {
+      const changes: StandardEventsChangeProperties[] = [];
+      const off = account.onChange((change) => changes.push(change));
+      await expect(account.switchStarknetChain(MAINNET)).resolves.toBe(true);
+      await expect(account.switchStarknetChain(SEPOLIA)).resolves.toBe(true);
+      off();
+      expect(changes.map((change) => change.accounts?.[0]?.chains)).toEqual([
+        ['starknet:SN_MAIN'],
+        ['starknet:SN_SEPOLIA'],
+      ]);
+      expect(standard.accounts[0].chains).toEqual(['starknet:SN_SEPOLIA']);
+    });
+
+    it('disconnect empties the accounts and the permissions', async () => {
+      await (
+        standard.features['standard:disconnect'] as { disconnect(): Promise<void> }
+      ).disconnect();
+      expect(standard.accounts).toEqual([]);
+      await expect(walletApi.getPermissions(wallet)).resolves.toEqual([]);
+      account.unsubscribeChange();
+    });
+  });
+});
