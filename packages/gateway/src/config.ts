@@ -82,7 +82,7 @@ export function loadConfig(file: string): GatewayConfig {
 export async function openStore(config: GatewayConfig): Promise<Store> {
   if ('redis' in config.ledger) {
     const { RedisStore } = await import('./credits/redisStore');
-    return new RedisStore(config.ledger.redis);
+    return RedisStore.open(config.ledger.redis);
   }
   const { SqliteStore } = await import('./credits/sqliteStore');
   return new SqliteStore(config.ledger.sqlite);

@@ -11,8 +11,8 @@ import {
   secretMatches,
   sha256,
 } from './auth/keys';
-import type { Store } from './credits/store';
-import { errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
+import { LedgerLost, type Store } from './credits/store';
+import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import type { Metrics } from './metrics/metrics';
@@ -29,7 +29,30 @@ export interface CallContext {
 export interface Answer {
   status: number;
   text: string;
+  /** What the answer's calls were charged: refunded if the answer is never delivered. */
+  charges?: Charge[];
 }
+
+export interface Charge {
+  method: string;
+  cost: number;
+}
+
+/** Bytes an answer may still take: one per HTTP response or WebSocket message. */
+export interface Budget {
+  left: number;
+}
+
+/** A store failure as the client sees it: retry later, or (file lost) paid calls stopped. */
+export function ledgerError(error: unknown): RpcError {
+  if (error instanceof RpcError) return error;
+  return error instanceof LedgerLost
+    ? errors.ledgerLost(error.message)
+    : errors.ledgerUnavailable();
+}
+
+/** Room kept in a batch's budget for each call's error or envelope (an error is ~200 bytes). */
+const PER_CALL_RESERVE = 512;
 
 export interface Admitted {
   id: JsonRpcId;
@@ -53,6 +76,8 @@ export class Gateway {
     readonly router: Router,
     readonly metrics: Metrics,
     readonly now: () => number = Date.now,
+    /** Bytes one HTTP response or WebSocket message may hold. */
+    readonly responseLimit: number = RESPONSE_LIMIT,
   ) {}
 
   /** The key's record, or a 401/403 RpcError. Only hashes are looked up and remembered. */
@@ -80,7 +105,13 @@ export class Gateway {
   async current(hash: string): Promise<KeyRecord | undefined> {
     let cached = this.keys.get(hash);
     if (!cached || this.now() - cached.at > KEY_TTL_MS) {
-      cached = { record: await this.store.getKey(hash), at: this.now() };
+      let record: KeyRecord | undefined;
+      try {
+        record = await this.store.getKey(hash);
+      } catch (error) {
+        throw ledgerError(error);
+      }
+      cached = { record, at: this.now() };
       if (this.keys.size > 100_000) this.keys.clear();
       this.keys.set(hash, cached);
     }
@@ -91,32 +122,49 @@ export class Gateway {
   async handleBody(
     ctx: CallContext,
     body: string,
-    handle: (ctx: CallContext, call: unknown) => Promise<Answer> = this.handleCallBound,
+    handle: (ctx: CallContext, call: unknown, budget: Budget) => Promise<Answer> = this
+      .handleCallBound,
   ): Promise<Answer> {
     const parsed = parseBody(body);
     if (parsed instanceof RpcError) return this.refused(null, parsed);
-    if (!parsed.batch) return handle(ctx, parsed.calls[0]);
-    const answers = await Promise.all(parsed.calls.map((call) => handle(ctx, call)));
+    if (!parsed.batch) return handle(ctx, parsed.calls[0], { left: this.responseLimit });
+    // Answers take from one budget as they arrive: those that fit are answered, the rest get a
+    // per-call error and a refund, so the batch stays within the limit.
+    const budget = { left: this.responseLimit - parsed.calls.length * PER_CALL_RESERVE };
+    const answers = await Promise.all(parsed.calls.map((call) => handle(ctx, call, budget)));
     // The batch itself succeeded; per-call errors sit in the array. One shared failure status
     // (every call over the balance, say) becomes the batch's status.
     const first = answers[0].status;
     const status = answers.every((a) => a.status === first) ? first : 200;
-    return { status, text: `[${answers.map((a) => a.text).join(',')}]` };
+    const charges = answers.flatMap((a) => a.charges ?? []);
+    return { status, text: `[${answers.map((a) => a.text).join(',')}]`, charges };
   }
 
-  private readonly handleCallBound = (ctx: CallContext, call: unknown) =>
-    this.handleCall(ctx, call);
+  private readonly handleCallBound = (ctx: CallContext, call: unknown, budget: Budget) =>
+    this.handleCall(ctx, call, budget);
 
-  async handleCall(ctx: CallContext, call: unknown): Promise<Answer> {
+  async handleCall(
+    ctx: CallContext,
+    call: unknown,
+    budget: Budget = { left: this.responseLimit },
+  ): Promise<Answer> {
     let admitted: Admitted | undefined;
     try {
       admitted = await this.admit(ctx, call);
       const { id, method, params, spec, durable } = admitted;
       const text = await this.forward(ctx, method, params, id, spec);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
-      await durable;
+      try {
+        await durable;
+      } catch (error) {
+        throw ledgerError(error);
+      }
+      if (!this.fits(text, budget)) {
+        await this.refund(ctx.key, method, spec.cost);
+        throw errors.responseTooLarge(this.responseLimit);
+      }
       this.metrics.request(method, 200);
-      return { status: 200, text };
+      return { status: 200, text, charges: [{ method, cost: spec.cost }] };
     } catch (error) {
       const id = admitted?.id ?? idOf(call);
       const method =
@@ -124,11 +172,23 @@ export class Gateway {
         (methodsFor(ctx.chain.protocol).has(String((call as { method?: unknown } | null)?.method))
           ? String((call as { method: unknown }).method)
           : 'invalid');
-      const rpcError =
-        error instanceof RpcError ? error : new RpcError(-32603, 'internal error', 500);
+      const rpcError = error instanceof RpcError ? error : errors.internal();
       this.metrics.request(method, rpcError.httpStatus);
       return { status: rpcError.httpStatus, text: errorResponse(id, rpcError) };
     }
+  }
+
+  /** Takes the answer's size from the budget, or leaves it untouched and says no. */
+  private fits(text: string, budget: Budget): boolean {
+    // A character is at most 3 UTF-8 bytes: short answers need no byte count.
+    if (text.length * 3 <= budget.left) {
+      budget.left -= text.length;
+      return true;
+    }
+    const bytes = Buffer.byteLength(text);
+    if (bytes > budget.left) return false;
+    budget.left -= bytes;
+    return true;
   }
 
   /**
@@ -152,7 +212,12 @@ export class Gateway {
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
   async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Promise<void> }> {
-    const outcome = await this.store.debit(key, method, cost, this.now());
+    let outcome;
+    try {
+      outcome = await this.store.debit(key, method, cost, this.now());
+    } catch (error) {
+      throw ledgerError(error);
+    }
     if (outcome === 'daily') throw errors.dailyLimit(key.dailyCredits);
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
@@ -163,9 +228,14 @@ export class Gateway {
     return { durable };
   }
 
+  /** Gives a charge back. Never throws: a store that cannot refund now keeps it and retries. */
   async refund(key: KeyRecord, method: string, cost: number): Promise<void> {
-    await this.store.refund(key, method, cost, this.now());
-    this.metrics.charged(method, -cost);
+    try {
+      await this.store.refund(key, method, cost, this.now());
+      this.metrics.charged(method, -cost);
+    } catch (error) {
+      logOnce('refund', `l2-gateway: a refund failed (${(error as Error).message})`);
+    }
   }
 
   /** Sends an admitted call upstream; an upstream failure is refunded and answered 503/504. */
@@ -184,9 +254,14 @@ export class Gateway {
       });
     } catch (error) {
       await this.refund(ctx.key, method, spec.cost);
-      if (error instanceof UpstreamFailure && error.kind === 'timeout')
-        throw errors.upstreamTimeout();
-      throw errors.upstreamUnavailable();
+      if (error instanceof UpstreamFailure) {
+        throw error.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstreamUnavailable();
+      }
+      // Our own failure, not the upstream's: a stack overflow in serialising the params is the
+      // params' fault (nested too deeply); anything else is an internal error.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) throw errors.tooDeep();
+      if (error instanceof RpcError) throw error;
+      throw errors.internal();
     }
     return text;
   }
@@ -195,4 +270,12 @@ export class Gateway {
     this.metrics.request('invalid', error.httpStatus);
     return { status: error.httpStatus, text: errorResponse(id, error) };
   }
+}
+
+const logged = new Set<string>();
+/** Logs a failure once per process and kind, so an outage does not flood the log. */
+export function logOnce(kind: string, message: string): void {
+  if (logged.has(kind)) return;
+  logged.add(kind);
+  process.stderr.write(`${message}\n`);
 }

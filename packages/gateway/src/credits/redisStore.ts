@@ -2,7 +2,14 @@
  * Redis ledger, shared by any number of gateway instances. A debit is one Lua script: it checks
  * the daily total and this second's window and charges both, or nothing, atomically. Keys of one
  * API key share a hash tag ({hash}) so the script also runs on a Redis Cluster.
+ *
+ * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
+ * fail at once while Redis is down (the call answers 503, retryable; nothing is served unmetered).
+ * Each debit carries a call id, recorded beside it for a minute, so a debit whose answer was lost
+ * is voided once Redis answers again, if it was applied at all; refunds carry an id too and are
+ * retried until applied, exactly once.
  */
+import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { KeyRecord } from '../auth/keys';
 import {
@@ -15,8 +22,10 @@ import {
   utcDay,
 } from './store';
 
-// KEYS: day hash, second counter, hour hash. ARGV: cost, daily limit, per-second limit, method, minute.
+// KEYS: day hash, second counter, hour hash, this second's call ids.
+// ARGV: cost, daily limit, per-second limit, method, minute, call id.
 const DEBIT = `
+if redis.call('HEXISTS', KEYS[4], ARGV[6]) == 1 then return 0 end
 local cost = tonumber(ARGV[1])
 local used = tonumber(redis.call('HGET', KEYS[1], '*') or '0')
 if used + cost > tonumber(ARGV[2]) then return 1 end
@@ -29,36 +38,123 @@ redis.call('HINCRBY', KEYS[1], ARGV[4], cost)
 redis.call('EXPIRE', KEYS[1], 172800)
 redis.call('HINCRBY', KEYS[3], ARGV[5], cost)
 redis.call('EXPIRE', KEYS[3], 7200)
+redis.call('HSET', KEYS[4], ARGV[6], 1)
+redis.call('PEXPIRE', KEYS[4], 60000)
 return 0
 `;
 
-const REFUND = `
+// Gives credits back once per id. KEYS: day hash, hour hash, the id's hash.
+// ARGV: cost, method, minute, id, mode ('void': only if the debit with this id was applied,
+// 'refund': unless a refund with this id was applied already).
+const GIVE_BACK = `
+if ARGV[5] == 'void' then
+  if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then return 0 end
+else
+  if redis.call('HSETNX', KEYS[3], ARGV[4], 1) == 0 then return 0 end
+  redis.call('PEXPIRE', KEYS[3], 60000)
+end
 local cost = tonumber(ARGV[1])
 redis.call('HINCRBY', KEYS[1], '*', -cost)
 redis.call('HINCRBY', KEYS[1], ARGV[2], -cost)
 redis.call('HINCRBY', KEYS[2], ARGV[3], -cost)
-return 0
+return 1
 `;
 
 type LedgerRedis = Redis & {
   gwDebit(...args: (string | number)[]): Promise<number>;
-  gwRefund(...args: (string | number)[]): Promise<number>;
+  gwGiveBack(...args: (string | number)[]): Promise<number>;
 };
 
 const dayKey = (hash: string, ms: number) => `gw:{${hash}}:day:${utcDay(ms)}`;
 const secondKey = (hash: string, ms: number) => `gw:{${hash}}:sec:${epochSecond(ms)}`;
 const hourKey = (hash: string, minute: number) => `gw:{${hash}}:hour:${Math.floor(minute / 60)}`;
+const callsKey = (hash: string, ms: number) => `gw:{${hash}}:calls:${epochSecond(ms)}`;
+const refundsKey = (hash: string, ms: number) => `gw:{${hash}}:refunds:${epochSecond(ms)}`;
 const recordKey = (hash: string) => `gw:key:${hash}`;
 const KEY_SET = 'gw:keys';
 
+/** A give-back (void or refund) waiting for Redis; dropped after a minute (its id expired). */
+interface GiveBack {
+  args: (string | number)[];
+  until: number;
+}
+
+/** Where the ledger is, for messages: host and port only (the URL may carry a password). */
+function where(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return 'the configured Redis';
+  }
+}
+
 export class RedisStore implements Store {
   private readonly redis: LedgerRedis;
+  private readonly idPrefix = randomBytes(6).toString('base64url');
+  private nextId = 0;
+  private down = false;
+  private giveBacks: GiveBack[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  /** Connects (or throws a clear error); `serve` also warns when Redis does not persist. */
+  static async open(url: string, options: { warnIfVolatile?: boolean } = {}): Promise<RedisStore> {
+    const store = new RedisStore(url);
+    try {
+      await store.redis.ping();
+    } catch (error) {
+      store.redis.disconnect();
+      throw new Error(
+        `cannot reach the Redis ledger at ${where(url)} (${(error as Error).message})`,
+      );
+    }
+    if (options.warnIfVolatile) await store.warnIfVolatile(url);
+    return store;
+  }
 
   constructor(url: string) {
-    const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    redis.defineCommand('gwDebit', { numberOfKeys: 3, lua: DEBIT });
-    redis.defineCommand('gwRefund', { numberOfKeys: 2, lua: REFUND });
+    const redis = new Redis(url, {
+      enableAutoPipelining: true,
+      // Nothing sent before a drop is sent again after the reconnect: a debit applies at most
+      // once. Commands wait for the first connection only; after that, while Redis is away they
+      // fail at once (a 503 for the call) instead of queuing.
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+    });
+    redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
+    redis.defineCommand('gwGiveBack', { numberOfKeys: 3, lua: GIVE_BACK });
+    // One line per outage, not one per reconnect attempt.
+    redis.on('error', (error: Error) => {
+      if (this.down) return;
+      this.down = true;
+      process.stderr.write(
+        `l2-gateway: the Redis ledger at ${where(url)} is unavailable (${error.message}); ` +
+          'paid calls answer 503 until it is back\n',
+      );
+    });
+    redis.on('ready', () => {
+      redis.options.enableOfflineQueue = false;
+      if (this.down)
+        process.stderr.write(`l2-gateway: the Redis ledger at ${where(url)} is back\n`);
+      this.down = false;
+      void this.retryGiveBacks();
+    });
     this.redis = redis as LedgerRedis;
+  }
+
+  private async warnIfVolatile(url: string): Promise<void> {
+    try {
+      const info = await this.redis.info('persistence');
+      if (/aof_enabled:0/.test(info)) {
+        process.stderr.write(
+          `l2-gateway: warning: Redis at ${where(url)} has append-only persistence off, so a ` +
+            'Redis restart loses every key and balance (run redis-server with --appendonly yes)\n',
+        );
+      }
+    } catch {
+      // INFO may be disabled on a managed Redis: nothing to say then.
+    }
   }
 
   async addKey(record: KeyRecord): Promise<void> {
@@ -88,33 +184,96 @@ export class RedisStore implements Store {
     return true;
   }
 
+  private callId(): string {
+    return `${this.idPrefix}.${(this.nextId++).toString(36)}`;
+  }
+
   async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     const minute = epochMinute(nowMs);
-    const outcome = await this.redis.gwDebit(
-      dayKey(key.hash, nowMs),
-      secondKey(key.hash, nowMs),
-      hourKey(key.hash, minute),
-      cost,
-      key.dailyCredits,
-      key.creditsPerSecond,
-      method,
-      minute,
-    );
+    const id = this.callId();
+    let outcome: number;
+    try {
+      outcome = await this.redis.gwDebit(
+        dayKey(key.hash, nowMs),
+        secondKey(key.hash, nowMs),
+        hourKey(key.hash, minute),
+        callsKey(key.hash, nowMs),
+        cost,
+        key.dailyCredits,
+        key.creditsPerSecond,
+        method,
+        minute,
+        id,
+      );
+    } catch (error) {
+      // Outcome unknown (the answer may be lost after the script ran): void it if it applied.
+      this.giveBack([
+        dayKey(key.hash, nowMs),
+        hourKey(key.hash, minute),
+        callsKey(key.hash, nowMs),
+        cost,
+        method,
+        minute,
+        id,
+        'void',
+      ]);
+      throw error;
+    }
     return outcome === 0 ? 'ok' : outcome === 1 ? 'daily' : 'rate';
   }
 
   /** A debit is in Redis when its script has answered. */
   async durable(): Promise<void> {}
 
+  /** Never fails: a refund Redis cannot take now is retried (once applied, by its id). */
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
     const minute = epochMinute(nowMs);
-    await this.redis.gwRefund(
+    await this.giveBack([
       dayKey(key.hash, nowMs),
       hourKey(key.hash, minute),
+      refundsKey(key.hash, nowMs),
       cost,
       method,
       minute,
-    );
+      this.callId(),
+      'refund',
+    ]);
+  }
+
+  private async giveBack(args: (string | number)[]): Promise<void> {
+    try {
+      await this.redis.gwGiveBack(...args);
+    } catch {
+      this.giveBacks.push({ args, until: Date.now() + 55_000 });
+      this.scheduleRetry();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.retryGiveBacks();
+    }, 500);
+    this.retryTimer.unref();
+  }
+
+  private async retryGiveBacks(): Promise<void> {
+    const due = this.giveBacks.filter((g) => g.until > Date.now());
+    this.giveBacks = [];
+    for (const g of due) {
+      try {
+        await this.redis.gwGiveBack(...g.args);
+      } catch {
+        this.giveBacks.push(g);
+      }
+    }
+    if (this.giveBacks.length > 0) this.scheduleRetry();
+  }
+
+  /** Give-backs still waiting for Redis (tests wait for none). */
+  get pendingGiveBacks(): number {
+    return this.giveBacks.length;
   }
 
   async usage(hash: string, nowMs: number): Promise<Usage> {
@@ -138,6 +297,8 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    if (this.giveBacks.length > 0 && !this.down) await this.retryGiveBacks();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

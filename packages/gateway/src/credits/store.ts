@@ -5,6 +5,9 @@
  */
 import type { KeyRecord } from '../auth/keys';
 
+/** The ledger can no longer be trusted (its file was deleted or replaced): paid calls stop. */
+export class LedgerLost extends Error {}
+
 /** ok: charged. daily: the balance cannot take the cost. rate: over the credits per second. */
 export type DebitOutcome = 'ok' | 'daily' | 'rate';
 

@@ -32,6 +32,7 @@ export const CODES = {
   unknownChain: -32004,
   upstreamUnavailable: -32010,
   upstreamTimeout: -32011,
+  limitExceeded: -32005,
   dailyLimit: -33000,
   rateLimit: -33200,
   executionReverted: 3,
@@ -39,6 +40,8 @@ export const CODES = {
 
 export const BATCH_LIMIT = 100;
 export const BODY_LIMIT = 1024 * 1024;
+/** Default bound of one HTTP response or one WebSocket message (config `responseLimitBytes`). */
+export const RESPONSE_LIMIT = 32 * 1024 * 1024;
 
 export const errors = {
   parse: () => new RpcError(CODES.parseError, 'parse error: the body is not valid JSON', 400),
@@ -86,6 +89,32 @@ export const errors = {
   upstreamUnavailable: () =>
     new RpcError(CODES.upstreamUnavailable, 'upstream unavailable; not charged', 503),
   upstreamTimeout: () => new RpcError(CODES.upstreamTimeout, 'upstream timeout; not charged', 504),
+  internal: () => new RpcError(CODES.internal, 'internal error', 500),
+  /** The ledger did not answer (or its answer was lost): the call is not served, and not charged. */
+  ledgerUnavailable: () =>
+    new RpcError(CODES.internal, 'ledger unavailable; not charged, retry later', 503, {
+      retryable: true,
+    }),
+  /** The ledger cannot be trusted any more (its file was deleted or replaced): paid calls stop. */
+  ledgerLost: (why: string) =>
+    new RpcError(CODES.internal, `ledger lost: ${why}; paid calls are stopped`, 503, {
+      retryable: false,
+    }),
+  tooDeep: () => new RpcError(CODES.invalidParams, 'invalid params: nested too deeply'),
+  responseTooLarge: (limit: number) =>
+    new RpcError(
+      CODES.limitExceeded,
+      `response larger than the ${limit} byte limit; not charged`,
+      200,
+      { limit },
+    ),
+  clientNotReading: () =>
+    new RpcError(CODES.limitExceeded, 'the client is not reading its notifications', 200),
+  notificationsDropped: (count: number, why: RpcError) =>
+    new RpcError(why.code, `${count} notification(s) dropped: ${why.message}`, why.httpStatus, {
+      ...(why.data as object | undefined),
+      dropped: count,
+    }),
   balanceExhausted: (limit: number) =>
     new RpcError(
       CODES.dailyLimit,

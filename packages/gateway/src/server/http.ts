@@ -4,18 +4,42 @@
  * a key's origin allowlist still applies.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Gateway } from '../gateway';
-import { BODY_LIMIT, errorResponse, errors, RpcError } from '../jsonrpc/errors';
+import type { KeyRecord } from '../auth/keys';
+import { type Charge, type Gateway, ledgerError } from '../gateway';
+import { BODY_LIMIT, errorResponse, errors } from '../jsonrpc/errors';
 import { health } from '../metrics/health';
 
 const JSON_TYPE = 'application/json';
 
-function sendError(reply: FastifyReply, error: RpcError): FastifyReply {
-  return reply.code(error.httpStatus).type(JSON_TYPE).send(errorResponse(null, error));
+function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  // Not an RpcError: the ledger (the only other thing these handlers wait on) failed.
+  const rpcError = ledgerError(error);
+  return reply.code(rpcError.httpStatus).type(JSON_TYPE).send(errorResponse(null, rpcError));
 }
 
-export function buildHttp(gateway: Gateway): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+export interface HttpOptions {
+  /** A connection that makes no progress for this long (a client not reading) is dropped. */
+  slowClientMs: number;
+}
+
+export function buildHttp(
+  gateway: Gateway,
+  options: HttpOptions = { slowClientMs: 30_000 },
+): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false,
+    connectionTimeout: options.slowClientMs,
+  });
+
+  /** Billed by delivery: an answer whose connection closes before it is written is refunded. */
+  const refundIfUndelivered = (reply: FastifyReply, key: KeyRecord, charges: Charge[]) => {
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      for (const { method, cost } of charges) void gateway.refund(key, method, cost);
+    });
+  };
 
   // Bodies reach the handler as text whatever the content type: the gateway parses JSON itself,
   // after the key check, so malformed JSON is a JSON-RPC -32700 and not a fastify 400.
@@ -32,7 +56,7 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
     if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(reply, errors.bodyTooLarge());
     }
-    return sendError(reply, new RpcError(-32603, 'internal error', 500));
+    return sendError(reply, errors.internal());
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, errors.notFound()));
 
@@ -69,10 +93,11 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
         request.headers.origin,
       );
     } catch (error) {
-      return sendError(reply, error as RpcError);
+      return sendError(reply, error);
     }
     const body = typeof request.body === 'string' ? request.body : '';
     const answer = await gateway.handleBody({ chain, key, ws: false }, body);
+    if (answer.charges?.length) refundIfUndelivered(reply, key, answer.charges);
     return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
   };
   app.post('/v3/:key', rpc);
@@ -110,7 +135,7 @@ export function buildHttp(gateway: Gateway): FastifyInstance {
         resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
       });
     } catch (error) {
-      return sendError(reply, error as RpcError);
+      return sendError(reply, error);
     }
   };
   // A key's usage covers every chain; under a chain prefix too, so one base URL serves both.

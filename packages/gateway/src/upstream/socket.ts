@@ -1,6 +1,8 @@
 /**
  * A WebSocket to an upstream node that comes back after a drop. Requests wait for the socket;
- * after every reconnect `onReconnect` runs, so subscriptions can be made again upstream.
+ * after every reconnect `onReconnect` runs once (the socket's `generation` tells which socket a
+ * subscription was made on), so subscriptions can be made again upstream. One reconnect loop at a
+ * time, and close() also ends a socket that is still opening: nothing outlives its owner.
  */
 import WebSocket from 'ws';
 
@@ -13,6 +15,10 @@ interface Pending {
 export class UpstreamSocket {
   private ws: WebSocket | undefined;
   private opening: Promise<WebSocket> | undefined;
+  private connecting: WebSocket | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  /** Bumped each time a socket opens; subscriptions made on an earlier one are gone. */
+  generation = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
@@ -26,23 +32,37 @@ export class UpstreamSocket {
   ) {}
 
   private open(): Promise<WebSocket> {
+    if (this.closed) return Promise.reject(new Error('upstream websocket closed'));
     if (this.ws?.readyState === WebSocket.OPEN) return Promise.resolve(this.ws);
-    this.opening ??= new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(this.url);
+    if (this.opening) return this.opening;
+    const ws = new WebSocket(this.url);
+    this.connecting = ws;
+    const opening = new Promise<WebSocket>((resolve, reject) => {
       ws.once('open', () => {
+        if (this.opening === opening) this.opening = undefined;
+        this.connecting = undefined;
+        if (this.closed) {
+          ws.terminate();
+          reject(new Error('upstream websocket closed'));
+          return;
+        }
         this.ws = ws;
-        this.opening = undefined;
         this.retryMs = 100;
+        this.generation += 1;
         resolve(ws);
+        if (this.generation > 1) this.onReconnect().catch(() => ws.terminate());
       });
       ws.once('error', (error) => {
-        this.opening = undefined;
+        if (this.opening === opening) this.opening = undefined;
+        if (this.connecting === ws) this.connecting = undefined;
         reject(error);
       });
       ws.on('message', (data) => this.receive(data.toString()));
       ws.once('close', () => this.dropped(ws));
     });
-    return this.opening;
+    opening.catch(() => undefined); // a caller that gave up must not leave a rejection behind
+    this.opening = opening;
+    return opening;
   }
 
   private receive(text: string): void {
@@ -72,25 +92,29 @@ export class UpstreamSocket {
 
   /** The upstream went away: fail what is in flight, then reconnect and re-subscribe. */
   private dropped(ws: WebSocket): void {
-    if (this.ws === ws) this.ws = undefined;
-    for (const [id, pending] of this.pending) {
-      clearTimeout(pending.timer);
-      pending.reject(new Error('upstream websocket closed'));
-      this.pending.delete(id);
+    if (this.connecting === ws) this.connecting = undefined;
+    if (this.ws === ws) {
+      this.ws = undefined;
+      for (const [id, pending] of this.pending) {
+        clearTimeout(pending.timer);
+        pending.reject(new Error('upstream websocket closed'));
+        this.pending.delete(id);
+      }
     }
-    if (!this.closed) this.scheduleReconnect();
+    // A socket that failed to open also closes: either way one reconnect is scheduled.
+    if (!this.closed && !this.ws) this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
+    if (this.reconnectTimer || this.opening) return;
     const delay = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, 2000);
-    setTimeout(() => {
-      if (this.closed) return;
-      this.open().then(
-        () => this.onReconnect().catch(() => this.ws?.terminate()),
-        () => this.scheduleReconnect(),
-      );
-    }, delay).unref();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      // A failure closes the attempt's socket, and that schedules the next try.
+      if (!this.closed) this.open().catch(() => undefined);
+    }, delay);
+    this.reconnectTimer.unref();
   }
 
   async request(method: string, params: unknown[]): Promise<unknown> {
@@ -106,9 +130,14 @@ export class UpstreamSocket {
     });
   }
 
+  /** Ends the socket (open or still opening): every upstream subscription on it ends too. */
   close(): void {
     this.closed = true;
-    this.ws?.close();
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.ws?.terminate();
+    this.connecting?.terminate();
     this.ws = undefined;
+    this.connecting = undefined;
   }
 }
