@@ -1,18 +1,13 @@
+import type { DecodedCall } from './calldata';
+import type { EmittedEvent } from './execution';
 import { Felt } from './felt';
 import { StateDiff } from './state';
-import type { EmittedEvent } from './execution';
 import type { GasUsage } from './fees';
 import type { RunResult } from './runner';
 import type { Transaction } from './transactions';
 
 export type FinalityStatus = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2';
 export type ExecutionStatus = 'SUCCEEDED' | 'REVERTED';
-
-export interface DecodedCall {
-  to: Felt;
-  selector: Felt;
-  calldata: Felt[];
-}
 
 /** An executed transaction and everything its receipt reports. */
 export interface TransactionRecord {

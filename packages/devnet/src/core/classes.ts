@@ -1,20 +1,7 @@
 import { ContractExecutionError } from './errors';
-import type { CallContext, CalldataReader } from './execution';
+import type { ClassLookup, NativeClass, NativeFunction } from './execution';
 import { Felt, selectorFromName, toHex } from './felt';
 import type { SierraContractClass } from './hashing';
-
-export type NativeFunction = (ctx: CallContext, calldata: CalldataReader) => Felt[];
-
-/** A contract class this devnet runs in TypeScript, mirroring its Cairo original. */
-export interface NativeClass {
-  name: string;
-  classHash: Felt;
-  /** Cairo 1 ABI entries, served by getClass so clients can detect a Cairo 1 contract. */
-  abi: unknown[];
-  functions: Map<Felt, NativeFunction>;
-  functionNames: Map<Felt, string>;
-  constructorFn?: NativeFunction;
-}
 
 export function defineNativeClass(
   name: string,
@@ -91,7 +78,7 @@ function abiFunctionNames(abi: string): Map<Felt, string> {
 }
 
 /** Declared classes with the block each was declared in. */
-export class ClassStore {
+export class ClassStore implements ClassLookup {
   private readonly classes = new Map<Felt, ClassRecord>();
 
   addNative(native: NativeClass, block: number): void {

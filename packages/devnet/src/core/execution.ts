@@ -1,7 +1,35 @@
+import { CalldataReader } from './calldata';
 import { ContractExecutionError } from './errors';
 import { Felt, toHex } from './felt';
-import type { ClassStore } from './classes';
+import type { SierraContractClass } from './hashing';
 import { StateOverlay } from './state';
+
+export type NativeFunction = (ctx: CallContext, calldata: CalldataReader) => Felt[];
+
+/** A contract class this devnet runs in TypeScript, mirroring its Cairo original. */
+export interface NativeClass {
+  name: string;
+  classHash: Felt;
+  /** Cairo 1 ABI entries, served by getClass so clients can detect a Cairo 1 contract. */
+  abi: unknown[];
+  functions: Map<Felt, NativeFunction>;
+  functionNames: Map<Felt, string>;
+  constructorFn?: NativeFunction;
+}
+
+/**
+ * The class lookups an execution makes. ClassStore answers them; it is an interface here so
+ * that the class store can depend on this module (for NativeClass) and not the other way round.
+ */
+export interface ClassLookup {
+  /** The native implementation to run, or a ContractExecutionError when it cannot run here. */
+  executable(classHash: Felt, address: Felt): NativeClass;
+  /** The class declared at or before `atBlock`. */
+  get(
+    classHash: Felt,
+    atBlock: number,
+  ): { native?: NativeClass; sierra: SierraContractClass } | undefined;
+}
 
 export interface TxInfo {
   transactionHash: Felt;
@@ -49,7 +77,7 @@ export class Execution {
 
   constructor(
     readonly state: StateOverlay,
-    readonly classes: ClassStore,
+    readonly classes: ClassLookup,
     readonly block: BlockInfo,
     readonly tx: TxInfo | undefined,
     /** Estimates with SKIP_VALIDATE run __validate__ without checking the signature. */
@@ -148,80 +176,5 @@ export class CallContext {
 
   callContract(to: Felt, selector: Felt, calldata: readonly Felt[]): Felt[] {
     return this.execution.call(this.self, to, selector, calldata);
-  }
-}
-
-/** Sequential Cairo-serde reader; a short or malformed calldata fails like Cairo's deserializer. */
-export class CalldataReader {
-  private offset = 0;
-  private param = 0;
-
-  constructor(readonly data: readonly Felt[]) {}
-
-  felt(): Felt {
-    this.param += 1;
-    return this.next();
-  }
-
-  private next(): Felt {
-    if (this.offset >= this.data.length) {
-      throw new ContractExecutionError(`Failed to deserialize param #${Math.max(this.param, 1)}`);
-    }
-    return this.data[this.offset++];
-  }
-
-  u256(): bigint {
-    this.param += 1;
-    const low = this.next();
-    const high = this.next();
-    if (low >= 2n ** 128n || high >= 2n ** 128n) {
-      throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);
-    }
-    return (high << 128n) + low;
-  }
-
-  bool(): boolean {
-    const value = this.felt();
-    if (value > 1n) throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);
-    return value === 1n;
-  }
-
-  array(): Felt[] {
-    this.param += 1;
-    const length = Number(this.next());
-    if (this.offset + length > this.data.length) {
-      throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);
-    }
-    const values = this.data.slice(this.offset, this.offset + length);
-    this.offset += length;
-    return values as Felt[];
-  }
-
-  /** Calls as account __execute__ takes them: Array<Call { to, selector, calldata: Array }>. */
-  calls(): { to: Felt; selector: Felt; calldata: Felt[] }[] {
-    this.param += 1;
-    const count = Number(this.next());
-    const calls = [];
-    for (let i = 0; i < count; i += 1) {
-      const to = this.next();
-      const selector = this.next();
-      const length = Number(this.next());
-      if (this.offset + length > this.data.length) {
-        throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);
-      }
-      calls.push({
-        to,
-        selector,
-        calldata: this.data.slice(this.offset, this.offset + length) as Felt[],
-      });
-      this.offset += length;
-    }
-    return calls;
-  }
-
-  end(): void {
-    if (this.offset !== this.data.length) {
-      throw new ContractExecutionError('Input too long for arguments');
-    }
   }
 }

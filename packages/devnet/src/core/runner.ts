@@ -1,16 +1,8 @@
-import { DecodedCall } from './blocks';
+import { CalldataReader, DecodedCall } from './calldata';
 import { ClassStore } from './classes';
 import { SEQUENCER_ADDRESS, STRK_TOKEN_ADDRESS } from './constants';
 import { ContractExecutionError, rpcErrors } from './errors';
-import {
-  BlockInfo,
-  CallContext,
-  CalldataReader,
-  CallFrame,
-  EmittedEvent,
-  Execution,
-  TxInfo,
-} from './execution';
+import { BlockInfo, CallContext, CallFrame, EmittedEvent, Execution, TxInfo } from './execution';
 import { Felt, selectorFromName, toHex } from './felt';
 import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
 import { isAccountClass } from './native/accounts';

@@ -1,7 +1,8 @@
-import { defineNativeClass, NativeClass, NativeFunction } from '../classes';
+import type { CalldataReader } from '../calldata';
+import { defineNativeClass } from '../classes';
 import { ARGENT_ACCOUNT_CLASS_HASH, OZ_ACCOUNT_CLASS_HASH } from '../constants';
 import { ContractExecutionError } from '../errors';
-import type { CallContext, CalldataReader } from '../execution';
+import type { CallContext, NativeClass, NativeFunction } from '../execution';
 import { encodeShortString, Felt, selectorFromName } from '../felt';
 import { verifyStarkSignature } from '../signature';
 import { abiFunction, BOOL_ENUM, CALL_STRUCT, cairo1Abi, storageAddress, T } from './abi';

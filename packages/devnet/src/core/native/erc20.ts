@@ -1,6 +1,6 @@
-import { defineNativeClass, NativeClass } from '../classes';
+import { defineNativeClass } from '../classes';
 import { ContractExecutionError } from '../errors';
-import type { CallContext } from '../execution';
+import type { CallContext, NativeClass } from '../execution';
 import { encodeShortString, Felt, selectorFromName, splitU256 } from '../felt';
 import { abiFunction, BOOL_ENUM, cairo1Abi, storageAddress, T, U256_STRUCT } from './abi';
 

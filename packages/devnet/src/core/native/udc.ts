@@ -1,10 +1,11 @@
-import { defineNativeClass, NativeClass, NativeFunction } from '../classes';
+import { defineNativeClass } from '../classes';
 import {
   LEGACY_UDC_ADDRESS,
   LEGACY_UDC_CLASS_HASH,
   UDC_ADDRESS,
   UDC_CLASS_HASH,
 } from '../constants';
+import type { NativeClass, NativeFunction } from '../execution';
 import { Felt, selectorFromName } from '../felt';
 import { computeContractAddress, pedersenHash } from '../hashing';
 import { abiFunction, BOOL_ENUM, cairo1Abi, T } from './abi';
