@@ -61,6 +61,7 @@ export class Chain {
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   private readonly timeoutMs: number;
   private readonly finalityDepth: number | undefined;
+  private readonly blockNumberMethod: string;
   private next = 0;
 
   constructor(
@@ -80,7 +81,8 @@ export class Chain {
     this.wsUpstream = config.wsUpstream;
     this.finalityDepth = config.finalityDepth;
     this.cache = new AnswerCache(options.cacheEntries ?? 10_000, options.cacheBytes ?? 64 << 20);
-    const blockNumber = `{"jsonrpc":"2.0","id":1,"method":"${this.protocol === 'evm' ? 'eth_blockNumber' : 'starknet_blockNumber'}","params":[]}`;
+    this.blockNumberMethod = this.protocol === 'evm' ? 'eth_blockNumber' : 'starknet_blockNumber';
+    const blockNumber = `{"jsonrpc":"2.0","id":1,"method":"${this.blockNumberMethod}","params":[]}`;
     this.head = new HeadTracker(
       async () => {
         const outcome = unwrap(await this.send(blockNumber, true));
@@ -198,9 +200,16 @@ export class Chain {
       return this.follow(leader);
     }
     const request = this.fetch(method, paramsJson, options).then((outcome) => {
+      let current = generation;
+      if (method === this.blockNumberMethod && outcome.result !== undefined) {
+        // A client that saw head N through the gateway gets no `latest` answer older than N.
+        const number = BigInt(JSON.parse(outcome.result) as string | number);
+        this.head.advance(number);
+        if (number === this.head.number) current = this.head.generation;
+      }
       if (
         outcome.result !== undefined &&
-        (scope !== 'head' || generation === this.head.generation) &&
+        (scope !== 'head' || current === this.head.generation) &&
         keepable(this.protocol, scope, outcome.result, finalBlock)
       ) {
         this.cache.set(key, outcome.result, scope === 'head');

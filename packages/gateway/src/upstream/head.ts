@@ -58,6 +58,11 @@ export class HeadTracker {
     this.bump();
   }
 
+  /** A block number in an answer through the gateway: a newer head is taken at once. */
+  advance(number: bigint): void {
+    if (this.number === undefined || number > this.number) this.seen(number);
+  }
+
   /** Ends every answer tied to the current head (after a new head, or a write). */
   bump(): void {
     this.generation += 1;
