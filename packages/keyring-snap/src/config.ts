@@ -37,8 +37,15 @@ export function defaultChainConfig(): ChainConfig {
   };
 }
 
-/** `eip155:<decimal>` -> chain id; anything else is refused naming `field`. */
+/**
+ * `eip155:<decimal>` -> chain id; anything else is refused naming `field`. A hex reference
+ * (`eip155:0x7a69`) is read too: MetaMask's bridge builds the scope of typed data from
+ * `domain.chainId` as given, and dapps often give it in hex.
+ */
 export function chainIdOfScope(scope: unknown, field: string): number {
+  if (typeof scope === 'string' && /^eip155:0x0*[1-9a-fA-F][0-9a-fA-F]{0,12}$/u.test(scope)) {
+    return Number(scope.slice('eip155:'.length));
+  }
   if (typeof scope !== 'string' || !/^eip155:[1-9][0-9]{0,15}$/u.test(scope)) {
     throw invalidParams(field, `must be a CAIP-2 EVM chain such as "eip155:1", got ${show(scope)}`);
   }

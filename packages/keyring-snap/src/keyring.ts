@@ -15,11 +15,17 @@ import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
 import type { Json } from '@metamask/snaps-sdk';
 import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem';
 
-import { FACTORY_ABI } from './chain/userOperation';
-import { rpcCall } from './chain/rpc';
+import { counterfactualAddress, FACTORY_ABI } from './chain/userOperation';
+import { rpcCall, serviceName } from './chain/rpc';
 import { chainConfig, chainConfigs } from './chains';
-import { chainIdOfScope, scopeOf, show } from './config';
-import { invalidParams, unknownAccount, unsupportedMethod, userRejected } from './errors';
+import { chainIdOfScope, scopeOf, show, type ChainConfig } from './config';
+import {
+  invalidParams,
+  unknownAccount,
+  unsupportedMethod,
+  upstreamError,
+  userRejected,
+} from './errors';
 import { addressOfKey, deriveAccountKey, isValidPrivateKey } from './keys';
 import { methodsOf, REQUEST_METHODS, type AccountType } from './methods';
 import { readState, withStateLock, writeState, type StoredAccount } from './state';
@@ -38,20 +44,61 @@ async function keyOf(stored: StoredAccount): Promise<Hex> {
   return stored.key.kind === 'derived' ? deriveAccountKey(stored.key.index) : stored.key.privateKey;
 }
 
-async function counterfactualAddress(rpcUrl: string, factory: Hex, owner: Hex, salt: Hex) {
+/**
+ * The account's address, computed here by CREATE2 and confirmed by the factory on the node. A
+ * node (or factory) that answers another address is refused: it could otherwise substitute an
+ * account it controls.
+ */
+async function smartAccountAddress(chain: ChainConfig, owner: Hex, salt: Hex): Promise<Hex> {
+  const computed = counterfactualAddress(chain.factory, owner, salt);
   const data = encodeFunctionData({
     abi: FACTORY_ABI,
     functionName: 'getAddress',
     args: [owner, BigInt(salt)],
   });
   const word = (await rpcCall(
-    rpcUrl,
+    chain.rpcUrl,
     'eth_call',
-    [{ to: factory, data }, 'latest'],
+    [{ to: chain.factory, data }, 'latest'],
     'node',
   )) as Hex;
-  const [address] = decodeAbiParameters([{ type: 'address' }], word);
-  return getAddress(address);
+  let reported: Hex | null = null;
+  try {
+    [reported] = decodeAbiParameters([{ type: 'address' }], word);
+  } catch {
+    reported = null;
+  }
+  if (reported === null || !sameAddress(reported, computed)) {
+    throw upstreamError(
+      serviceName(chain.rpcUrl, 'node'),
+      `the factory ${chain.factory} answered getAddress ${reported ?? show(word)}, but CREATE2 of a SimpleAccount v0.6 proxy for the owner gives ${computed}: the account was not created (is the factory SimpleAccountFactory v0.6?)`,
+    );
+  }
+  return getAddress(computed);
+}
+
+/**
+ * Where each signing method the snap serves names its account (the shapes MetaMask forwards);
+ * other methods resolve to no account.
+ */
+function signerOf(request: { method: string; params?: Json }): string | null {
+  const params = Array.isArray(request.params) ? request.params : [];
+  let value: unknown;
+  switch (request.method) {
+    case 'personal_sign':
+      value = params[1];
+      break;
+    case 'eth_signTypedData_v4':
+      value = params[0];
+      break;
+    case 'eth_sendTransaction':
+    case 'eth_signTransaction':
+      value = (params[0] as Record<string, Json> | null | undefined)?.from;
+      break;
+    default:
+      return null;
+  }
+  return typeof value === 'string' ? value : null;
 }
 
 export class AccountKeyring implements Keyring {
@@ -126,7 +173,7 @@ export class AccountKeyring implements Keyring {
         const index = state.nextIndex;
         const owner = addressOfKey(await deriveAccountKey(index));
         const salt = '0x0' as Hex;
-        const address = await counterfactualAddress(chain.rpcUrl, chain.factory, owner, salt);
+        const address = await smartAccountAddress(chain, owner, salt);
         stored = {
           account: {
             id,
@@ -248,22 +295,28 @@ export class AccountKeyring implements Keyring {
     // Every request names its account; the selection does not change what the snap does.
   }
 
-  /** The account a dapp request is for: the address it names, if it is one of ours. */
+  /**
+   * The account a dapp request is for (MetaMask's bridge asks before it routes a request to a
+   * snap account): the address in the place the method puts its signer, if it is one of ours
+   * and the account serves the scope. A message that merely looks like an address is not read.
+   */
   async resolveAccountAddress(
     scope: `${string}:${string}`,
     request: { method: string; params?: Json },
   ): Promise<{ address: `${string}:${string}:${string}` } | null> {
-    const params = Array.isArray(request.params) ? request.params : [];
-    const candidates = [params[0], params[1], (params[0] as Record<string, Json> | null)?.from];
+    const signer = signerOf(request);
+    if (signer === null) {
+      return null;
+    }
     const state = await readState();
     for (const stored of Object.values(state.accounts)) {
-      if (
-        candidates.some(
-          (value) => typeof value === 'string' && sameAddress(value, stored.account.address),
-        )
-      ) {
-        return { address: `${scope}:${stored.account.address}` as `${string}:${string}:${string}` };
+      if (!sameAddress(signer, stored.account.address)) {
+        continue;
       }
+      if (stored.smartAccount && scope !== scopeOf(stored.smartAccount.chainId)) {
+        return null;
+      }
+      return { address: `${scope}:${stored.account.address}` as `${string}:${string}:${string}` };
     }
     return null;
   }
@@ -281,7 +334,12 @@ export class AccountKeyring implements Keyring {
     if (!method.accountTypes.includes(stored.account.type as AccountType)) {
       throw unsupportedMethod(request.request.method, stored.account.type);
     }
-    const chainId = chainIdOfScope(request.scope, 'scope');
+    // MetaMask's bridge sends personal_sign (and typed data without domain.chainId) with an
+    // empty scope: an EOA then signs for no chain in particular, a smart account for its own.
+    const chainId =
+      request.scope === ''
+        ? (stored.smartAccount?.chainId ?? null)
+        : chainIdOfScope(request.scope, 'scope');
     if (stored.smartAccount && chainId !== stored.smartAccount.chainId) {
       throw invalidParams(
         'scope',
@@ -291,7 +349,7 @@ export class AccountKeyring implements Keyring {
     const result = await method.handle({
       stored,
       chainId,
-      chain: chainConfig(state, chainId),
+      chain: chainId === null ? null : chainConfig(state, chainId),
       params: request.request.params ?? [],
       signingKey: async () => keyOf(stored),
     });

@@ -1,36 +1,55 @@
 /**
- * Who may call what (keyring-api docs/security.md). MetaMask (origin `metamask`) drives accounts
- * and signing; the companion site manages accounts but can never submit a signing request.
+ * Who may call what. MetaMask (origin `metamask`) drives accounts and signing; the companion
+ * site(s) manage accounts but never submit a signing request. Both columns follow the table in
+ * keyring-api's docs/security.md; MetaMask's own bridge (@metamask/eth-snap-keyring) also calls
+ * the three methods in BRIDGE_METHODS, which the table predates (README "Security model").
  */
 import { KeyringRpcMethod } from '@metamask/keyring-api';
 
-/** Must match endowment:keyring and endowment:rpc allowedOrigins in snap.manifest.json. */
-export const SITE_ORIGINS: readonly string[] = ['http://localhost:8000'];
+/**
+ * The sites allowed by endowment:rpc and endowment:keyring: the build variable
+ * KEYRING_ALLOWED_ORIGINS (comma-separated), which snap.config.ts also writes into the manifest.
+ */
+export const SITE_ORIGINS: readonly string[] = (
+  process.env.KEYRING_ALLOWED_ORIGINS ?? 'http://localhost:8000'
+)
+  .split(',')
+  .map((origin) => origin.trim())
+  .filter((origin) => origin.length > 0);
 
 export const METAMASK_ORIGIN = 'metamask';
 
-const METAMASK_METHODS: readonly string[] = [
+/** security.md, "MetaMask Origin" column. */
+const METAMASK_TABLE: readonly string[] = [
   KeyringRpcMethod.ListAccounts,
   KeyringRpcMethod.GetAccount,
   KeyringRpcMethod.FilterAccountChains,
-  KeyringRpcMethod.CreateAccount,
   KeyringRpcMethod.DeleteAccount,
-  KeyringRpcMethod.SubmitRequest,
   KeyringRpcMethod.ListRequests,
   KeyringRpcMethod.GetRequest,
-  KeyringRpcMethod.ApproveRequest,
+  KeyringRpcMethod.SubmitRequest,
   KeyringRpcMethod.RejectRequest,
+];
+
+/**
+ * What the bridge calls beyond the table: SnapKeyring.createAccount (MetaMask's own account
+ * creation flows), setSelectedAccounts (on every account switch) and resolveAccountAddress
+ * (to route a dapp's signing request to a snap account).
+ */
+export const BRIDGE_METHODS: readonly string[] = [
+  KeyringRpcMethod.CreateAccount,
   KeyringRpcMethod.SetSelectedAccounts,
   KeyringRpcMethod.ResolveAccountAddress,
 ];
 
+/** security.md, "Dapp Origin" column: everything but submitRequest. */
 const SITE_METHODS: readonly string[] = [
   KeyringRpcMethod.ListAccounts,
   KeyringRpcMethod.GetAccount,
   KeyringRpcMethod.CreateAccount,
+  KeyringRpcMethod.FilterAccountChains,
   KeyringRpcMethod.UpdateAccount,
   KeyringRpcMethod.DeleteAccount,
-  KeyringRpcMethod.FilterAccountChains,
   KeyringRpcMethod.ExportAccount,
   KeyringRpcMethod.ListRequests,
   KeyringRpcMethod.GetRequest,
@@ -44,7 +63,7 @@ export function isSiteOrigin(origin: string): boolean {
 
 export function mayCallKeyring(origin: string, method: string): boolean {
   if (origin === METAMASK_ORIGIN) {
-    return METAMASK_METHODS.includes(method);
+    return METAMASK_TABLE.includes(method) || BRIDGE_METHODS.includes(method);
   }
   return isSiteOrigin(origin) && SITE_METHODS.includes(method);
 }

@@ -4,21 +4,20 @@
  * ethers and viem recover every signature; anvil and the EntryPoint say what happened.
  */
 import {
-  deployAccountAbstraction,
-  startAlto,
-  startAnvil,
+  rpcResponse,
+  startAccountAbstractionStack,
   startCountingProxy,
-  startPaymasterService,
   type AccountAbstractionDeployment,
+  type AccountAbstractionStack,
   type AltoService,
-  type AnvilService,
   type CountingProxy,
   type PaymasterService,
-} from '@l2wallet/localstack';
+} from '@l2wallet/testkit';
 import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { recoverMessageAddress, type Hex } from 'viem';
 
+import type { UserOperation } from '../src/chain/userOperation';
 import {
   answerDialog,
   createAccount,
@@ -42,21 +41,6 @@ type Details = {
   dummyPaymasterAndData: Hex;
   bundlerUrl: string;
 };
-type UserOperation = Record<
-  | 'sender'
-  | 'nonce'
-  | 'initCode'
-  | 'callData'
-  | 'callGasLimit'
-  | 'verificationGasLimit'
-  | 'preVerificationGas'
-  | 'maxFeePerGas'
-  | 'maxPriorityFeePerGas'
-  | 'paymasterAndData'
-  | 'signature',
-  Hex
->;
-
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const FACTORY_ABI = [
   'function getAddress(address owner, uint256 salt) view returns (address)',
@@ -68,7 +52,7 @@ const ENTRY_POINT_ABI = [
   'function getUserOpHash((address sender,uint256 nonce,bytes initCode,bytes callData,uint256 callGasLimit,uint256 verificationGasLimit,uint256 preVerificationGas,uint256 maxFeePerGas,uint256 maxPriorityFeePerGas,bytes paymasterAndData,bytes signature) userOp) view returns (bytes32)',
 ];
 
-let anvil: AnvilService;
+let stack: AccountAbstractionStack;
 let alto: AltoService;
 let paymasterService: PaymasterService;
 let nodeProxy: CountingProxy;
@@ -82,12 +66,7 @@ async function bundler(
   method: string,
   params: unknown[],
 ): Promise<{ result?: unknown; error?: { message: string } }> {
-  const response = await fetch(alto.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as { result?: unknown; error?: { message: string } };
+  return rpcResponse(alto.url, method, params);
 }
 
 async function setChain(paymasterUrl: string | null) {
@@ -170,20 +149,11 @@ async function sendAndWait(op: UserOperation) {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  contracts = await deployAccountAbstraction(anvil.url);
-  [alto, paymasterService, nodeProxy] = await Promise.all([
-    startAlto({ rpcUrl: anvil.url, entryPoint: contracts.entryPoint }),
-    startPaymasterService({
-      rpcUrl: anvil.url,
-      entryPoint: contracts.entryPoint,
-      paymaster: contracts.paymaster,
-      chainId: contracts.chainId,
-      signerKey: contracts.paymasterSignerKey,
-    }),
-    startCountingProxy(anvil.url),
-  ]);
-  provider = new ethers.JsonRpcProvider(anvil.url, undefined, {
+  stack = await startAccountAbstractionStack();
+  ({ contracts, alto } = stack);
+  paymasterService = stack.paymaster as PaymasterService;
+  nodeProxy = await startCountingProxy(stack.anvilUrl);
+  provider = new ethers.JsonRpcProvider(stack.anvilUrl, undefined, {
     staticNetwork: true,
     cacheTimeout: -1,
   });
@@ -196,8 +166,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   provider?.destroy();
-  await Promise.all([alto?.stop(), paymasterService?.stop(), nodeProxy?.stop()]);
-  await anvil?.stop();
+  await nodeProxy?.stop();
+  await stack?.stop();
 });
 
 describe('EOA transactions on anvil', () => {
@@ -242,13 +212,14 @@ describe('ERC-4337 account', () => {
     expect(await recoverPersonal(message, signature)).toBe(owner);
   });
 
-  it('prepares with one node batch; the first operation deploys the account and moves ETH', async () => {
-    await provider.send('anvil_setBalance', [smart.address, ethers.toQuantity(10n ** 18n)]);
+  it('prepares an empty account with one node batch; funded after prepare, its first operation deploys it and moves ETH', async () => {
+    expect(await provider.getBalance(smart.address)).toBe(0n);
     nodeProxy.reset();
     const details = await prepare(smart, [
       { to: RECIPIENT, value: ethers.toQuantity(10n ** 17n), data: '0x' },
     ]);
-    expect(nodeProxy.requests()).toEqual([['eth_getCode', 'eth_call', 'eth_gasPrice']]);
+    expect(nodeProxy.requests()).toEqual([['eth_getCode', 'eth_call']]);
+    await provider.send('anvil_setBalance', [smart.address, ethers.toQuantity(10n ** 18n)]);
     expect(details.initCode.toLowerCase().startsWith(contracts.factory)).toBe(true);
     expect(details.nonce).toBe('0x0');
     expect(details.bundlerUrl).toBe(alto.url);
@@ -321,9 +292,8 @@ describe('ERC-4337 account', () => {
     const op = await patchAndSign(smart, await draft(smart, details));
     expect(op.paymasterAndData.startsWith(contracts.paymaster)).toBe(true);
     expect(ethers.getBytes(op.paymasterAndData)).toHaveLength(20 + 64 + 65);
-    expect(BigInt(op.verificationGasLimit)).toBeGreaterThan(
-      BigInt(details.gasLimits.verificationGasLimit),
-    );
+    // The estimate already carried the stub (same length), so patch keeps prepare's limits.
+    expect(op.verificationGasLimit).toBe(details.gasLimits.verificationGasLimit);
     await checkSignature(op, smart.options.owner as string);
     expect((await sendAndWait(op)).success).toBe(true);
     expect(await provider.getBalance(smart.address)).toBe(balance);
@@ -362,6 +332,48 @@ describe('ERC-4337 account', () => {
     expect(await provider.getBalance(RECIPIENT)).toBe(recipient);
   });
 
+  it('signs [userOp] alone (the bridge shape) for the entry point of the scope chain', async () => {
+    const details = await prepare(smart, [{ to: RECIPIENT, value: '0x0', data: '0x' }]);
+    const op = await draft(smart, details);
+    const alone = await signed<Hex>(snap, smart, 'eth_signUserOperation', [op]);
+    const withEntryPoint = await signed<Hex>(snap, smart, 'eth_signUserOperation', [
+      op,
+      contracts.entryPoint,
+    ]);
+    expect(alone).toBe(withEntryPoint);
+    await checkSignature({ ...op, signature: alone }, smart.options.owner as string);
+    const tooMany = await submit(snap, smart, 'eth_signUserOperation', [
+      op,
+      contracts.entryPoint,
+      '0x',
+    ]);
+    expect(tooMany.error?.message).toContain('"request.params"');
+  });
+
+  it('returns the operation without gasLimits when the bundler cannot estimate', async () => {
+    const pending = snap.request({
+      origin: SITE,
+      method: 'keyring_setChainConfig',
+      params: {
+        chainId: '31337',
+        rpcUrl: nodeProxy.url,
+        bundlerUrl: 'http://127.0.0.1:9/rpc',
+        entryPoint: contracts.entryPoint,
+        factory: contracts.factory,
+      },
+    });
+    await answerDialog(pending, true);
+    await pending;
+    try {
+      const details = await prepare(smart, [{ to: RECIPIENT, value: '0x0', data: '0x' }]);
+      expect(details.gasLimits).toBeUndefined();
+      expect(details).toMatchObject({ initCode: '0x', bundlerUrl: 'http://127.0.0.1:9/rpc' });
+      expect(BigInt(details.nonce)).toBeGreaterThan(0n);
+    } finally {
+      await setChain(null);
+    }
+  });
+
   it('refuses another entry point, another sender, another chain and EOA-only methods', async () => {
     const details = await prepare(smart, [{ to: RECIPIENT, value: '0x0', data: '0x' }]);
     const op = await draft(smart, details);
@@ -395,5 +407,152 @@ describe('ERC-4337 account', () => {
         }),
       ),
     ).toEqual([SCOPE]);
+  });
+});
+
+/**
+ * A node that misbehaves on purpose, in front of the real anvil. Its URL carries a secret in
+ * the path, as a hosted node's API key would be: `/<key>/<mode>`. Modes: `lie` answers the
+ * factory's getAddress with another address (everything else is forwarded), `echo` answers a
+ * JSON-RPC error quoting the URL it was called at, `fail` answers HTTP 500, `hang` sends its
+ * headers and half a body and then nothing.
+ */
+const SECRET = 'k3y-0f-a-h0sted-n0de';
+
+async function startBadNode(): Promise<{ url: (mode: string) => string; close: () => void }> {
+  const http = await import('node:http');
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', async () => {
+      const mode = (req.url ?? '').split('/').at(-1);
+      const fullUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}${req.url}`;
+      if (mode === 'fail') {
+        res.writeHead(500).end('upstream exploded');
+        return;
+      }
+      if (mode === 'hang') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"jsonrpc":"2.0","id":1,');
+        return;
+      }
+      const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+      if (mode === 'echo') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: call.id,
+            error: { code: -32000, message: `rate limit for ${fullUrl} (key ${req.url})` },
+          }),
+        );
+        return;
+      }
+      const forwarded = await fetch(stack.anvilUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const answer = (await forwarded.json()) as { result?: string };
+      const isGetAddress =
+        call.method === 'eth_call' &&
+        String((call.params[0] as { data?: string }).data).startsWith(
+          ethers.id('getAddress(address,uint256)').slice(0, 10),
+        );
+      if (isGetAddress) {
+        answer.result = ethers.zeroPadValue('0x000000000000000000000000000000000000dEaD', 32);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: (mode) => `http://127.0.0.1:${port}/${SECRET}/${mode}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe('a node that lies, fails or hangs (its URL carries a key)', () => {
+  let bad: Awaited<ReturnType<typeof startBadNode>>;
+
+  async function useNode(rpcUrl: string, paymasterUrl: string | null = null) {
+    const pending = snap.request({
+      origin: SITE,
+      method: 'keyring_setChainConfig',
+      params: {
+        chainId: '31337',
+        rpcUrl,
+        bundlerUrl: alto.url,
+        entryPoint: contracts.entryPoint,
+        factory: contracts.factory,
+        paymasterUrl,
+      },
+    });
+    await answerDialog(pending, true);
+    await pending;
+  }
+
+  async function accountIds(): Promise<string[]> {
+    const accounts = resultOf<Account[]>(await keyring(snap, 'keyring_listAccounts'));
+    return accounts.map((account) => account.id);
+  }
+
+  beforeAll(async () => {
+    bad = await startBadNode();
+  });
+
+  afterAll(async () => {
+    bad?.close();
+    await setChain(null);
+  });
+
+  it('a node whose factory answers another address cannot substitute the account', async () => {
+    await useNode(bad.url('lie'));
+    const before = await accountIds();
+    const answer = await keyring(snap, 'keyring_createAccount', {
+      options: { type: 'eip155:erc4337' },
+    });
+    expect(answer.error?.code).toBe(-32603);
+    expect(answer.error?.message).toMatch(/getAddress 0x0+dEaD, but CREATE2 .* gives 0x/iu);
+    expect(answer.error?.message).not.toContain(SECRET);
+    expect(await accountIds()).toEqual(before);
+  });
+
+  it.each(['echo', 'fail', 'hang'])(
+    'a node that answers "%s" is named by host only, never by its URL',
+    async (mode) => {
+      await useNode(bad.url(mode));
+      const answer = await keyring(snap, 'keyring_createAccount', {
+        options: { type: 'eip155:erc4337' },
+      });
+      const host = new URL(bad.url(mode)).host;
+      expect(answer.error?.code).toBe(-32603);
+      expect(answer.error?.message).toContain(`node ${host}`);
+      expect(answer.error?.message).not.toContain(SECRET);
+      if (mode === 'hang') {
+        // The timeout covers the body read: the half-sent answer fails, it does not hang.
+        expect(answer.error?.message).toMatch(/within \d+ ms/u);
+      }
+    },
+    30_000,
+  );
+
+  it('a paymaster that fails is named by host only', async () => {
+    await useNode(stack.anvilUrl, bad.url('echo'));
+    const answer = await submit(snap, smart, 'eth_prepareUserOperation', [
+      { to: RECIPIENT, value: '0x0', data: '0x' },
+    ]);
+    expect(answer.error?.message).toContain(`paymaster ${new URL(bad.url('echo')).host}`);
+    expect(answer.error?.message).not.toContain(SECRET);
   });
 });

@@ -1,16 +1,21 @@
-// The snaps-jest environment, plus one bridge: the simulation runs in this (outer) realm, and
-// the getSnapKeyring hook from patches/ records keyring events on this realm's globalThis. The
-// same array is handed to the test realm, so tests read the events MetaMask's bridge would get.
+// The snaps-jest environment, plus two bridges between realms: the simulation runs in this
+// (outer) realm, the tests in another. The getSnapKeyring hook from patches/ records keyring
+// events on this realm's globalThis, and hands them to MetaMask's real bridge when a test puts
+// one in the shared holder (test/bridge.ts). The same array and holder are given to the test
+// realm.
 const { TestEnvironment: SnapsEnvironment } = require('@metamask/snaps-jest');
 
 const EVENTS = Symbol.for('snaps-simulation.snapKeyringEvents');
+const BRIDGE = Symbol.for('snaps-simulation.snapKeyringBridge');
 
 class KeyringSnapEnvironment extends SnapsEnvironment {
   async setup() {
     await super.setup();
-    // A fresh list per test file (the worker's realm outlives it).
+    // A fresh list and holder per test file (the worker's realm outlives it).
     globalThis[EVENTS] = [];
+    globalThis[BRIDGE] = { keyring: null };
     this.global[EVENTS] = globalThis[EVENTS];
+    this.global[BRIDGE] = globalThis[BRIDGE];
   }
 }
 

@@ -2,6 +2,7 @@
  * Test helpers: drive the installed keyring snap through its real entry points and check every
  * signature with independent code (ethers and viem), never with the snap's modules.
  */
+import { ANVIL_CHAIN_ID } from '@l2wallet/testkit';
 import type { Snap } from '@metamask/snaps-jest';
 import { randomUUID } from 'crypto';
 import { ethers } from 'ethers';
@@ -17,7 +18,7 @@ import {
 
 export const SITE = 'http://localhost:8000';
 export const METAMASK = 'metamask';
-export const CHAIN_ID = 31337;
+export const CHAIN_ID = ANVIL_CHAIN_ID;
 export const SCOPE = `eip155:${CHAIN_ID}`;
 
 export type KeyringAnswer = { result?: unknown; error?: { code: number; message: string } };
@@ -187,17 +188,5 @@ export function keyringEvents(): {
   return store ?? [];
 }
 
-/** Approves (or rejects) the dialog a pending request shows; returns its content as text. */
-export async function answerDialog(
-  pending: { getInterface: () => Promise<unknown> },
-  approve: boolean,
-): Promise<string> {
-  const ui = (await pending.getInterface()) as {
-    content: unknown;
-    ok: () => Promise<void>;
-    cancel: () => Promise<void>;
-  };
-  const text = JSON.stringify(ui.content);
-  await (approve ? ui.ok() : ui.cancel());
-  return text;
-}
+/** Approves (or rejects) the dialog a pending request shows; returns its text. */
+export { answerDialog } from '@l2wallet/testkit';

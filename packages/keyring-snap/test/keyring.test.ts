@@ -415,13 +415,32 @@ describe('eth_signTransaction', () => {
     await expectInvalid(submit(snap, derived, 'eth_signTransaction', [clean]), field);
   });
 
-  it('is not a method of the imported account on another scope format', async () => {
+  it('reads a hex scope reference (as the bridge builds one) and refuses another chain', async () => {
+    const answer = await submit(snap, imported, 'eth_signTransaction', [TRANSACTIONS.legacy], {
+      scope: 'eip155:0x7a69',
+    });
+    expect(answer.error).toBeUndefined();
     await expectInvalid(
-      submit(snap, imported, 'eth_signTransaction', [TRANSACTIONS.legacy], {
-        scope: 'eip155:0x7a69',
-      }),
+      submit(snap, imported, 'eth_signTransaction', [TRANSACTIONS.legacy], { scope: 'eip155:0x1' }),
+      'request.params[0].chainId',
+    );
+    await expectInvalid(
+      submit(snap, imported, 'eth_signTransaction', [TRANSACTIONS.legacy], { scope: 'eip155:0x' }),
       'scope',
     );
+  });
+
+  it('refuses a nonce above 2^53 - 1, which the signed encoding would change', async () => {
+    await expectInvalid(
+      submit(snap, derived, 'eth_signTransaction', [
+        { ...TRANSACTIONS.eip1559, nonce: '0x20000000000000' },
+      ]),
+      'request.params[0].nonce',
+    );
+    const answer = await submit(snap, derived, 'eth_signTransaction', [
+      { ...TRANSACTIONS.eip1559, nonce: '0x1fffffffffffff' },
+    ]);
+    expect(answer.error).toBeUndefined();
   });
 });
 

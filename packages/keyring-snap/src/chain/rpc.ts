@@ -6,46 +6,104 @@ import { upstreamError } from '../errors';
 
 export type RpcCall = { method: string; params: unknown[] };
 
-const TIMEOUT_MS = 20_000;
+/**
+ * How long one exchange with a node, bundler or paymaster may take, body included (build
+ * variable KEYRING_RPC_TIMEOUT_MS), so a hung service fails clearly instead of holding MetaMask.
+ */
+const TIMEOUT_MS = Number(process.env.KEYRING_RPC_TIMEOUT_MS ?? '20000') || 20_000;
 
 type RpcAnswer = { id?: number; result?: unknown; error?: { code?: number; message?: string } };
 
+/**
+ * How errors name a service: its kind and host only. The URL's path or query may carry an API
+ * key (`https://node.example/v3/<key>`), so it never appears in an error or a log.
+ */
+export function serviceName(url: string, service: string): string {
+  try {
+    return `${service} ${new URL(url).host}`;
+  } catch {
+    return service;
+  }
+}
+
+/** An upstream's own error text, with the URL (and its path) cut out should it echo them. */
+function scrub(text: string, url: string): string {
+  let clean = text;
+  try {
+    const { origin, pathname, search } = new URL(url);
+    for (const secret of [url, `${origin}${pathname}`, search, pathname]) {
+      if (secret.length > 1) {
+        clean = clean.split(secret).join('');
+      }
+    }
+  } catch {
+    // Not a URL: nothing of it to cut.
+  }
+  return clean.slice(0, 300);
+}
+
+/** One POST; the timeout covers the whole exchange, the body read included. */
 async function post(url: string, body: unknown, service: string): Promise<unknown> {
   if (!url) {
     throw upstreamError(service, 'no URL is configured for this chain (keyring_setChainConfig)');
   }
+  const name = serviceName(url, service);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-  let response: Response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    });
-  } catch {
-    throw upstreamError(service, `${url} did not answer`);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+    } catch {
+      throw upstreamError(
+        name,
+        controller.signal.aborted ? `did not answer within ${TIMEOUT_MS} ms` : 'did not answer',
+      );
+    }
+    if (!response.ok) {
+      throw upstreamError(name, `answered HTTP ${response.status}`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      throw upstreamError(
+        name,
+        controller.signal.aborted
+          ? `did not finish its answer within ${TIMEOUT_MS} ms`
+          : 'broke off its answer',
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw upstreamError(name, 'did not answer JSON');
+    }
   } finally {
     clearTimeout(timer);
   }
-  if (!response.ok) {
-    throw upstreamError(service, `${url} answered HTTP ${response.status}`);
-  }
-  try {
-    return await response.json();
-  } catch {
-    throw upstreamError(service, `${url} did not answer JSON`);
-  }
 }
 
-function unwrap(answer: RpcAnswer | undefined, method: string, service: string): unknown {
+function unwrap(
+  answer: RpcAnswer | undefined,
+  method: string,
+  service: string,
+  url: string,
+): unknown {
+  const name = serviceName(url, service);
   if (!answer || typeof answer !== 'object') {
-    throw upstreamError(service, `no answer to ${method}`);
+    throw upstreamError(name, `no answer to ${method}`);
   }
   if (answer.error) {
-    const message = String(answer.error.message ?? 'error').slice(0, 300);
-    throw upstreamError(service, `${method} failed: ${message}`);
+    throw upstreamError(
+      name,
+      `${method} failed: ${scrub(String(answer.error.message ?? 'error'), url)}`,
+    );
   }
   return answer.result;
 }
@@ -57,7 +115,7 @@ export async function rpcCall(
   service: string,
 ): Promise<unknown> {
   const answer = (await post(url, { jsonrpc: '2.0', id: 1, method, params }, service)) as RpcAnswer;
-  return unwrap(answer, method, service);
+  return unwrap(answer, method, service, url);
 }
 
 /** One HTTP request; answers are matched by id (a batch may answer in any order). */
@@ -74,5 +132,5 @@ export async function rpcBatch(url: string, calls: RpcCall[], service: string): 
       byId.set(answer.id, answer);
     }
   }
-  return calls.map((call, id) => unwrap(byId.get(id), call.method, service));
+  return calls.map((call, id) => unwrap(byId.get(id), call.method, service, url));
 }

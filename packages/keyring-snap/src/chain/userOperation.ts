@@ -5,10 +5,14 @@ import {
   concat,
   encodeAbiParameters,
   encodeFunctionData,
+  getContractAddress,
   keccak256,
   parseAbi,
+  toHex,
   type Hex,
 } from 'viem';
+
+import { ERC1967_PROXY_CREATION_CODE } from './simpleAccountProxy';
 
 export const SIMPLE_ACCOUNT_ABI = parseAbi([
   'function execute(address dest, uint256 value, bytes func)',
@@ -19,6 +23,8 @@ export const FACTORY_ABI = parseAbi([
   'function createAccount(address owner, uint256 salt) returns (address)',
   'function getAddress(address owner, uint256 salt) view returns (address)',
 ]);
+
+const SIMPLE_ACCOUNT_INITIALIZE_ABI = parseAbi(['function initialize(address anOwner)']);
 
 export const ENTRY_POINT_ABI = parseAbi([
   'function getNonce(address sender, uint192 key) view returns (uint256)',
@@ -68,6 +74,31 @@ export function initCodeFor(factory: Hex, owner: Hex, salt: Hex): Hex {
       args: [owner, BigInt(salt)],
     }),
   ]);
+}
+
+/**
+ * The address SimpleAccountFactory v0.6 gives (owner, salt), computed here: CREATE2 from the
+ * factory of the ERC1967Proxy creation code with (implementation, initialize(owner)). The
+ * factory creates its SimpleAccount implementation in its constructor, the factory's first
+ * CREATE (contract nonces start at 1).
+ */
+export function counterfactualAddress(factory: Hex, owner: Hex, salt: Hex): Hex {
+  const implementation = getContractAddress({ from: factory, nonce: 1n });
+  const initialize = encodeFunctionData({
+    abi: SIMPLE_ACCOUNT_INITIALIZE_ABI,
+    functionName: 'initialize',
+    args: [owner],
+  });
+  const constructorArgs = encodeAbiParameters(
+    [{ type: 'address' }, { type: 'bytes' }],
+    [implementation, initialize],
+  );
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: factory,
+    salt: toHex(BigInt(salt), { size: 32 }),
+    bytecode: concat([ERC1967_PROXY_CREATION_CODE, constructorArgs]),
+  });
 }
 
 export type Intent = { to: Hex; value: bigint; data: Hex };

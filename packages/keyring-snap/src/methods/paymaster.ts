@@ -1,6 +1,6 @@
 import { toHex, type Hex } from 'viem';
 
-import { rpcCall } from '../chain/rpc';
+import { rpcCall, serviceName } from '../chain/rpc';
 import type { ChainConfig } from '../config';
 import { upstreamError } from '../errors';
 
@@ -18,7 +18,10 @@ export async function paymasterCall(
   )) as { paymasterAndData?: unknown } | null;
   const data = result?.paymasterAndData;
   if (typeof data !== 'string' || !/^0x([0-9a-fA-F]{2}){20,}$/u.test(data)) {
-    throw upstreamError('paymaster', `${method} answered no paymasterAndData`);
+    throw upstreamError(
+      serviceName(chain.paymasterUrl ?? '', 'paymaster'),
+      `${method} answered no paymasterAndData`,
+    );
   }
   return { paymasterAndData: data.toLowerCase() as Hex };
 }

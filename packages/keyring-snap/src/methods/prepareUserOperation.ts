@@ -7,8 +7,8 @@ import {
   initCodeFor,
   type Intent,
 } from '../chain/userOperation';
-import { rpcBatch, rpcCall } from '../chain/rpc';
-import { show } from '../config';
+import { rpcBatch, rpcCall, serviceName } from '../chain/rpc';
+import { show, type ChainConfig } from '../config';
 import { invalidParams, upstreamError } from '../errors';
 import { asAddress, asArray, asBytes, asRecord, onlyKeys, optionalQuantity } from '../validation';
 import { requireSmartAccountChain } from './userOperationInput';
@@ -46,16 +46,43 @@ function parseIntents(params: unknown): Intent[] {
   return intents;
 }
 
-type GasEstimate = {
-  callGasLimit?: unknown;
-  verificationGasLimit?: unknown;
-  preVerificationGas?: unknown;
-};
+type GasLimits = { callGasLimit: Hex; verificationGasLimit: Hex; preVerificationGas: Hex };
 
 /**
- * eth_prepareUserOperation [intent, ...]: the node reads (code, EntryPoint nonce, gas price) go
- * in one JSON-RPC batch; then the bundler's gas estimate and, with a paymaster, its stub data
- * run side by side. Two sequential round trips in all.
+ * The bundler's estimate, or null with the reason in the snap's log. v0.6 estimation simulates
+ * the prefund: with gas prices above zero a new, empty account fails with "AA21 didn't pay
+ * prefund". The draft therefore has zero gas prices (Alto 0.0.20 accepts them and then needs no
+ * prefund) and, with a paymaster, the paymaster's stub data, so its validation gas and calldata
+ * are part of the estimate. A bundler that still cannot estimate leaves gasLimits to the wallet
+ * (they are optional in the Keyring API's EthBaseUserOperation).
+ */
+async function estimate(chain: ChainConfig, draft: Record<string, Hex>): Promise<GasLimits | null> {
+  try {
+    const gas = (await rpcCall(
+      chain.bundlerUrl,
+      'eth_estimateUserOperationGas',
+      [draft, chain.entryPoint],
+      'bundler',
+    )) as Record<string, unknown> | null;
+    return {
+      callGasLimit: quantity(gas?.callGasLimit, 'callGasLimit'),
+      verificationGasLimit: quantity(gas?.verificationGasLimit, 'verificationGasLimit'),
+      preVerificationGas: quantity(gas?.preVerificationGas, 'preVerificationGas'),
+    };
+  } catch (error) {
+    console.warn(
+      `eth_prepareUserOperation: no gasLimits for ${draft.sender}: ${(error as Error).message}`,
+    );
+    return null;
+  }
+}
+
+/**
+ * eth_prepareUserOperation [transaction, ...] (the bridge's EthBaseTransaction: to, value,
+ * data). Round trips, one after another: the node reads (code, EntryPoint nonce) in one
+ * JSON-RPC batch; with a paymaster its stub data; the bundler's estimate with that stub. So 2
+ * without a paymaster, 3 with one (the estimate needs the stub). It fails only for bad input or
+ * a node that cannot be read; the estimate is best effort.
  */
 export const prepareUserOperation: RequestMethod = {
   name: 'eth_prepareUserOperation',
@@ -64,7 +91,7 @@ export const prepareUserOperation: RequestMethod = {
     const { smartAccount, chain } = requireSmartAccountChain(stored, maybeChain);
     const intents = parseIntents(params);
     const sender = stored.account.address as Hex;
-    const [code, nonceWord, gasPrice] = (await rpcBatch(
+    const [code, nonceWord] = (await rpcBatch(
       chain.rpcUrl,
       [
         { method: 'eth_getCode', params: [sender, 'latest'] },
@@ -82,17 +109,16 @@ export const prepareUserOperation: RequestMethod = {
             'latest',
           ],
         },
-        { method: 'eth_gasPrice', params: [] },
       ],
       'node',
-    )) as [Hex, Hex, Hex];
+    )) as [Hex, Hex];
     const deployed = typeof code === 'string' && code !== '0x' && code !== '0x0';
     const initCode = deployed
       ? '0x'
       : initCodeFor(smartAccount.factory, smartAccount.owner, smartAccount.salt);
     const callData = callDataFor(intents);
-    const nonce = toHex(BigInt(nonceWord));
-    const draft = {
+    const nonce = toHex(nonceOf(nonceWord, chain));
+    const draft: Record<string, Hex> = {
       sender,
       nonce,
       initCode,
@@ -100,46 +126,46 @@ export const prepareUserOperation: RequestMethod = {
       callGasLimit: '0x0',
       verificationGasLimit: '0x0',
       preVerificationGas: '0x0',
-      maxFeePerGas: toHex(BigInt(gasPrice)),
-      maxPriorityFeePerGas: toHex(BigInt(gasPrice)),
+      maxFeePerGas: '0x0',
+      maxPriorityFeePerGas: '0x0',
       paymasterAndData: '0x',
       signature: DUMMY_SIGNATURE,
     };
-    const [estimate, stub] = await Promise.all([
-      rpcCall(
-        chain.bundlerUrl,
-        'eth_estimateUserOperationGas',
-        [draft, chain.entryPoint],
-        'bundler',
-      ),
-      chain.paymasterUrl
-        ? paymasterCall(chain, 'pm_getPaymasterStubData', draft)
-        : Promise.resolve({ paymasterAndData: '0x' as Hex }),
-    ]);
-    const gas = estimate as GasEstimate;
-    const gasLimits = {
-      callGasLimit: quantity(gas.callGasLimit, 'callGasLimit'),
-      verificationGasLimit: quantity(gas.verificationGasLimit, 'verificationGasLimit'),
-      preVerificationGas: quantity(gas.preVerificationGas, 'preVerificationGas'),
-    };
+    if (chain.paymasterUrl) {
+      draft.paymasterAndData = (
+        await paymasterCall(chain, 'pm_getPaymasterStubData', draft)
+      ).paymasterAndData;
+    }
+    const gasLimits = await estimate(chain, draft);
     return {
       callData,
       initCode,
       nonce,
-      gasLimits,
+      ...(gasLimits ? { gasLimits } : {}),
       dummySignature: DUMMY_SIGNATURE,
-      dummyPaymasterAndData: stub.paymasterAndData,
+      dummyPaymasterAndData: draft.paymasterAndData,
       bundlerUrl: chain.bundlerUrl,
     };
   },
 };
+
+/** The EntryPoint's getNonce word; anything else is the node's fault, named by host. */
+function nonceOf(word: unknown, chain: ChainConfig): bigint {
+  if (typeof word !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/u.test(word)) {
+    throw upstreamError(
+      serviceName(chain.rpcUrl, 'node'),
+      `EntryPoint.getNonce answered ${show(word)}`,
+    );
+  }
+  return BigInt(word);
+}
 
 function quantity(value: unknown, name: string): Hex {
   if (
     (typeof value !== 'string' && typeof value !== 'number') ||
     !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(String(value))
   ) {
-    throw upstreamError('bundler', `eth_estimateUserOperationGas answered no ${name}`);
+    throw new Error(`eth_estimateUserOperationGas answered no ${name}`);
   }
   return toHex(BigInt(value));
 }

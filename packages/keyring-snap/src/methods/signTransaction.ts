@@ -115,6 +115,11 @@ export function parseTransaction(raw: unknown, chainId: number, account: string)
     throw invalidParams(`${FIELD}.nonce`, 'is required');
   }
   const nonce = asQuantity(tx.nonce, `${FIELD}.nonce`, 64);
+  // The signed encoding carries the nonce as a JS number: above 2^53 - 1 it would silently
+  // become another nonce.
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw invalidParams(`${FIELD}.nonce`, `must be at most 2^53 - 1, got ${show(tx.nonce)}`);
+  }
   const gasField = tx.gasLimit !== undefined ? 'gasLimit' : 'gas';
   if (tx[gasField] === undefined) {
     throw invalidParams(`${FIELD}.gasLimit`, 'is required');
@@ -175,6 +180,9 @@ export const signTransaction: RequestMethod = {
   name: 'eth_signTransaction',
   accountTypes: ['eip155:eoa'],
   handle: async ({ stored, params, chainId, signingKey }) => {
+    if (chainId === null) {
+      throw invalidParams('scope', 'is required for eth_signTransaction: "eip155:<chainId>"');
+    }
     const list = asArray(params, PARAMS, 1);
     const transaction = parseTransaction(list[0], chainId, stored.account.address);
     const hash = keccak256(serializeTransaction(transaction));

@@ -29,7 +29,7 @@ function parseTypedData(raw: unknown): Record<string, unknown> {
 }
 
 /** Checks the shape named in SPEC 2.5; viem then checks each value against its type. */
-function checkTypedData(data: Record<string, unknown>, chainId: number) {
+function checkTypedData(data: Record<string, unknown>, chainId: number | null) {
   const types = asRecord(data.types, `${FIELD}.types`);
   for (const [name, members] of Object.entries(types)) {
     asArray(members, `${FIELD}.types.${name}`).forEach((member, index) => {
@@ -47,7 +47,9 @@ function checkTypedData(data: Record<string, unknown>, chainId: number) {
   }
   const domain = asRecord(data.domain, `${FIELD}.domain`);
   asRecord(data.message, `${FIELD}.message`);
-  if (domain.chainId !== undefined) {
+  // MetaMask's bridge puts domain.chainId in the scope; a request with an empty scope names no
+  // chain to compare with, and the domain's chainId binds the signature by itself.
+  if (domain.chainId !== undefined && chainId !== null) {
     const domainChain = asQuantity(domain.chainId, `${FIELD}.domain.chainId`);
     if (domainChain !== BigInt(chainId)) {
       throw invalidParams(

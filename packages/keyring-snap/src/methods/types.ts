@@ -8,8 +8,8 @@ export type AccountType = 'eip155:eoa' | 'eip155:erc4337';
 
 export type RequestContext = {
   stored: StoredAccount;
-  /** The chain id of the request's scope. */
-  chainId: number;
+  /** The chain id of the request's scope; null for an EOA request with an empty scope. */
+  chainId: number | null;
   /** The scope's chain config; null for a chain without one (EOA signing needs none). */
   chain: ChainConfig | null;
   /** The raw `request.params` (validated by each method). */
