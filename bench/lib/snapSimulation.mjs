@@ -53,9 +53,38 @@ export function serveSnapFolder(dir) {
   );
 }
 
-/** Installs the snap that `server` (from serveSnapFolder) serves, in Node worker threads. */
-export function installServedSnap(server) {
+/**
+ * Installs the snap that `server` (from serveSnapFolder) serves, in Node worker threads.
+ * `options` are snaps-simulation's (e.g. `state`, see grantedSnapState).
+ */
+export function installServedSnap(server, options) {
   return installSnap(`local:http://127.0.0.1:${server.address().port}`, {
     executionService: NodeThreadExecutionService,
+    ...(options ? { options } : {}),
   });
+}
+
+/** The origin snaps-simulation sends requests from when none is given. */
+export const SIMULATION_ORIGIN = 'https://metamask.io';
+
+/**
+ * Starknet snap state (schema 2) in which the simulation's origin was already granted account
+ * indexes 0..count-1, as if the user had approved those grant dialogs: the benches measure the
+ * methods, not the grant dialog (packages/snap/src/sites/grants.ts).
+ */
+export function grantedSnapState(count = 32) {
+  return {
+    version: 2,
+    currentChainId: '0x534e5f5345504f4c4941',
+    accounts: {},
+    transactions: {},
+    erc20Tokens: {},
+    grants: {
+      [SIMULATION_ORIGIN]: {
+        origin: SIMULATION_ORIGIN,
+        grantedAt: 0,
+        addressIndexes: Array.from({ length: count }, (_, index) => index),
+      },
+    },
+  };
 }

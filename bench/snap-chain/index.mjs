@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 
 import {
   buildIfMissing,
+  grantedSnapState,
   installServedSnap,
   listen,
   ROOT,
@@ -90,7 +91,7 @@ async function rpc(devnet, method, params) {
 const devnet = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 1 });
 const proxy = await countingProxy(devnet.port);
 const snapServer = await serveSnapFolder(SNAP_DIR);
-const snap = await installServedSnap(snapServer);
+const snap = await installServedSnap(snapServer, { state: grantedSnapState() });
 
 function counters() {
   return {
@@ -189,8 +190,8 @@ async function historyRows() {
   });
   proxyTarget.port = long.port;
   const nodeServer = await serveSnapFolder(NODE_SNAP_DIR);
-  const sender = await installServedSnap(nodeServer);
-  const reader = await installServedSnap(nodeServer);
+  const sender = await installServedSnap(nodeServer, { state: grantedSnapState() });
+  const reader = await installServedSnap(nodeServer, { state: grantedSnapState() });
   try {
     const send = async (method, params) => {
       const pending = sender.request({ method, params });
@@ -355,7 +356,7 @@ try {
 
   // The same scan from a snap with empty state (a restored wallet): deploy hashes come from
   // the explorer, one lookup per deployed account, in parallel.
-  const restored = await installServedSnap(snapServer);
+  const restored = await installServedSnap(snapServer, { state: grantedSnapState() });
   const restoredStart = counters();
   const restoredClock = performance.now();
   const restoredResponse = await restored.request({

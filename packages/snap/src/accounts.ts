@@ -1,8 +1,9 @@
 /**
  * The snap's own accounts: state records joined with their derived keys.
  */
-import { computeAccountAddress, deriveAccountKey, type AccountKey } from './keys';
+import { cachedAccountKey, computeAccountAddress, type AccountKey } from './keys';
 import { invalidParams } from './rpc/errors';
+import { requireAccountGrant } from './sites/grants';
 import { findOwnAccount, stateStore, type AccountRecord } from './state';
 
 /** The account record a fresh derivation gives, for `chainId`. */
@@ -19,11 +20,28 @@ export function accountRecordFor(key: AccountKey, chainId: string): AccountRecor
 }
 
 /**
- * The key of one of the snap's accounts, or -32602 naming `field` when the address is not one.
+ * The key of one of the snap's accounts for the site at `origin`: -32602 naming `field` when the
+ * address is not one, and a grant dialog when the site was not allowed this account yet
+ * (4001 when declined).
+ */
+export async function requireOwnAccountKey(
+  address: string,
+  chainId: string,
+  field: string,
+  origin: string,
+): Promise<AccountKey> {
+  const key = await ownAccountKey(address, chainId, field);
+  await requireAccountGrant(origin, key, chainId);
+  return key;
+}
+
+/**
+ * The key of one of the snap's accounts, or -32602 naming `field` when the address is not one;
+ * no grant is checked (only for checking a signature, which reveals nothing new to the site).
  * The derivation is checked against the stored address so a corrupted record cannot make the
  * snap sign with a key the user did not mean.
  */
-export async function requireOwnAccountKey(
+export async function ownAccountKey(
   address: string,
   chainId: string,
   field: string,
@@ -35,7 +53,8 @@ export async function requireOwnAccountKey(
       `is not an account of this snap: ${address} (create it with l2_createAccount or recover it first)`,
     );
   }
-  const key = await deriveAccountKey(addressIndex);
+  // Only a stored account's key is kept in memory (keys/index.ts, bounded).
+  const key = await cachedAccountKey(addressIndex);
   if (BigInt(key.address) !== BigInt(address)) {
     throw invalidParams(field, `does not match the key stored for index ${addressIndex}`);
   }

@@ -1,6 +1,6 @@
 import { installSnap } from '@metamask/snaps-jest';
 
-import { expectError } from './helpers';
+import { expectError, installGranted } from './helpers';
 
 /** Every base name in the method table; each answers with the `l2_` and `starkNet_` prefixes. */
 const METHODS = [
@@ -62,7 +62,7 @@ describe('dispatcher', () => {
 
 describe('invalid params messages', () => {
   it('name the field path, what was wrong and what was expected', async () => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     expectError(
       await request({ method: 'l2_switchNetwork', params: {} }),
       -32602,

@@ -2,9 +2,10 @@
  * Independent reference code for the tests: keys, addresses and signature checks computed with
  * key-tree and @scure/starknet only, never with the snap's modules.
  */
+import { ARGENT_ACCOUNT_CLASS_HASH, STARKNET_MAINNET, STARKNET_TESTNET } from '@l2wallet/testkit';
 import { BIP44CoinTypeNode, getBIP44AddressKeyDeriver } from '@metamask/key-tree';
 import { installSnap } from '@metamask/snaps-jest';
-import type { JsonRpcParams } from '@metamask/snaps-sdk';
+import type { Json, JsonRpcParams } from '@metamask/snaps-sdk';
 import type {
   SnapAlertInterface,
   SnapConfirmationInterface,
@@ -20,14 +21,15 @@ import {
   verify,
 } from '@scure/starknet';
 
+import { createInitialState } from '../src/state/schema';
+
 export const DEFAULT_SRP = 'test test test test test test test test test test test ball';
 export const OTHER_SRP =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
-export const MAINNET = '0x534e5f4d41494e';
-export const TESTNET = '0x534e5f5345504f4c4941';
-export const ARGENT_CLASS_HASH =
-  '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
+export const MAINNET = STARKNET_MAINNET;
+export const TESTNET = STARKNET_TESTNET;
+export const ARGENT_CLASS_HASH = ARGENT_ACCOUNT_CLASS_HASH;
 
 /** felt of the ASCII string 'STARKNET_CONTRACT_ADDRESS'. */
 const CONTRACT_ADDRESS_PREFIX = `0x${Buffer.from('STARKNET_CONTRACT_ADDRESS').toString('hex')}`;
@@ -101,18 +103,98 @@ export { pedersen };
 
 type SnapInstance = Awaited<ReturnType<typeof installSnap>>;
 
-/** A snap with accounts created at the given indexes (deploy false, Testnet). */
+/** The origin snaps-jest sends requests from when a test gives none. */
+export const TEST_ORIGIN = 'https://metamask.io';
+/** A dapp origin for the tests of what a site is shown and allowed. */
+export const DAPP_ORIGIN = 'https://dapp.example';
+
+/** A pending snaps-jest request: awaitable, with the dialog it opens. */
+type PendingRequest = PromiseLike<{ response: unknown }> & {
+  getInterface: () => Promise<SnapInterface>;
+};
+
+/**
+ * Awaits a request, approving every dialog it opens on the way (the grant dialog of a site's
+ * first account, then the method's own). For tests about something else than the dialogs.
+ */
+export async function approvingDialogs<T extends { response: unknown }>(
+  pending: PromiseLike<T> & { getInterface: () => Promise<SnapInterface> },
+): Promise<T> {
+  let settled = false;
+  const done = Promise.resolve(pending).finally(() => {
+    settled = true;
+  });
+  const approveNext = async (): Promise<void> => {
+    while (!settled) {
+      const ui = await Promise.race([pending.getInterface(), done.then(() => undefined)]);
+      if (!ui || settled) {
+        return;
+      }
+      await (ui as SnapConfirmationInterface).ok();
+    }
+  };
+  await Promise.all([done, approveNext()]);
+  return done;
+}
+
+/**
+ * Snap state (the current schema) in which `origin` was already granted `indexes`, as if the user
+ * had approved its grant dialogs before. For tests of something else than grants, and where
+ * several requests run at once (snaps-simulation shows one dialog at a time).
+ */
+export function grantedState(
+  indexes: readonly number[] = Array.from({ length: 64 }, (_, index) => index),
+  origin = TEST_ORIGIN,
+): Record<string, Json> {
+  const state = createInitialState();
+  state.grants[origin] = { origin, grantedAt: 0, addressIndexes: [...indexes] };
+  return state as unknown as Record<string, Json>;
+}
+
+/** installSnap with `grantedState` (and the phrase, when given). */
+export async function installGranted({
+  srp,
+  indexes,
+  snapId,
+}: { srp?: string; indexes?: number[]; snapId?: string } = {}): Promise<SnapInstance> {
+  const options = {
+    state: grantedState(indexes),
+    ...(srp ? { secretRecoveryPhrase: srp } : {}),
+  };
+  return snapId ? installSnap(snapId as never, { options }) : installSnap({ options });
+}
+
+/** A snap with accounts created at the given indexes (deploy false, Testnet), grants approved. */
 export async function snapWithAccounts(indexes: number[], srp?: string): Promise<SnapInstance> {
   const snap = await (srp
     ? installSnap({ options: { secretRecoveryPhrase: srp } })
     : installSnap());
   for (const addressIndex of indexes) {
-    const response = await snap.request({ method: 'l2_createAccount', params: { addressIndex } });
-    if (!('result' in response.response)) {
+    const response = await createGrantedAccount(snap, addressIndex);
+    if (!('result' in (response.response as object))) {
       throw new Error(`createAccount failed: ${JSON.stringify(response.response)}`);
     }
   }
   return snap;
+}
+
+/**
+ * l2_createAccount at `addressIndex` from `origin`, approving the grant dialog the snap shows the
+ * first time a site asks for that index.
+ */
+export async function createGrantedAccount(
+  snap: {
+    request: (request: { origin?: string; method: string; params?: JsonRpcParams }) => unknown;
+  },
+  addressIndex?: number,
+  origin = TEST_ORIGIN,
+): Promise<{ response: unknown }> {
+  const pending = snap.request({
+    origin,
+    method: 'l2_createAccount',
+    params: addressIndex === undefined ? {} : { addressIndex },
+  }) as PendingRequest;
+  return approvingDialogs(pending);
 }
 
 export type RpcResponse = {
@@ -148,36 +230,7 @@ export function resultOf<T>(value: { response: unknown }): T {
 }
 
 /** All text in a dialog's JSX tree, for checking what the user was shown. */
-export function dialogText(content: unknown): string {
-  const parts: string[] = [];
-  const walk = (node: unknown): void => {
-    if (node === null || node === undefined || typeof node === 'boolean') {
-      return;
-    }
-    if (typeof node === 'string' || typeof node === 'number') {
-      parts.push(String(node));
-      return;
-    }
-    if (Array.isArray(node)) {
-      node.forEach(walk);
-      return;
-    }
-    if (typeof node === 'object') {
-      const { props } = node as { props?: Record<string, unknown> };
-      if (props) {
-        for (const [key, value] of Object.entries(props)) {
-          if (key === 'children') {
-            walk(value);
-          } else if (typeof value === 'string') {
-            parts.push(value);
-          }
-        }
-      }
-    }
-  };
-  walk(content);
-  return parts.join('\n');
-}
+export { dialogText } from '@l2wallet/testkit';
 
 /** A confirmation dialog (asserted), with its ok/cancel buttons. */
 export function asConfirmation(ui: SnapInterface): SnapConfirmationInterface {

@@ -5,11 +5,11 @@
  */
 import { installSnap } from '@metamask/snaps-jest';
 
-import { DEFAULT_SRP, dialogText, expectedAccount, resultOf } from './helpers';
+import { DEFAULT_SRP, dialogText, expectedAccount, installGranted, resultOf } from './helpers';
 
 describe('home page without a node', () => {
   it('lists the accounts of the current network and says the balances could not be read', async () => {
-    const snap = await installSnap();
+    const snap = await installGranted();
     for (const addressIndex of [0, 1]) {
       resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex } }));
     }

@@ -1,9 +1,8 @@
-import { installSnap } from '@metamask/snaps-jest';
-
 import {
   DEFAULT_SRP,
   expectError,
   expectedAccount,
+  installGranted,
   MAINNET,
   OTHER_SRP,
   pad,
@@ -21,7 +20,7 @@ describe.each([
     'derives index %i like key-tree + @scure/starknet + the address formula',
     async (index) => {
       const expected = await expectedAccount(srp, index);
-      const { request } = await installSnap({ options: { secretRecoveryPhrase: srp } });
+      const { request } = await installGranted({ srp });
 
       const created = resultOf<Created>(
         await request({
@@ -41,7 +40,7 @@ describe.each([
 
 describe('l2_createAccount', () => {
   it('takes the next unused index by default and is idempotent for a given index', async () => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     const a0 = await expectedAccount(DEFAULT_SRP, 0);
     const a1 = await expectedAccount(DEFAULT_SRP, 1);
     const a2 = await expectedAccount(DEFAULT_SRP, 2);
@@ -69,7 +68,7 @@ describe('l2_createAccount', () => {
   });
 
   it('keeps accounts per chain: the default index counts per network', async () => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     resultOf(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }));
     resultOf(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }));
     const onMainnet = resultOf<Created>(
@@ -87,12 +86,12 @@ describe('l2_createAccount', () => {
     [{ chainId: '0x1' }, /"chainId".*known chain ID/u],
     [{ chainId: 5 }, /"chainId"/u],
   ])('rejects invalid params %j with -32602', async (params, message) => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     expectError(await request({ method: 'l2_createAccount', params }), -32602, message);
   });
 
   it('returns the padded address form', async () => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     const { address } = resultOf<Created>(await request({ method: 'l2_createAccount' }));
     expect(address).toBe(pad(address));
   });
@@ -101,7 +100,7 @@ describe('l2_createAccount', () => {
 describe('l2_extractPublicKey', () => {
   it('answers for an account given without zero padding', async () => {
     const expected = await expectedAccount(DEFAULT_SRP, 1);
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     resultOf(await request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
     const unpadded = `0x${BigInt(expected.address).toString(16)}`;
     expect(
@@ -116,7 +115,7 @@ describe('l2_extractPublicKey', () => {
 
   it("gives a clear error for an address that is not the snap's", async () => {
     const other = await expectedAccount(OTHER_SRP, 0);
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     resultOf(await request({ method: 'l2_createAccount' }));
     expectError(
       await request({ method: 'l2_extractPublicKey', params: { userAddress: other.address } }),
@@ -132,7 +131,7 @@ describe('l2_extractPublicKey', () => {
     [{ userAddress: pad(2n ** 251n) }, /"userAddress"/u],
     [{ userAddress: '0x1', chainId: 'SN_GOERLI' }, /"chainId"/u],
   ])('rejects invalid params %j with -32602', async (params, message) => {
-    const { request } = await installSnap();
+    const { request } = await installGranted();
     expectError(await request({ method: 'l2_extractPublicKey', params }), -32602, message);
   });
 });

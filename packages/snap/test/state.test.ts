@@ -2,9 +2,11 @@ import { installSnap } from '@metamask/snaps-jest';
 
 import {
   asConfirmation,
+  createGrantedAccount,
   DEFAULT_SRP,
   dialogText,
   expectedAccount,
+  installGranted,
   MAINNET,
   pad,
   responseOf,
@@ -14,7 +16,8 @@ import {
 
 describe('state under concurrency', () => {
   it('20 concurrent l2_createAccount calls lose no record', async () => {
-    const { request } = await installSnap();
+    // The site holds indexes 0..20 already: no grant dialog (snaps-simulation shows one at a time).
+    const { request } = await installGranted({ indexes: Array.from({ length: 21 }, (_, i) => i) });
     const created = await Promise.all(
       Array.from({ length: 20 }, async () =>
         resultOf<{ address: string; addressIndex: number }>(
@@ -112,11 +115,16 @@ describe('state migrations', () => {
       name: 'Mainnet',
       chainId: MAINNET,
     });
-    expect(
-      resultOf<string>(
-        await request({ method: 'l2_extractPublicKey', params: { userAddress: account.address } }),
-      ),
-    ).toBe(account.publicKey);
+    // Accounts stored before grants existed belong to no site: the first use asks.
+    const using = request({
+      method: 'l2_extractPublicKey',
+      params: { userAddress: account.address },
+    });
+    const grantUi = asConfirmation(await using.getInterface());
+    expect(dialogText(grantUi.content)).toContain('Allow this site to use an account?');
+    expect(dialogText(grantUi.content)).toContain(account.address);
+    await grantUi.ok();
+    expect(resultOf<string>(await using)).toBe(account.publicKey);
     // The migration added the ETH/STRK defaults.
     const pending = request({
       method: 'l2_addErc20Token',
@@ -191,9 +199,7 @@ describe('state migrations: unknown networks and junk entries', () => {
 
     // Account lookups that compare addresses skip the junk, and new accounts get index 0.
     expect(
-      resultOf<{ addressIndex: number }>(
-        await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
-      ).addressIndex,
+      resultOf<{ addressIndex: number }>(await createGrantedAccount({ request }, 0)).addressIndex,
     ).toBe(0);
     const unknown = responseOf(
       await request({ method: 'l2_extractPublicKey', params: { userAddress: pad(0x999n) } }),

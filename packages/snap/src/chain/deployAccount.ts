@@ -6,13 +6,7 @@
 import { accountRecordFor } from '../accounts';
 import { deriveAccountKey } from '../keys';
 import { userRejected } from '../rpc/errors';
-import {
-  findAccount,
-  nextUnusedAddressIndex,
-  stateStore,
-  upsertAccount,
-  upsertTransaction,
-} from '../state';
+import { findAccount, stateStore, upsertAccount, upsertTransaction } from '../state';
 import { confirm } from '../ui';
 import { deployOnce, planDeploy, readAccountSnapshot, requireFunds } from './account';
 import { DeployAccountScreen } from './dialogs';
@@ -22,11 +16,12 @@ import { deployRecord } from './records';
 
 export type DeployResult = { address: string; transaction_hash: string };
 
+/** The site at `origin` was granted `index` already (methods/createAccount.ts). */
 export async function deployAccount(
-  addressIndex: number | undefined,
+  index: number,
   chainId: string,
+  origin: string,
 ): Promise<DeployResult> {
-  const index = addressIndex ?? nextUnusedAddressIndex(await stateStore.read(), chainId);
   const key = await deriveAccountKey(index);
   const chain = getChain(chainId);
   const snapshot = await readAccountSnapshot(chain, key.address);
@@ -54,6 +49,7 @@ export async function deployAccount(
   const plan = await planDeploy(chain, key, snapshot);
   requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'the account deployment');
   const approved = await confirm(
+    origin,
     DeployAccountScreen({
       address: key.address,
       network: chain.network,

@@ -84,21 +84,38 @@ async function getDeriver(): Promise<AddressKeyDeriver> {
   return deriverPromise;
 }
 
-/**
- * Derived keys are kept in memory for the life of the snap's execution (never in state): a
- * derivation (three BIP-32 steps, grindKey, the Stark key and the address) costs ~25 ms, more
- * than everything else a signing request does.
- */
-const derivedKeys = new Map<number, Promise<AccountKey>>();
+/** Keys kept in memory at most; the least recently used goes first. */
+export const MAX_CACHED_KEYS = 16;
 
-export async function deriveAccountKey(addressIndex: number): Promise<AccountKey> {
-  let derived = derivedKeys.get(addressIndex);
-  if (!derived) {
+/**
+ * Keys of the user's own stored accounts are kept in memory for the life of the snap's
+ * execution (never in state), at most MAX_CACHED_KEYS of them: a derivation (three BIP-32 steps,
+ * grindKey, the Stark key and the address) costs ~25 ms, more than everything else a signing
+ * request does. Only accounts.ts calls this, after finding the account in state; scans and
+ * creations derive uncached (deriveAccountKey), so no site can fill memory with keys.
+ */
+const cachedKeys = new Map<number, Promise<AccountKey>>();
+
+export async function cachedAccountKey(addressIndex: number): Promise<AccountKey> {
+  let derived = cachedKeys.get(addressIndex);
+  if (derived) {
+    // Most recently used last: Map keeps insertion order.
+    cachedKeys.delete(addressIndex);
+  } else {
     derived = deriveUncached(addressIndex);
-    derivedKeys.set(addressIndex, derived);
-    derived.catch(() => derivedKeys.delete(addressIndex));
+    derived.catch(() => cachedKeys.delete(addressIndex));
+  }
+  cachedKeys.set(addressIndex, derived);
+  while (cachedKeys.size > MAX_CACHED_KEYS) {
+    const oldest = cachedKeys.keys().next().value as number;
+    cachedKeys.delete(oldest);
   }
   return derived;
+}
+
+/** The key at `addressIndex`, derived afresh and not kept. */
+export async function deriveAccountKey(addressIndex: number): Promise<AccountKey> {
+  return deriveUncached(addressIndex);
 }
 
 async function deriveUncached(addressIndex: number): Promise<AccountKey> {

@@ -61,7 +61,10 @@ export const addErc20Token = defineMethod({
     /** The user's account, as in SPEC 4.1; checked for form only. */
     address: optional(AddressStruct),
   }),
-  handler: async ({ tokenAddress, tokenName, tokenSymbol, tokenDecimals, tokenLogo, chainId }) => {
+  handler: async (
+    { tokenAddress, tokenName, tokenSymbol, tokenDecimals, tokenLogo, chainId },
+    { origin },
+  ) => {
     const token: Erc20Token = {
       address: tokenAddress,
       name: tokenName.trim(),
@@ -86,7 +89,9 @@ export const addErc20Token = defineMethod({
       );
     }
     const existing = findTokenIn(tokensOf(await stateStore.read(), chainId), tokenAddress);
-    if (!(await confirm(AddTokenScreen({ token, network: getNetwork(chainId), existing })))) {
+    if (
+      !(await confirm(origin, AddTokenScreen({ token, network: getNetwork(chainId), existing })))
+    ) {
       throw userRejected();
     }
     return stateStore.update((state) => upsertToken(state, token));

@@ -119,7 +119,7 @@ export const declareContract = defineMethod({
     details: optional(ChainTxDetailsStruct),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async (params) => {
+  handler: async (params, { origin }) => {
     const { chainId } = params;
     const senderAddress = pickAliased({
       senderAddress: params.senderAddress,
@@ -134,7 +134,7 @@ export const declareContract = defineMethod({
       details: params.details,
     });
     const field = params.senderAddress ? 'senderAddress' : 'address';
-    const key = await requireOwnAccountKey(senderAddress, chainId, field);
+    const key = await requireOwnAccountKey(senderAddress, chainId, field, origin);
     const declare = readPayload(contractPayload);
     const chain = getChain(chainId);
 
@@ -228,6 +228,7 @@ export const declareContract = defineMethod({
     );
 
     const approved = await confirm(
+      origin,
       DeclareScreen({
         sender: key.address,
         network: chain.network,

@@ -18,12 +18,12 @@ export const displayPrivateKey = defineMethod({
     address: optional(AddressStruct),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ userAddress, address, chainId }) => {
+  handler: async ({ userAddress, address, chainId }, { origin }) => {
     const account = pickAliased({ userAddress, address });
     const field = userAddress ? 'userAddress' : 'address';
-    const key = await requireOwnAccountKey(account, chainId, field);
-    if (await confirm(RevealKeyConfirmScreen({ address: key.address }))) {
-      await alert(PrivateKeyScreen({ address: key.address, privateKey: key.privateKey }));
+    const key = await requireOwnAccountKey(account, chainId, field, origin);
+    if (await confirm(origin, RevealKeyConfirmScreen({ address: key.address }))) {
+      await alert(origin, PrivateKeyScreen({ address: key.address, privateKey: key.privateKey }));
     }
     return null;
   },

@@ -20,8 +20,8 @@ export const estimateFee = defineMethod({
     details: optional(ChainTxDetailsStruct),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ address, invocations, details, chainId }) => {
-    const key = await requireOwnAccountKey(address, chainId, 'address');
+  handler: async ({ address, invocations, details, chainId }, { origin }) => {
+    const key = await requireOwnAccountKey(address, chainId, 'address', origin);
     const plan = await planInvoke(getChain(chainId), key, invocations, details, true);
     return { ...plan.fee, includeDeploy: plan.includeDeploy };
   },

@@ -32,7 +32,7 @@ export const executeTxn = defineMethod({
     abis: optional(any()),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async (params) => {
+  handler: async (params, { origin }) => {
     const { abis, chainId } = params;
     const address = pickAliased({ address: params.address, senderAddress: params.senderAddress });
     const invocation = params.txnInvocation;
@@ -49,11 +49,12 @@ export const executeTxn = defineMethod({
       invocationsDetails: params.invocationsDetails,
     });
     const field = params.address ? 'address' : 'senderAddress';
-    const key = await requireOwnAccountKey(address, chainId, field);
+    const key = await requireOwnAccountKey(address, chainId, field, origin);
     const chain = getChain(chainId);
     const plan = await planInvoke(chain, key, calls, details);
     requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'this transaction');
     const approved = await confirm(
+      origin,
       ExecuteScreen({
         sender: key.address,
         network: chain.network,

@@ -9,8 +9,8 @@ import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 export const extractPublicKey = defineMethod({
   names: ['extractPublicKey'],
   params: type({ userAddress: AddressStruct, chainId: OptionalChainIdStruct }),
-  handler: async ({ userAddress, chainId }) => {
-    const key = await requireOwnAccountKey(userAddress, chainId, 'userAddress');
+  handler: async ({ userAddress, chainId }, { origin }) => {
+    const key = await requireOwnAccountKey(userAddress, chainId, 'userAddress', origin);
     // A deployed account's key is the one on chain (get_owner), which may differ from the
     // signer's after an owner change; an undeployed account's is the derived one.
     return accountPublicKey(key, chainId);

@@ -13,8 +13,8 @@ import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 export const getDeploymentData = defineMethod({
   names: ['getDeploymentData'],
   params: type({ address: AddressStruct, chainId: OptionalChainIdStruct }),
-  handler: async ({ address, chainId }) => {
-    const key = await requireOwnAccountKey(address, chainId, 'address');
+  handler: async ({ address, chainId }, { origin }) => {
+    const key = await requireOwnAccountKey(address, chainId, 'address', origin);
     const { deployed } = await readAccountState(getChain(chainId).rpc, key.address);
     return {
       address: key.address,

@@ -9,6 +9,7 @@ import type { RpcCall } from '../chain/rpc';
 import { deriveAccountKey, type AccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { askGrant, isGranted, MAX_ACCOUNTS_PER_CALL, recordGrant } from '../sites/grants';
 import {
   ETH_TOKEN_ADDRESS,
   findAccount,
@@ -20,7 +21,8 @@ import {
 
 /** Addresses checked per JSON-RPC batch (3 calls each). */
 export const RECOVERY_BATCH_ADDRESSES = 50;
-const MAX_SCANNED = 1000;
+/** One call may add at most this many accounts to a site's grant. */
+const MAX_SCANNED = MAX_ACCOUNTS_PER_CALL;
 
 type ScanResult = { key: AccountKey; deployed: boolean; hasBalance: boolean };
 
@@ -29,6 +31,10 @@ type ScanResult = { key: AccountKey; deployed: boolean; hasBalance: boolean };
  * (deployed? ETH or STRK balance?) in JSON-RPC batches. It stops after `maxScanned` addresses or
  * after `maxMissed` uninitialised ones (neither deployed nor funded), stores every scanned
  * account and returns their records, with `deployTxnHash` from the explorer when it knows it.
+ *
+ * A scan over indexes the site was not granted asks first (a dialog naming the site and the
+ * range); a decline is 4001 and stores nothing. The accounts returned are granted to the site.
+ * `maxScanned` is at most MAX_ACCOUNTS_PER_CALL (20).
  */
 export const recoverAccounts = defineMethod({
   names: ['recoverAccounts'],
@@ -38,7 +44,16 @@ export const recoverAccounts = defineMethod({
     maxMissed: defaulted(size(integer(), 1, MAX_SCANNED), 1),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ startScanIndex, maxScanned, maxMissed, chainId }) => {
+  handler: async ({ startScanIndex, maxScanned, maxMissed, chainId }, { origin }) => {
+    const range = Array.from({ length: maxScanned }, (_, offset) => startScanIndex + offset);
+    if (!isGranted(await stateStore.read(), origin, range)) {
+      await askGrant(origin, {
+        kind: 'recover',
+        chainId,
+        fromIndex: startScanIndex,
+        toIndex: startScanIndex + maxScanned - 1,
+      });
+    }
     const chain = getChain(chainId);
     const scanned: ScanResult[] = [];
     let missed = 0;
@@ -91,8 +106,13 @@ export const recoverAccounts = defineMethod({
       }),
     );
 
-    return stateStore.update((state) =>
-      scanned.map(({ key }, position): AccountRecord => {
+    return stateStore.update((state) => {
+      recordGrant(
+        state,
+        origin,
+        scanned.map(({ key }) => key.addressIndex),
+      );
+      return scanned.map(({ key }, position): AccountRecord => {
         const existing = findAccount(state, chainId, key.address);
         const record = {
           ...accountRecordFor(key, chainId),
@@ -100,7 +120,7 @@ export const recoverAccounts = defineMethod({
         };
         upsertAccount(state, record);
         return record;
-      }),
-    );
+      });
+    });
   },
 });

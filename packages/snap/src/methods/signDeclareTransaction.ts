@@ -31,7 +31,7 @@ export const signDeclareTransaction = defineMethod({
     chainId: ChainIdStruct,
     details: DeclareDetailsStruct,
   }),
-  handler: async ({ address, senderAddress, chainId, details }) => {
+  handler: async ({ address, senderAddress, chainId, details }, { origin }) => {
     const sender = pickAliased({
       senderAddress,
       address,
@@ -44,7 +44,7 @@ export const signDeclareTransaction = defineMethod({
       );
     }
     const field = senderAddress ? 'senderAddress' : address ? 'address' : 'details.senderAddress';
-    const key = await requireOwnAccountKey(sender, chainId, field);
+    const key = await requireOwnAccountKey(sender, chainId, field, origin);
     const transactionHash = declareTransactionHash({
       senderAddress: key.address,
       chainId,
@@ -53,6 +53,7 @@ export const signDeclareTransaction = defineMethod({
       details,
     });
     const approved = await confirm(
+      origin,
       SignDeclareScreen({
         signer: key.address,
         network: getNetwork(chainId),

@@ -22,15 +22,17 @@ export const signMessage = defineMethod({
     address: optional(AddressStruct),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ typedDataMessage, signerAddress, address, chainId }) => {
+  handler: async ({ typedDataMessage, signerAddress, address, chainId }, { origin }) => {
     const signer = pickAliased({ signerAddress, address });
     const key = await requireOwnAccountKey(
       signer,
       chainId,
       signerAddress ? 'signerAddress' : 'address',
+      origin,
     );
     const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');
     const approved = await confirm(
+      origin,
       SignMessageScreen({
         signer: key.address,
         network: getNetwork(chainId),

@@ -25,9 +25,17 @@ export const signTransaction = defineMethod({
     transactions: CallsStruct,
     transactionsDetail: V3DetailsStruct,
   }),
-  handler: async ({ address, senderAddress, chainId, transactions, transactionsDetail }) => {
+  handler: async (
+    { address, senderAddress, chainId, transactions, transactionsDetail },
+    { origin },
+  ) => {
     const sender = pickAliased({ address, senderAddress });
-    const key = await requireOwnAccountKey(sender, chainId, address ? 'address' : 'senderAddress');
+    const key = await requireOwnAccountKey(
+      sender,
+      chainId,
+      address ? 'address' : 'senderAddress',
+      origin,
+    );
     const transactionHash = invokeTransactionHash({
       senderAddress: key.address,
       chainId,
@@ -35,6 +43,7 @@ export const signTransaction = defineMethod({
       details: transactionsDetail,
     });
     const approved = await confirm(
+      origin,
       SignTransactionScreen({
         signer: key.address,
         network: getNetwork(chainId),

@@ -12,13 +12,13 @@ import { confirm, SwitchNetworkScreen } from '../ui';
 export const switchNetwork = defineMethod({
   names: ['switchNetwork'],
   params: type({ chainId: ChainIdStruct }),
-  handler: async ({ chainId }) => {
+  handler: async ({ chainId }, { origin }) => {
     const current = getNetwork((await stateStore.read()).currentChainId);
     const target = getNetwork(chainId);
     if (current.chainId === target.chainId) {
       return true;
     }
-    if (!(await confirm(SwitchNetworkScreen({ from: current, to: target })))) {
+    if (!(await confirm(origin, SwitchNetworkScreen({ from: current, to: target })))) {
       return false;
     }
     await stateStore.update((state) => {

@@ -1,6 +1,6 @@
 import { array, optional, string, type, union } from 'superstruct';
 
-import { isOwnAccount, requireOwnAccountKey } from '../accounts';
+import { isOwnAccount, ownAccountKey } from '../accounts';
 import { verifyOnChain } from '../chain/onChainAccount';
 import { verifyHash } from '../keys/signing';
 import { pickAliased } from '../rpc/aliases';
@@ -51,7 +51,7 @@ export const verifySignedMessage = defineMethod({
       }
       return onChain.valid;
     }
-    const key = await requireOwnAccountKey(signer, chainId, field);
+    const key = await ownAccountKey(signer, chainId, field);
     const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');
     const parsed = parseSignature(signature);
     return parsed ? verifyHash(key, messageHash, parsed) : false;

@@ -73,6 +73,9 @@ const migrations: Record<number, Migration> = {
       erc20Tokens: tokens,
     };
   },
+  // v1 -> v2: per-site grants. Accounts stored before grants existed belong to no site yet: the
+  // first site that uses one asks the user (never assumed).
+  1: (state) => ({ ...state, version: 2, grants: {} }),
 };
 
 export function migrateState(stored: unknown): SnapState {

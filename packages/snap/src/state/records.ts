@@ -5,6 +5,7 @@ import {
   defaultTokens,
   type AccountRecord,
   type Erc20Token,
+  type SiteGrant,
   type SnapState,
   type TransactionRecord,
 } from './schema';
@@ -116,4 +117,36 @@ export function updateTransaction(
     Object.assign(record, patch);
   }
   return record;
+}
+
+/** The account indexes `origin` may use (empty when the site was never granted any). */
+export function grantedIndexes(state: SnapState, origin: string): number[] {
+  return state.grants[origin]?.addressIndexes ?? [];
+}
+
+/** Adds `indexes` to the site's grant, creating it at `now` (unix seconds) if needed. */
+export function grantIndexes(
+  state: SnapState,
+  origin: string,
+  indexes: readonly number[],
+  now: number,
+): SiteGrant {
+  const existing = state.grants[origin];
+  const merged = new Set([...(existing?.addressIndexes ?? []), ...indexes]);
+  const grant: SiteGrant = {
+    origin,
+    grantedAt: existing?.grantedAt ?? now,
+    addressIndexes: [...merged].sort((a, b) => a - b),
+  };
+  state.grants[origin] = grant;
+  return grant;
+}
+
+/** Forgets everything granted to the site. */
+export function revokeGrant(state: SnapState, origin: string): boolean {
+  if (!state.grants[origin]) {
+    return false;
+  }
+  delete state.grants[origin];
+  return true;
 }

@@ -4,7 +4,7 @@
  */
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../networks';
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 /** SPEC 2.4 account record. */
 export type AccountRecord = {
@@ -46,6 +46,17 @@ export type Erc20Token = {
   logo?: string;
 };
 
+/**
+ * What one site (origin) was allowed, and when. A site may derive, use and list only the account
+ * indexes listed here; adding one asks the user. An index names the same address on every chain.
+ */
+export type SiteGrant = {
+  origin: string;
+  /** Unix seconds of the first grant. */
+  grantedAt: number;
+  addressIndexes: number[];
+};
+
 export type SnapState = {
   version: typeof STATE_VERSION;
   currentChainId: string;
@@ -53,6 +64,8 @@ export type SnapState = {
   accounts: Record<string, AccountRecord[]>;
   transactions: Record<string, TransactionRecord[]>;
   erc20Tokens: Record<string, Erc20Token[]>;
+  /** Keyed by origin (as MetaMask passes it to onRpcRequest). */
+  grants: Record<string, SiteGrant>;
 };
 
 export const ETH_TOKEN_ADDRESS =
@@ -78,5 +91,6 @@ export function createInitialState(): SnapState {
       [MAINNET_CHAIN_ID]: defaultTokens(MAINNET_CHAIN_ID),
       [TESTNET_CHAIN_ID]: defaultTokens(TESTNET_CHAIN_ID),
     },
+    grants: {},
   };
 }

@@ -1,5 +1,7 @@
 import { Box, Divider, Heading, Row, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
+import { siteName } from '../sites/origin';
+
 /**
  * Only for labels and headings that merely name something shown in full elsewhere. A value the
  * user approves is never cut: dialogs scroll, and `confirm` refuses content too large to show.
@@ -44,5 +46,21 @@ export const Fields = ({ rows }: { rows: [string, string][] }): JSXElement => (
     {rows.map(([label, value]) => (
       <Field label={label} value={value} />
     ))}
+  </Box>
+);
+
+/** The requesting site above a dialog's content (ui/dialogs adds it to every dialog). */
+export const SiteHeader = ({
+  origin,
+  children,
+}: {
+  origin: string;
+  children: JSXElement;
+}): JSXElement => (
+  <Box>
+    <Row label="Requested by">
+      <Text>{siteName(origin)}</Text>
+    </Row>
+    {children}
   </Box>
 );

@@ -1,9 +1,12 @@
 /**
  * Dialog helpers. Every action that signs or changes something asks first with `confirm`.
+ * Every dialog names the site that asked for it: the helpers take the request's origin and put
+ * its host at the top, so no screen can forget it.
  */
-import type { ComponentOrElement } from '@metamask/snaps-sdk';
+import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import { invalidParams } from '../rpc/errors';
+import { SiteHeader } from './components';
 
 /**
  * MetaMask refuses a dialog whose JSON is longer than 10,000,000 characters (SnapInterface-
@@ -12,7 +15,11 @@ import { invalidParams } from '../rpc/errors';
  */
 export const MAX_DIALOG_SIZE = 9_000_000;
 
-function assertShowable(content: ComponentOrElement): void {
+function withSite(origin: string, content: JSXElement): JSXElement {
+  return SiteHeader({ origin, children: content });
+}
+
+function assertShowable(content: JSXElement): void {
   const size = JSON.stringify(content).length;
   if (size > MAX_DIALOG_SIZE) {
     throw invalidParams(
@@ -22,16 +29,19 @@ function assertShowable(content: ComponentOrElement): void {
   }
 }
 
-export async function confirm(content: ComponentOrElement): Promise<boolean> {
-  assertShowable(content);
+/** A confirmation dialog for the site at `origin`: true when the user approved. */
+export async function confirm(origin: string, content: JSXElement): Promise<boolean> {
+  const shown = withSite(origin, content);
+  assertShowable(shown);
   const result = await snap.request({
     method: 'snap_dialog',
-    params: { type: 'confirmation', content },
+    params: { type: 'confirmation', content: shown },
   });
   return result === true;
 }
 
-export async function alert(content: ComponentOrElement): Promise<void> {
-  assertShowable(content);
-  await snap.request({ method: 'snap_dialog', params: { type: 'alert', content } });
+export async function alert(origin: string, content: JSXElement): Promise<void> {
+  const shown = withSite(origin, content);
+  assertShowable(shown);
+  await snap.request({ method: 'snap_dialog', params: { type: 'alert', content: shown } });
 }

@@ -19,6 +19,7 @@ import {
   DEFAULT_SRP,
   expectedAccount,
   expectError,
+  installGranted,
   resultOf,
   type ExpectedAccount,
 } from '../helpers';
@@ -195,10 +196,12 @@ export async function closeChainDevnet(devnet: DevnetServer | undefined): Promis
 
 export type Snap = Awaited<ReturnType<typeof installSnap>>;
 
+/**
+ * The chain build installed with the test origin already granted accounts 0..63 (helpers
+ * grantedState): the chain tests are about the node, the grant dialogs have their own tests.
+ */
 export async function installChainSnap(snapId: string, srp?: string): Promise<Snap> {
-  // snaps-jest brands SnapId with its own snaps-sdk copy; the string is what it needs.
-  const id = snapId as never;
-  return srp ? installSnap(id, { options: { secretRecoveryPhrase: srp } }) : installSnap(id);
+  return installGranted({ snapId, srp });
 }
 
 /** Stops the file's devnet (giving back port 5059), then its snap server. */
