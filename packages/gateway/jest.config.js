@@ -3,5 +3,7 @@ module.exports = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
+  // The devnet runs from its source, as in packages/snap's tests.
+  moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
   setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
 };
