@@ -5,6 +5,8 @@
  * changes nothing.
  */
 import { installSnap, type Snap } from '@metamask/snaps-jest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ethers } from 'ethers';
 import type { Hex } from 'viem';
 
@@ -25,6 +27,8 @@ import {
   type Account,
   type TypedData,
 } from './helpers';
+
+const { TEST_SNAP_DIR } = require('./build-test-snap.cjs') as { TEST_SNAP_DIR: string };
 
 const IMPORTED_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const MESSAGE = `0x${Buffer.from('Hello from the keyring test', 'utf8').toString('hex')}` as Hex;
@@ -555,4 +559,52 @@ describe('chain config', () => {
       );
     }
   });
+});
+
+describe('security model: manifest and origin table', () => {
+  const SNAP_ROOT = path.resolve(__dirname, '..');
+
+  it('the manifest opens endowment:rpc and endowment:keyring to the allowed origins only', () => {
+    for (const dir of [SNAP_ROOT, TEST_SNAP_DIR]) {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'snap.manifest.json'), 'utf8'));
+      const permissions = manifest.initialPermissions;
+      expect(permissions['endowment:rpc']).toEqual({ snaps: false, allowedOrigins: [SITE] });
+      expect(permissions['endowment:keyring']).toEqual({ allowedOrigins: [SITE] });
+    }
+  });
+
+  // keyring-api docs/security.md, with the three methods MetaMask's bridge adds (README).
+  const TABLE: [string, boolean, boolean][] = [
+    // method, MetaMask, the site
+    ['keyring_listAccounts', true, true],
+    ['keyring_getAccount', true, true],
+    ['keyring_createAccount', true, true],
+    ['keyring_filterAccountChains', true, true],
+    ['keyring_updateAccount', false, true],
+    ['keyring_deleteAccount', true, true],
+    ['keyring_exportAccount', false, true],
+    ['keyring_listRequests', true, true],
+    ['keyring_getRequest', true, true],
+    ['keyring_submitRequest', true, false],
+    ['keyring_approveRequest', false, true],
+    ['keyring_rejectRequest', true, true],
+    ['keyring_setSelectedAccounts', true, false],
+    ['keyring_resolveAccountAddress', true, false],
+  ];
+
+  it.each(TABLE)(
+    '%s: MetaMask %p, the site %p, any other origin never',
+    async (method, mm, site) => {
+      // Harmless params: an unknown id, so an allowed call fails for its own reasons (or lists).
+      const params = { id: '44444444-4444-4444-8444-444444444444', accounts: [], options: {} };
+      const answers = await Promise.all(
+        // exportAccount from the site is allowed, then refused for the unknown id before a dialog.
+        [METAMASK, SITE, 'https://evil.example', 'http://localhost:8001'].map((origin) =>
+          keyring(snap, method, params, origin),
+        ),
+      );
+      const refused = answers.map((answer) => answer.error?.code === 4100);
+      expect(refused).toEqual([!mm, !site, true, true]);
+    },
+  );
 });
