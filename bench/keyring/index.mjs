@@ -12,6 +12,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import {
+  ANVIL_CHAIN_ID,
+  startAccountAbstractionStack,
+  startCountingProxy,
+} from '@l2wallet/testkit';
+
+import {
   buildIfMissing,
   installServedSnap,
   ROOT,
@@ -20,7 +26,6 @@ import {
 import { latency, machine } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
-const localstack = require('@l2wallet/localstack');
 const { ensureTestSnap } = require('../../packages/keyring-snap/test/build-test-snap.cjs');
 
 const SNAP_DIR = join(ROOT, 'packages', 'keyring-snap');
@@ -28,7 +33,7 @@ const BUNDLE = join(SNAP_DIR, 'dist', 'bundle.js');
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = 10;
 const SITE = 'http://localhost:8000';
-const SCOPE = 'eip155:31337';
+const SCOPE = `eip155:${ANVIL_CHAIN_ID}`;
 const TARGET_SIGN_MS = 15;
 const TARGET_PREPARE_ROUND_TRIPS = 2;
 
@@ -55,14 +60,12 @@ async function submit(snap, account, method, params) {
   return answer.result;
 }
 
-const anvil = await localstack.startAnvil();
-const stops = [() => anvil.stop()];
+const stack = await startAccountAbstractionStack({ paymaster: false });
+const stops = [() => stack.stop()];
 try {
-  const contracts = await localstack.deployAccountAbstraction(anvil.url);
-  const alto = await localstack.startAlto({ rpcUrl: anvil.url, entryPoint: contracts.entryPoint });
-  stops.push(() => alto.stop());
-  const nodeProxy = await localstack.startCountingProxy(anvil.url);
-  const bundlerProxy = await localstack.startCountingProxy(alto.url);
+  const { contracts, alto, anvilUrl } = stack;
+  const nodeProxy = await startCountingProxy(anvilUrl);
+  const bundlerProxy = await startCountingProxy(alto.url);
   stops.push(
     () => nodeProxy.stop(),
     () => bundlerProxy.stop(),
@@ -77,7 +80,7 @@ try {
     origin: SITE,
     method: 'keyring_setChainConfig',
     params: {
-      chainId: '31337',
+      chainId: String(ANVIL_CHAIN_ID),
       rpcUrl: nodeProxy.url,
       bundlerUrl: bundlerProxy.url,
       entryPoint: contracts.entryPoint,
@@ -110,7 +113,7 @@ try {
       ],
     },
     primaryType: 'Order',
-    domain: { name: 'Bench', chainId: 31337 },
+    domain: { name: 'Bench', chainId: ANVIL_CHAIN_ID },
     message: {
       owner: eoa.address,
       items: [
@@ -131,16 +134,7 @@ try {
     chainId: '0x7a69',
   });
 
-  await fetch(anvil.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'anvil_setBalance',
-      params: [smart.address, '0xde0b6b3a7640000'],
-    }),
-  });
+  // The account holds no ETH: prepare estimates with zero gas prices (no prefund needed).
   nodeProxy.reset();
   bundlerProxy.reset();
   const details = await submit(snap, smart, 'eth_prepareUserOperation', [
@@ -164,7 +158,8 @@ try {
     ['personal_sign', eoa, () => [message, eoa.address]],
     ['eth_signTransaction', eoa, (index) => [transaction(index)]],
     ['eth_signTypedData_v4', eoa, () => [eoa.address, typedData]],
-    ['eth_signUserOperation', smart, (index) => [userOperation(index), contracts.entryPoint]],
+    // As MetaMask's bridge sends it: [userOp], the entry point is the scope chain's.
+    ['eth_signUserOperation', smart, (index) => [userOperation(index)]],
   ];
   const results = [];
   for (const [method, account, makeParams] of runs) {

@@ -6,35 +6,32 @@
  * site), so the snap's origin rules apply as in MetaMask. Signatures shown on the page are
  * recovered with ethers. Reuses the site build of this jest run when it is up to date.
  */
-import path from 'node:path';
 import {
-  deployAccountAbstraction,
-  startAlto,
-  startAnvil,
-  startPaymasterService,
+  injectedProviderScript,
+  serveDirectory,
+  SimulatedKeyringFlask,
+  startAccountAbstractionStack,
   type AccountAbstractionDeployment,
+  type AccountAbstractionStack,
   type AltoService,
   type AnvilService,
-  type PaymasterService,
-} from '@l2wallet/localstack';
+  type StaticServer,
+} from '@l2wallet/testkit';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
-import { REPO_ROOT, SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
+import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
-import { SimulatedKeyringFlask } from './harness/keyringWallet';
-import { injectedProviderScript } from './harness/wallet';
-import { serveDirectory, type StaticServer } from './harness/static-server';
 
-const { ensureTestSnap } = require(
-  path.join(REPO_ROOT, 'packages/keyring-snap/test/build-test-snap.cjs'),
-) as { ensureTestSnap(): string };
+const { ensureTestSnap } = require('../../keyring-snap/test/build-test-snap.cjs') as {
+  ensureTestSnap(): string;
+};
 
 const SITE_ORIGIN = 'http://localhost:8000';
 
+let stack: AccountAbstractionStack;
 let anvil: AnvilService;
 let contracts: AccountAbstractionDeployment;
 let alto: AltoService;
-let paymaster: PaymasterService;
 let provider: ethers.JsonRpcProvider;
 let siteServer: StaticServer;
 let snapServer: StaticServer;
@@ -54,18 +51,9 @@ beforeAll(async () => {
   const [site] = await Promise.all([
     reuseOrBuildSite(),
     (async () => {
-      anvil = await startAnvil();
-      contracts = await deployAccountAbstraction(anvil.url);
-      [alto, paymaster] = await Promise.all([
-        startAlto({ rpcUrl: anvil.url, entryPoint: contracts.entryPoint }),
-        startPaymasterService({
-          rpcUrl: anvil.url,
-          entryPoint: contracts.entryPoint,
-          paymaster: contracts.paymaster,
-          chainId: contracts.chainId,
-          signerKey: contracts.paymasterSignerKey,
-        }),
-      ]);
+      stack = await startAccountAbstractionStack();
+      ({ contracts, alto } = stack);
+      anvil = stack.anvil as AnvilService;
     })(),
   ]);
   provider = new ethers.JsonRpcProvider(anvil.url, undefined, {
@@ -79,14 +67,7 @@ beforeAll(async () => {
   // What the user of the site would confirm once: the snap's chain points at this stack.
   const configured = await wallet.approved(
     'keyring_setChainConfig',
-    {
-      chainId: String(contracts.chainId),
-      rpcUrl: anvil.url,
-      bundlerUrl: alto.url,
-      entryPoint: contracts.entryPoint,
-      factory: contracts.factory,
-      paymasterUrl: paymaster.url,
-    },
+    stack.chainConfig,
     SITE_ORIGIN,
   );
   expect(configured.error).toBeUndefined();
@@ -142,8 +123,8 @@ afterAll(async () => {
   provider?.destroy();
   await browser?.close();
   await wallet?.close();
-  await Promise.all([siteServer?.close(), snapServer?.close(), paymaster?.stop(), alto?.stop()]);
-  await anvil?.stop();
+  await Promise.all([siteServer?.close(), snapServer?.close()]);
+  await stack?.stop();
 });
 
 it('creates an EOA and signs a message, typed data and a transaction from the page', async () => {
@@ -216,23 +197,24 @@ it('creates an EOA and signs a message, typed data and a transaction from the pa
   await screenshot(page, SCREENSHOT_DIR, 'evm-eoa');
 });
 
-it('sends a sponsored user operation of a new 4337 account and shows the receipt', async () => {
+it('sends a sponsored user operation of a new, zero-balance 4337 account and shows the receipt', async () => {
   await page.getByRole('button', { name: 'Create 4337 account' }).click();
   const smart = JSON.parse(lastValue(await output(/Create eip155:erc4337[\s\S]*"address"/))) as {
     address: string;
   };
-  // Gas estimation runs before sponsorship, so the account holds some ETH; the paymaster pays.
-  await provider.send('anvil_setBalance', [smart.address, ethers.toQuantity(10n ** 18n)]);
-  const balance = await provider.getBalance(smart.address);
+  // No funds at all: prepare estimates with the paymaster's stub, the paymaster pays.
+  expect(await provider.getBalance(smart.address)).toBe(0n);
   await page.getByRole('button', { name: 'Send user operation' }).click();
   const receipt = JSON.parse(lastValue(await output(/User operation[\s\S]*"success": true/))) as {
     transactionHash: string;
     sponsored: boolean;
+    accountBalanceWei: string;
   };
   expect(receipt.sponsored).toBe(true);
+  expect(receipt.accountBalanceWei).toBe('0');
   expect((await provider.getTransactionReceipt(receipt.transactionHash))?.status).toBe(1);
   expect(await provider.getCode(smart.address)).not.toBe('0x');
-  expect(await provider.getBalance(smart.address)).toBe(balance);
+  expect(await provider.getBalance(smart.address)).toBe(0n);
   expect(wallet.submitted.slice(-3).map((entry) => entry.method)).toEqual([
     'eth_prepareUserOperation',
     'eth_patchUserOperation',

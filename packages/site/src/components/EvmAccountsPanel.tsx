@@ -153,16 +153,35 @@ export function EvmAccountsPanel() {
       ]);
       const gasPrice = await bundlerRequest<Hex>(chain!.rpcUrl, 'eth_gasPrice', []);
       const fee = `0x${(BigInt(gasPrice) * 2n).toString(16)}` as Hex;
-      const draft: UserOperation = {
+      const unestimated: UserOperation = {
         sender,
         nonce: details.nonce,
         initCode: details.initCode,
         callData: details.callData,
-        ...details.gasLimits,
-        maxFeePerGas: fee,
-        maxPriorityFeePerGas: fee,
+        callGasLimit: '0x0',
+        verificationGasLimit: '0x0',
+        preVerificationGas: '0x0',
+        maxFeePerGas: '0x0',
+        maxPriorityFeePerGas: '0x0',
         paymasterAndData: details.dummyPaymasterAndData,
         signature: details.dummySignature,
+      };
+      // prepare leaves gasLimits out when the bundler could not estimate (the snap logs why):
+      // then ask the bundler here, as MetaMask does, with the same no-prefund draft.
+      const gasLimits =
+        (details.gasLimits as typeof details.gasLimits | undefined) ??
+        (await bundlerRequest<typeof details.gasLimits>(
+          details.bundlerUrl,
+          'eth_estimateUserOperationGas',
+          [unestimated, chain!.entryPoint],
+        ));
+      const draft: UserOperation = {
+        ...unestimated,
+        callGasLimit: gasLimits.callGasLimit,
+        verificationGasLimit: gasLimits.verificationGasLimit,
+        preVerificationGas: gasLimits.preVerificationGas,
+        maxFeePerGas: fee,
+        maxPriorityFeePerGas: fee,
       };
       const patched = { ...draft, ...(await client!.patchUserOperation(draft)) };
       const signature = await client!.signUserOperation(patched, chain!.entryPoint);
@@ -177,11 +196,16 @@ export function EvmAccountsPanel() {
           receipt: { transactionHash: Hex };
         } | null>(details.bundlerUrl, 'eth_getUserOperationReceipt', [hash]);
         if (receipt) {
+          const balance = await bundlerRequest<Hex>(chain!.rpcUrl, 'eth_getBalance', [
+            sender,
+            'latest',
+          ]);
           return {
             userOpHash: hash,
             success: receipt.success,
             transactionHash: receipt.receipt.transactionHash,
             sponsored: operation.paymasterAndData !== '0x',
+            accountBalanceWei: BigInt(balance).toString(),
           };
         }
         await new Promise((resolve) => setTimeout(resolve, 300));

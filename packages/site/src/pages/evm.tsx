@@ -11,7 +11,8 @@ export default function EvmAccountsPage() {
             <h1>EVM accounts</h1>
             <p>
               EOA and ERC-4337 accounts of the keyring snap: create them, sign a message, typed data
-              and a transaction, and send a user operation through the bundler.{' '}
+              and a transaction, and send a user operation through the bundler: with the chain's
+              paymaster, a new account's first operation deploys it with no ETH at all.{' '}
               <a href="/">Back to the snap playground</a>
             </p>
           </div>
