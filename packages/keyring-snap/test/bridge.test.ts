@@ -387,36 +387,52 @@ describe('signing through the bridge', () => {
     expect((await recoverTyped(hexChain, hexSignature)).toLowerCase()).toBe(eoa.address);
   });
 
-  it('eth_signTransaction as the bridge serializes an EIP-1559 transaction: mined from the EOA', async () => {
-    const [eoa] = bridge.listAccounts();
-    await provider.send('anvil_setBalance', [eoa.address, ethers.toQuantity(10n ** 18n)]);
-    const before = await provider.getBalance(RECIPIENT);
-    const tx = TransactionFactory.fromTxData(
-      {
-        type: 2,
-        nonce: 0n,
-        to: RECIPIENT,
-        value: 4321n,
-        gasLimit: 21000n,
-        maxFeePerGas: 2_000_000_000n,
-        maxPriorityFeePerGas: 1_000_000_000n,
-        data: '0x',
-      },
-      { common: Common.custom({ chainId: 31337 }) as never },
-    );
-    const signedTx = (await bridge.signTransaction(eoa.address, tx as never)) as unknown as {
-      serialize(): Uint8Array;
-    };
-    const serialized = ethers.hexlify(signedTx.serialize());
-    expect(ethers.Transaction.from(serialized).from?.toLowerCase()).toBe(eoa.address);
-    const sentShape = (handled.at(-1)?.params as { request: { params: [Record<string, unknown>] } })
-      .request.params[0];
-    expect(sentShape).toMatchObject({ type: '0x2', chainId: '0x7a69', from: eoa.address });
-    const hash = await provider.send('eth_sendRawTransaction', [serialized]);
-    const receipt = await provider.waitForTransaction(hash, 1, 30_000);
-    expect(receipt?.status).toBe(1);
-    expect(await provider.getBalance(RECIPIENT)).toBe(before + 4321n);
-  });
+  it.each([
+    ['EIP-1559', 2, { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }],
+    ['EIP-2930', 1, { gasPrice: 2_000_000_000n, accessList: [] }],
+    ['legacy (EIP-155)', 0, { gasPrice: 2_000_000_000n }],
+  ])(
+    'eth_signTransaction of a %s transaction as the bridge serializes it: mined from the EOA',
+    async (_kind, type, fees) => {
+      const [eoa] = bridge.listAccounts();
+      await provider.send('anvil_setBalance', [eoa.address, ethers.toQuantity(10n ** 18n)]);
+      const before = await provider.getBalance(RECIPIENT);
+      const nonce = await provider.getTransactionCount(eoa.address);
+      const tx = TransactionFactory.fromTxData(
+        {
+          type,
+          nonce: BigInt(nonce),
+          to: RECIPIENT,
+          value: 4321n,
+          gasLimit: 30000n,
+          data: '0x',
+          ...fees,
+        },
+        { common: Common.custom({ chainId: 31337 }) as never },
+      );
+      const signedTx = (await bridge.signTransaction(eoa.address, tx as never)) as unknown as {
+        serialize(): Uint8Array;
+      };
+      const serialized = ethers.hexlify(signedTx.serialize());
+      const parsed = ethers.Transaction.from(serialized);
+      expect(parsed.from?.toLowerCase()).toBe(eoa.address);
+      expect(parsed.chainId).toBe(31337n);
+      const sentShape = (
+        handled.at(-1)?.params as { request: { params: [Record<string, unknown>] } }
+      ).request.params[0];
+      expect(sentShape).toMatchObject({
+        type: `0x${type}`,
+        chainId: '0x7a69',
+        from: eoa.address,
+        nonce: ethers.toQuantity(nonce),
+        value: '0x10e1',
+      });
+      const hash = await provider.send('eth_sendRawTransaction', [serialized]);
+      const receipt = await provider.waitForTransaction(hash, 1, 30_000);
+      expect(receipt?.status).toBe(1);
+      expect(await provider.getBalance(RECIPIENT)).toBe(before + 4321n);
+    },
+  );
 });
 
 describe('user operations through the bridge (prepare -> patch -> sign -> Alto -> mined)', () => {
@@ -474,5 +490,21 @@ describe('user operations through the bridge (prepare -> patch -> sign -> Alto -
     } finally {
       await setChain(null);
     }
+  });
+});
+
+describe('removing an account through the bridge', () => {
+  it('keyring_deleteAccount removes it from the snap; the bridge forgets it', async () => {
+    const account = await bridge.createAccount(snapId as never, { type: 'eip155:eoa' });
+    await bridge.removeAccount(account.address);
+    expect(bridge.getAccountByAddress(account.address)).toBeUndefined();
+    const { response } = (await snap.onKeyringRequest({
+      origin: 'metamask',
+      method: 'keyring_listAccounts',
+    })) as unknown as { response: { result: { id: string }[] } };
+    expect(response.result.map((entry) => entry.id)).not.toContain(account.id);
+    expect(handled.some((entry) => entry.method === 'keyring_deleteAccount' && !entry.error)).toBe(
+      true,
+    );
   });
 });
