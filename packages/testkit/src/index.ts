@@ -1,0 +1,18 @@
+/**
+ * @l2wallet/testkit: the one home of test and dev plumbing (tests, benches, `npm start`).
+ * See README.md.
+ */
+export * from './constants';
+export * from './prerequisites';
+export * from './processes';
+export * from './jsonRpc';
+export * from './anvil';
+export * from './redis';
+export * from './accountAbstraction';
+export * from './countingProxy';
+export * from './staticServer';
+export * from './snapBuild';
+export * from './snapWallet';
+export * from './flask';
+export * from './devnet';
+export * from './gateway';

@@ -1,0 +1,223 @@
+/**
+ * Services as owned process groups on 127.0.0.1: started, awaited until ready, stopped with their
+ * whole tree. A missing binary fails at once with its install command, never a long wait.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+import { LOOPBACK } from './constants';
+import { installHint, requireExecutable } from './prerequisites';
+
+export interface Service {
+  name: string;
+  pid: number;
+  /** The last ~100 KB of the service's stdout and stderr. */
+  output(): string;
+  /** Signals the whole process group (default SIGTERM) and resolves when it has exited. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+  killNow(): void;
+}
+
+export interface SpawnOptions {
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Ready once this shows in the output... */
+  readyLine?: RegExp;
+  /** ...or once this port accepts connections. */
+  readyPort?: number;
+  timeoutMs?: number;
+}
+
+const live = new Set<Service>();
+
+// Backstop: a test runner that exits without calling stop() must not leave services running.
+process.once('exit', () => {
+  for (const service of live) service.killNow();
+});
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts TCP connections on host:port. */
+export function portAnswers(port: number, host: string = LOOPBACK): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Spawns `command` in its own process group and resolves once `readyLine` shows in its output
+ * or `readyPort` accepts connections. Rejects (and kills it) on early exit or timeout, with the
+ * tail of its output so the cause is visible; a command that is not installed is refused before
+ * anything is spawned, with the command that installs it.
+ */
+export function spawnService(options: SpawnOptions): Promise<Service> {
+  const {
+    name,
+    command,
+    args = [],
+    env = {},
+    cwd,
+    readyLine,
+    readyPort,
+    timeoutMs = 60_000,
+  } = options;
+  try {
+    requireExecutable(command, name);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    let settled = false;
+    // A child that never started (spawn error) has no pid and emits no 'exit': nothing to wait for.
+    let exited = child.pid === undefined;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.length > 200_000) output = output.slice(-100_000);
+      if (!settled && readyLine && readyLine.test(output)) ready();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
+    const service: Service = {
+      name,
+      pid: child.pid ?? -1,
+      output: () => output,
+      killNow: () => killGroup('SIGKILL'),
+      stop: (signal = 'SIGTERM', graceMs = 5000) =>
+        new Promise<void>((done) => {
+          live.delete(service);
+          if (exited) return done();
+          const force = setTimeout(() => killGroup('SIGKILL'), graceMs);
+          child.once('exit', () => {
+            clearTimeout(force);
+            done();
+          });
+          killGroup(signal);
+        }),
+    };
+    live.add(service);
+
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      void service.stop('SIGKILL', 0).then(() => {
+        reject(new Error(`${name}: ${message}\n${output.slice(-3000)}`.trimEnd()));
+      });
+    };
+    function ready() {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      resolve(service);
+    }
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'EACCES') exited = true;
+      const hint = error.code === 'ENOENT' ? ` ${installHint(command)}` : '';
+      fail(`could not start ${path.basename(command)} (${error.message}).${hint}`);
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      live.delete(service);
+      fail(`exited before it was ready (${signal ?? code})`);
+    });
+    const timer = setTimeout(() => fail(`not ready after ${timeoutMs} ms`), timeoutMs);
+    const poll = readyPort
+      ? setInterval(async () => {
+          if (!settled && (await portAnswers(readyPort))) ready();
+        }, 50)
+      : undefined;
+  });
+}
+
+/**
+ * Runs a command to completion in its own process group (a build, a CLI call) and resolves with
+ * its output; rejects with the output's tail when it fails or outlives `timeoutMs` (killed).
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<string> {
+  try {
+    requireExecutable(command);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.length > 400_000) output = output.slice(-200_000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, options.timeoutMs ?? 300_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(command)}: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else
+        reject(
+          new Error(
+            `${path.basename(command)} ${args.join(' ')} failed (${signal ?? code}):\n${output.slice(-4000)}`,
+          ),
+        );
+    });
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * Test builds of a snap: the real `mm-snap build` of a snap package, run with other build
+ * variables into a folder of its own under node_modules/.cache, so tests install a loopback-only
+ * bundle and the package's own dist/ and snap.manifest.json are never touched.
+ *
+ * One cache, keyed by the build variables: the folder's name is a hash of the package and `env`,
+ * so builds with different variables (say, a devnet URL per jest worker) live side by side, and
+ * each is rebuilt only when the snap's sources change (a stamp). Parallel callers serialise on a
+ * lock directory.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { REPO_ROOT } from './constants';
+
+export interface SnapBuildOptions {
+  /** The snap package folder (with snap.config.ts, snap.manifest.json, src/). */
+  snapRoot: string;
+  /** Build variables, as the package's snap.config.ts reads them from the environment. */
+  env: Record<string, string>;
+}
+
+export const SNAP_BUILD_CACHE = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-snap-builds');
+/** Builds kept per snap package; older variants are removed after a new build. */
+const KEEP_PER_SNAP = 16;
+const LOCK_STALE_MS = 300_000;
+
+function stableJson(env: Record<string, string>): string {
+  return JSON.stringify(
+    Object.keys(env)
+      .sort()
+      .map((key) => [key, env[key]]),
+  );
+}
+
+/** The folder that holds the build of `snapRoot` with `env` (a pure function of both). */
+export function snapBuildDir({ snapRoot, env }: SnapBuildOptions): string {
+  const name = path.basename(path.resolve(snapRoot));
+  const key = createHash('sha256')
+    .update(path.resolve(snapRoot))
+    .update(stableJson(env))
+    .digest('hex')
+    .slice(0, 16);
+  return path.join(SNAP_BUILD_CACHE, `${name}-${key}`);
+}
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+/** Bumped when the way a build is made changes, so older builds are not reused. */
+const BUILDER_VERSION = '1';
+
+/** Changes whenever the snap's sources, config, manifest, package.json, `env` or the builder change. */
+function sourceStamp({ snapRoot, env }: SnapBuildOptions): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...listFiles(path.join(snapRoot, 'src')),
+    path.join(snapRoot, 'snap.config.ts'),
+    path.join(snapRoot, 'snap.manifest.json'),
+    path.join(snapRoot, 'package.json'),
+  ].sort();
+  for (const file of files) {
+    hash.update(file);
+    hash.update(fs.readFileSync(file));
+  }
+  hash.update(stableJson(env));
+  hash.update(BUILDER_VERSION);
+  return hash.digest('hex');
+}
+
+function upToDate(dir: string, stamp: string): boolean {
+  const stampFile = path.join(dir, '.stamp');
+  return (
+    fs.existsSync(path.join(dir, 'dist/bundle.js')) &&
+    fs.existsSync(stampFile) &&
+    fs.readFileSync(stampFile, 'utf8') === stamp
+  );
+}
+
+/** Copies what snaps-simulation installs from next to a link to src/; returns mm-snap's argv. */
+function prepare(snapRoot: string, dir: string): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const manifest = JSON.parse(fs.readFileSync(path.join(snapRoot, 'snap.manifest.json'), 'utf8'));
+  for (const file of [
+    'snap.manifest.json',
+    'package.json',
+    manifest.source.location.npm.iconPath,
+  ]) {
+    if (!file) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.copyFileSync(path.join(snapRoot, file), path.join(dir, file));
+  }
+  // snap.config.ts resolves input, output and manifest against the working directory: run it
+  // in the build folder with src linked in, so the build is the real one with other variables.
+  const srcLink = path.join(dir, 'src');
+  if (!fs.existsSync(srcLink)) fs.symlinkSync(path.join(snapRoot, 'src'), srcLink, 'dir');
+  const cliIndex = require.resolve('@metamask/snaps-cli', { paths: [snapRoot] });
+  return [
+    path.join(path.dirname(cliIndex), 'main.mjs'),
+    'build',
+    '--config',
+    path.join(snapRoot, 'snap.config.ts'),
+  ];
+}
+
+/** Keeps the newest KEEP_PER_SNAP builds of this snap package. */
+function prune(dir: string): void {
+  const prefix = `${path.basename(dir).replace(/-[0-9a-f]{16}$/, '')}-`;
+  const siblings = fs
+    .readdirSync(SNAP_BUILD_CACHE, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .map((entry) => path.join(SNAP_BUILD_CACHE, entry.name))
+    .filter((full) => full !== dir && fs.existsSync(path.join(full, '.stamp')))
+    .map((full) => ({ full, time: fs.statSync(path.join(full, '.stamp')).mtimeMs }))
+    .sort((a, b) => b.time - a.time);
+  for (const { full } of siblings.slice(KEEP_PER_SNAP - 1)) {
+    fs.rmSync(full, { recursive: true, force: true });
+  }
+}
+
+function tryLock(lockDir: string): boolean {
+  try {
+    fs.mkdirSync(lockDir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - fs.statSync(lockDir).mtimeMs > LOCK_STALE_MS) {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+      }
+    } catch {
+      // released meanwhile
+    }
+    return false;
+  }
+}
+
+function buildFailed(error: unknown, dir: string): Error {
+  const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+  return new Error(
+    `mm-snap build into ${dir} failed: ${(error as Error).message}\n${`${stdout}${stderr}`.slice(-4000)}`,
+  );
+}
+
+/**
+ * Builds the snap with `env` unless that build is up to date, and returns its folder: what
+ * snaps-simulation installs from (manifest with a matching shasum, dist/bundle.js, the icon,
+ * package.json). Synchronous, for jest's globalSetup and config files.
+ */
+export function ensureSnapBuild(options: SnapBuildOptions): string {
+  const dir = snapBuildDir(options);
+  const lockDir = `${dir}.lock`;
+  fs.mkdirSync(SNAP_BUILD_CACHE, { recursive: true });
+  const started = Date.now();
+  while (!tryLock(lockDir)) {
+    if (Date.now() - started > LOCK_STALE_MS) throw new Error(`Timed out waiting for ${lockDir}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+  try {
+    const stamp = sourceStamp(options);
+    if (upToDate(dir, stamp)) return dir;
+    const argv = prepare(options.snapRoot, dir);
+    try {
+      execFileSync(process.execPath, argv, {
+        cwd: dir,
+        env: { ...process.env, ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      throw buildFailed(error, dir);
+    }
+    fs.writeFileSync(path.join(dir, '.stamp'), stamp);
+    prune(dir);
+    return dir;
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+/** ensureSnapBuild without blocking the event loop (other work can run meanwhile). */
+export async function buildSnapVariant(options: SnapBuildOptions): Promise<string> {
+  const dir = snapBuildDir(options);
+  const lockDir = `${dir}.lock`;
+  fs.mkdirSync(SNAP_BUILD_CACHE, { recursive: true });
+  const started = Date.now();
+  while (!tryLock(lockDir)) {
+    if (Date.now() - started > LOCK_STALE_MS) throw new Error(`Timed out waiting for ${lockDir}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  try {
+    const stamp = sourceStamp(options);
+    if (upToDate(dir, stamp)) return dir;
+    const argv = prepare(options.snapRoot, dir);
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        argv,
+        { cwd: dir, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          error ? reject(buildFailed(Object.assign(error, { stdout, stderr }), dir)) : resolve(),
+      );
+    });
+    fs.writeFileSync(path.join(dir, '.stamp'), stamp);
+    prune(dir);
+    return dir;
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
