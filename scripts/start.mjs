@@ -4,14 +4,13 @@
 //   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { anvilBinary, portAnswers, rpcResponse } from '@l2wallet/testkit';
+
 import { startEvmStack } from './start/evm.mjs';
 import { startGatewayDemo } from './start/gateway.mjs';
-
-const { anvilBinary, portAnswers } = createRequire(import.meta.url)('@l2wallet/localstack');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -148,12 +147,7 @@ async function waitFor(label, check, timeoutMs = 120_000) {
 }
 
 async function rpcAnswers(url, method) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
-  });
-  return response.ok;
+  return 'result' in (await rpcResponse(url, method));
 }
 
 async function httpOk(url) {

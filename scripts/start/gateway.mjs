@@ -2,15 +2,17 @@
 // transactions on the anvil that start.mjs started, runs `l2-gateway serve` in front of it on a
 // printed port, creates a demo key and prints a curl line that works. start.mjs passes in its
 // own start()/log()/runOnce()/waitFor() so the gateway is stopped with everything else.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-
-const { rpc } = require('@l2wallet/localstack');
+import {
+  createGatewayKey,
+  freePort,
+  gatewayConfig,
+  portAnswers,
+  rpc,
+  writeGatewayConfig,
+} from '@l2wallet/testkit';
 
 /** A few blocks of real transactions: two transfers, a contract deploy, two calls with logs. */
 async function seed(anvilUrl) {
@@ -35,43 +37,18 @@ export async function startGatewayDemo({ root, anvilUrl, start, log, runOnce, wa
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   runOnce('building packages/gateway', npm, ['run', 'build', '--workspace', 'packages/gateway']);
   const cli = path.join(root, 'packages/gateway/dist/cli.js');
-  const { freePort, portAnswers } = require('@l2wallet/localstack');
   let port = Number(process.env.GATEWAY_PORT ?? 8545);
   if (await portAnswers(port)) port = await freePort();
 
   const contract = await seed(anvilUrl);
   const dir = path.join(tmpdir(), `l2-gateway-start-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  const config = path.join(dir, 'gateway.json');
-  writeFileSync(
-    config,
-    JSON.stringify(
-      {
-        listen: { host: '127.0.0.1', port },
-        ledger: { sqlite: 'gateway.db' },
-        chains: [
-          {
-            name: 'local',
-            hosts: ['*'],
-            upstreams: [anvilUrl],
-            wsUpstream: anvilUrl.replace(/^http/, 'ws'),
-          },
-        ],
-      },
-      null,
-      2,
-    ),
-  );
-  const created = execFileSync(process.execPath, [
-    cli,
-    'keys',
-    'create',
-    '--config',
-    config,
-    '--plan',
-    'developer',
-  ]);
-  const key = created.toString().trim().split('\n').at(-1);
+  const base = gatewayConfig(anvilUrl);
+  const config = writeGatewayConfig(dir, {
+    ...base,
+    listen: { host: '127.0.0.1', port },
+    chains: base.chains.map((chain) => ({ ...chain, wsUpstream: anvilUrl.replace(/^http/, 'ws') })),
+  });
+  const key = await createGatewayKey(config, ['--plan', 'developer']);
 
   start('gateway', process.execPath, [cli, 'serve', '--config', config]);
   const url = `http://127.0.0.1:${port}`;

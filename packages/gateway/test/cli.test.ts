@@ -5,9 +5,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type AnvilService, startAnvil } from '@l2wallet/localstack';
 import { call, post, tempDir } from './helpers';
-import { cli, createKey, ensureBuilt, serve, writeConfig } from './processes';
+import {
+  type AnvilService,
+  createGatewayKey as createKey,
+  ensureGatewayBuilt as ensureBuilt,
+  gatewayCli as cli,
+  serveGateway as serve,
+  startAnvil,
+  writeGatewayConfig as writeConfig,
+} from '@l2wallet/testkit';
 
 let anvil: AnvilService;
 let dir: string;

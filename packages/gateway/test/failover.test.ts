@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
-import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { type AnvilService, startAnvil } from '@l2wallet/testkit';
 import { request } from 'undici';
 import type { RunningGateway } from '../src/server';
 import {

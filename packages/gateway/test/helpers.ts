@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ANVIL_ACCOUNTS } from '@l2wallet/localstack';
+import { ANVIL_ACCOUNTS } from '@l2wallet/testkit';
 import { request } from 'undici';
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -13,40 +13,12 @@ import { type RunningGateway, startGateway } from '../src/server';
 
 export const tempDir = (): string => mkdtempSync(path.join(tmpdir(), 'l2-gateway-'));
 
-export interface RpcReply {
-  status: number;
-  text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** POSTs a raw body (string) or a JSON value; `host` sets the Host header. */
-export async function post(
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<RpcReply> {
-  const response = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.statusCode, text, json, headers: response.headers };
-}
-
-export const call = (method: string, params?: unknown[], id: number | string = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method,
-  ...(params === undefined ? {} : { params }),
-});
+/** Raw POSTs (any body, any header such as Host) and JSON-RPC request objects: the testkit's. */
+export {
+  postJson as post,
+  jsonRpcRequest as call,
+  type HttpReply as RpcReply,
+} from '@l2wallet/testkit';
 
 export function gatewayConfig(
   upstream: string,

@@ -3,7 +3,7 @@
  * itself, viem and ethers unchanged through it, the SPEC semantics anvil lacks, auth, credits,
  * errors, bad input and batches, with the ledger checked after each.
  */
-import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { type AnvilService, startAnvil } from '@l2wallet/testkit';
 import { JsonRpcProvider } from 'ethers';
 import { request } from 'undici';
 import { createPublicClient, http } from 'viem';

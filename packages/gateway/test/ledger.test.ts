@@ -3,7 +3,7 @@
  * at 00:00 UTC, refunds, per-minute history and the per-second window.
  */
 import path from 'node:path';
-import { type RedisService, startRedis } from '@l2wallet/localstack';
+import { type RedisService, startRedis } from '@l2wallet/testkit';
 import { newKey } from '../src/auth/keys';
 import { RedisStore } from '../src/credits/redisStore';
 import { SqliteStore } from '../src/credits/sqliteStore';

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANVIL_ACCOUNTS, type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { ANVIL_ACCOUNTS, type AnvilService, startAnvil } from '@l2wallet/testkit';
 import { request } from 'undici';
 import { createWalletClient, http as viemHttp } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';

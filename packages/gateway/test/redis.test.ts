@@ -3,9 +3,18 @@
  * one ledger. A key with credit for exactly N calls gets exactly N successes when 4N race
  * across both instances, and the ledger agrees.
  */
-import { type AnvilService, type RedisService, startAnvil, startRedis } from '@l2wallet/localstack';
 import { call, post, tempDir } from './helpers';
-import { cli, createKey, ensureBuilt, serve, writeConfig } from './processes';
+import {
+  type AnvilService,
+  type RedisService,
+  createGatewayKey as createKey,
+  ensureGatewayBuilt as ensureBuilt,
+  gatewayCli as cli,
+  serveGateway as serve,
+  startAnvil,
+  startRedis,
+  writeGatewayConfig as writeConfig,
+} from '@l2wallet/testkit';
 
 let anvil: AnvilService;
 let redis: RedisService;

@@ -6,7 +6,7 @@
  * the next head, by hash for good, pre_confirmed never).
  */
 import { type DevnetServer, startDevnetServer, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
-import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { type AnvilService, startAnvil } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, uint256 } from 'starknet';
 import WebSocket from 'ws';
 import { STARKNET_COSTS } from '../src/credits/costs';

@@ -3,7 +3,7 @@
  * newHeads and logs subscriptions with charged notifications, client ids that survive an
  * upstream restart, and subscriptions that end with an error when the balance runs out.
  */
-import { type AnvilService, startAnvil } from '@l2wallet/localstack';
+import { type AnvilService, startAnvil } from '@l2wallet/testkit';
 import WebSocket from 'ws';
 import { sha256 } from '../src/auth/keys';
 import type { RunningGateway } from '../src/server';

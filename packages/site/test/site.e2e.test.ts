@@ -4,29 +4,24 @@
  * Assertions are on visible text; each flow saves a screenshot to packages/site/screenshots/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import {
+  injectedProviderScript,
+  serveDirectory,
+  SimulatedFlask,
+  STARKNET_MAINNET,
+  startDevnet,
+  type DevnetLike,
+  type StaticServer,
+} from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, buildSite, buildSnap } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
-import { serveDirectory, type StaticServer } from './harness/static-server';
-import { SimulatedFlask, injectedProviderScript } from './harness/wallet';
 
-interface DevnetServer {
-  url: string;
-  rpcUrl: string;
-  close(): Promise<void>;
-}
-type StartDevnet = (options: {
-  host: string;
-  port: number;
-  blockTime?: number;
-  preconfirmDelayMs?: number;
-}) => Promise<DevnetServer>;
-// Required (jest maps it to packages/devnet/src) rather than imported: its types live in dist,
-// which a clean clone does not have yet.
-const startDevnetServer: StartDevnet = (options) =>
-  (require('@l2wallet/devnet') as { startDevnetServer: StartDevnet }).startDevnetServer(options);
+// The devnet's own types live in its dist, which a clean clone does not have yet: the testkit
+// starts it (jest maps @l2wallet/devnet to packages/devnet/src).
+type DevnetServer = DevnetLike;
 
-const MAINNET = '0x534e5f4d41494e';
+const MAINNET = STARKNET_MAINNET;
 const BLOCK_TIME_MS = 5000;
 
 export interface Stack {
@@ -46,9 +41,7 @@ export async function startStack(): Promise<Stack> {
   try {
     // A block time, so transactions pass through RECEIVED / PRE_CONFIRMED before ACCEPTED_ON_L2,
     // and the page's status polling is seen at work.
-    stack.devnet = await startDevnetServer({
-      host: '127.0.0.1',
-      port: 0,
+    stack.devnet = await startDevnet({
       blockTime: BLOCK_TIME_MS,
       preconfirmDelayMs: 1000,
     });
@@ -86,7 +79,6 @@ export async function stopStack(stack: Partial<Stack>) {
   await stack.siteServer?.close();
   await stack.snapServer?.close();
   await stack.devnet?.close();
-  if (stack.snapFolder) rmSync(stack.snapFolder, { recursive: true, force: true });
 }
 
 const NEW_TOKEN = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';

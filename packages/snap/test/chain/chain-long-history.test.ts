@@ -8,6 +8,7 @@
  * `pageSize` events must be followed to the end. Then the node's JSON-RPC version: 0.9 works,
  * anything else is a clear error.
  */
+import { jsonRpcRequest, postJson } from '@l2wallet/testkit';
 import { config, hash } from 'starknet';
 
 import { expectError, resultOf, type ExpectedAccount } from '../helpers';
@@ -45,18 +46,10 @@ const sent: string[] = [];
 const norm = (value: string): string => `0x${BigInt(value).toString(16)}`;
 
 async function increaseTime(blocks: number): Promise<void> {
-  const batch = Array.from({ length: blocks }, (_, id) => ({
-    jsonrpc: '2.0',
-    id,
-    method: 'devnet_increaseTime',
-    params: { time: BLOCK_SECONDS },
-  }));
-  const response = await fetch(devnet.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(batch),
-  });
-  expect(response.status).toBe(200);
+  const batch = Array.from({ length: blocks }, (_, id) =>
+    jsonRpcRequest('devnet_increaseTime', { time: BLOCK_SECONDS }, id),
+  );
+  expect((await postJson(devnet.rpcUrl, batch)).status).toBe(200);
 }
 
 async function list(snapUnderTest: Snap, params: Record<string, unknown>): Promise<TxRecord[]> {

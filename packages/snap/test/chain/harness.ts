@@ -1,20 +1,28 @@
 /**
  * End-to-end harness of the chain tests: the real snap bundle built with Testnet pointed at
- * 127.0.0.1:5059 (build-e2e-snap.cjs), served from its own folder, and a packages/devnet
- * server that each test file starts on that port and stops in afterAll. Test files that need
+ * 127.0.0.1:5059 (build-e2e-snap.cjs), served from its own folder (the testkit's serveSnap), and
+ * a packages/devnet server (the testkit's startDevnet) that each test file starts on that port
+ * and stops in afterAll. Test files that need
  * the port at the same time wait for it (the bundle's URL is fixed at build time).
  *
  * Cross-checks read the devnet directly with starknet.js, never through the snap.
  */
 import { installSnap } from '@metamask/snaps-jest';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
-import { readFile } from 'fs/promises';
-import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
-import { dirname, extname, join, normalize } from 'path';
+import { dirname, join } from 'path';
 import { Account, RpcProvider, type CompiledSierra } from 'starknet';
 
-import { startDevnetServer, type DevnetServer } from '@l2wallet/devnet';
+import type { DevnetServer } from '@l2wallet/devnet';
+import {
+  approve,
+  rpc,
+  serveSnap,
+  startDevnet,
+  STARKNET_TESTNET,
+  STRK_TOKEN,
+  ETH_TOKEN,
+  TOKEN_UNIT,
+} from '@l2wallet/testkit';
 import {
   DEFAULT_SRP,
   expectedAccount,
@@ -50,10 +58,10 @@ const builder = require('./build-e2e-snap.cjs') as {
 
 export const DEVNET_PORT = builder.DEVNET_PORT;
 export const RPC_TIMEOUT_MS = Number(builder.E2E_RPC_TIMEOUT_MS);
-export const TESTNET = '0x534e5f5345504f4c4941';
-export const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
-export const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-export const STRK_UNIT = 10n ** 18n;
+export const TESTNET = STARKNET_TESTNET;
+export const STRK = STRK_TOKEN;
+export const ETH = ETH_TOKEN;
+export const STRK_UNIT = TOKEN_UNIT;
 
 /**
  * The devnet's Sierra fixture (counter.cairo compiled by wasm-cairo, see
@@ -66,12 +74,6 @@ export const COUNTER_SIERRA = JSON.parse(
   ),
 ) as CompiledSierra;
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.json': 'application/json',
-  '.js': 'application/javascript',
-  '.svg': 'image/svg+xml',
-};
-
 export type SnapServer = { snapId: string; close: () => Promise<void> };
 
 /**
@@ -81,33 +83,7 @@ export type SnapServer = { snapId: string; close: () => Promise<void> };
 export async function serveE2eSnap({
   explorer = 'devnet',
 }: { explorer?: 'devnet' | 'closed' } = {}): Promise<SnapServer> {
-  const root = explorer === 'closed' ? builder.ensureE2eNodeSnap() : builder.ensureE2eSnap();
-  const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (path.includes('..')) {
-      res.writeHead(400).end();
-      return;
-    }
-    readFile(join(root, path))
-      .then((body) => {
-        res.writeHead(200, {
-          'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
-          'access-control-allow-origin': '*',
-        });
-        res.end(body);
-      })
-      .catch(() => res.writeHead(404).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    snapId: `local:http://127.0.0.1:${port}`,
-    close: async () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return serveSnap(explorer === 'closed' ? builder.ensureE2eNodeSnap() : builder.ensureE2eSnap());
 }
 
 const PORT_LOCK = join(__dirname, '../../../../node_modules/.cache/l2wallet-devnet-5059.lock');
@@ -161,25 +137,16 @@ export async function startChainDevnet(
 ): Promise<DevnetServer> {
   const deadline = Date.now() + 280_000;
   await claimDevnetPort(deadline);
-  for (;;) {
-    try {
-      return await startDevnetServer({
-        host: '127.0.0.1',
-        port: DEVNET_PORT,
-        seed: options.seed ?? 0,
-        accounts: 2,
-        blockTime: options.blockTime ?? 0,
-        rpcVersion: options.rpcVersion,
-        startTime: options.startTime,
-      });
-    } catch (error) {
-      // Something outside these tests may still hold the port for a moment.
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) {
-        throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-  }
+  return startDevnet<DevnetServer>({
+    port: DEVNET_PORT,
+    seed: options.seed ?? 0,
+    accounts: 2,
+    blockTime: options.blockTime ?? 0,
+    rpcVersion: options.rpcVersion,
+    startTime: options.startTime,
+    // Something outside these tests may still hold the port for a moment.
+    portWaitMs: Math.max(0, deadline - Date.now()),
+  });
 }
 
 /** Stops the file's devnet and gives port 5059 to the next test file. */
@@ -313,16 +280,7 @@ export async function devnetRpc<T>(
   method: string,
   params: unknown,
 ): Promise<T> {
-  const response = await fetch(devnet.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) {
-    throw new Error(`${method}: ${body.error.message}`);
-  }
-  return body.result as T;
+  return rpc<T>(devnet.rpcUrl, method, params);
 }
 
 export async function mintStrk(
@@ -356,23 +314,7 @@ export async function isDeployed(devnet: DevnetServer, address: string): Promise
   }
 }
 
-type DialogActions = { ok: () => Promise<void>; cancel: () => Promise<void>; content: unknown };
-type Pending = ReturnType<Snap['request']>;
-
-/** Waits for the request's confirmation dialog and returns it (content, ok, cancel). */
-export async function dialogOf(pending: Pending): Promise<DialogActions> {
-  return (await pending.getInterface()) as unknown as DialogActions;
-}
-
-export async function approve(pending: Pending): Promise<Awaited<Pending>> {
-  await (await dialogOf(pending)).ok();
-  return pending;
-}
-
-export async function decline(pending: Pending): Promise<Awaited<Pending>> {
-  await (await dialogOf(pending)).cancel();
-  return pending;
-}
+export { approve, decline, dialogOf } from '@l2wallet/testkit';
 
 /** The snap's stored records of `address` (deployment included), not asking the explorer. */
 export async function storedRecords(snap: Snap, address: string): Promise<TxRecord[]> {
