@@ -128,7 +128,7 @@ describe('l2_signMessage', () => {
       [
         'a primaryType not in types',
         { typedDataMessage: { ...REV0_TYPED_DATA, primaryType: 'Nope' } },
-        /"typedDataMessage" is not valid SNIP-12/u,
+        /"typedDataMessage.primaryType" names no type of "types"/u,
       ],
       ['typed data as a number', { typedDataMessage: 42 }, /"typedDataMessage"/u],
       [

@@ -3,9 +3,8 @@
  * resolved in one JSON-RPC batch (transaction + receipt, and the header of every block whose
  * timestamp is not known yet).
  */
-import { hash } from 'starknet';
-
 import { formatAddress, toHex } from '../rpc/structs';
+import { knownEntryPoint } from '../selectors';
 import type { TransactionRecord } from '../state';
 import type { AccountEvent } from './accountEvents';
 import { headerCall, knownTimestamps, stampOf } from './blockWindow';
@@ -13,34 +12,9 @@ import { toChainError } from './errors';
 import type { RpcCall, RpcClient } from './rpc';
 import { mapNodeStatus } from './status';
 
-/** Entry points a wallet's history commonly shows; any other is named by its selector. */
-const KNOWN_ENTRY_POINTS = [
-  'transfer',
-  'transferFrom',
-  'transfer_from',
-  'approve',
-  'increase_allowance',
-  'increaseAllowance',
-  'decrease_allowance',
-  'decreaseAllowance',
-  'mint',
-  'permissioned_mint',
-  'burn',
-  'deploy_contract',
-  'deployContract',
-  'multicall',
-  'swap',
-  'increase_balance',
-  'set_balance',
-  'upgrade',
-];
-
-const NAMES_BY_SELECTOR = new Map(
-  KNOWN_ENTRY_POINTS.map((name) => [BigInt(hash.getSelectorFromName(name)), name]),
-);
-
+/** Known entry points by name (src/selectors.ts), any other by its selector. */
 function entryPointName(selector: string): string {
-  return NAMES_BY_SELECTOR.get(BigInt(selector)) ?? toHex(selector);
+  return knownEntryPoint(selector) ?? toHex(selector);
 }
 
 type NodeCall = { to: string; selector: string; calldata: string[] };

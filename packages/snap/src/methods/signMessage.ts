@@ -7,12 +7,21 @@ import { pickAliased } from '../rpc/aliases';
 import { userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { stateStore, tokensOf } from '../state';
 import { TypedDataStruct, typedDataHash } from '../typedData';
-import { confirm, SignMessageScreen } from '../ui';
+import { requireChainBinding, requireOnlySignedFields } from '../typedData/check';
+import { describeTypedData } from '../typedData/display';
+import { isOutsideExecution, readOutsideExecution } from '../typedData/outsideExecution';
+import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
 
 /**
- * l2_signMessage: signs SNIP-12 typed data after the user saw signer, domain and message.
- * Returns the signature as comma-separated hex values ("0xr,0xs").
+ * l2_signMessage: signs SNIP-12 typed data after the user saw what is signed. Returns the
+ * signature as comma-separated hex values ("0xr,0xs").
+ *
+ * Before any dialog (-32602 otherwise): the domain's chainId must be the request's network
+ * (typedData/check.ts), and no member may lie outside its declared type. The dialog shows the
+ * declared members, each by its type; a SNIP-9 outside execution is shown like a transaction,
+ * with a warning that whoever holds the signature can run its calls.
  */
 export const signMessage = defineMethod({
   names: ['signMessage'],
@@ -24,24 +33,31 @@ export const signMessage = defineMethod({
   }),
   handler: async ({ typedDataMessage, signerAddress, address, chainId }, { origin }) => {
     const signer = pickAliased({ signerAddress, address });
+    requireChainBinding(typedDataMessage, chainId);
+    requireOnlySignedFields(typedDataMessage);
+    // Everything that can refuse the request runs before the first dialog.
+    const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
+    const network = getNetwork(chainId);
+    const tokens = tokensOf(await stateStore.read(), chainId);
+    const screen = isOutsideExecution(typedDataMessage)
+      ? OutsideExecutionScreen({
+          signer,
+          network,
+          execution: readOutsideExecution(typedDataMessage, tokens),
+        })
+      : SignMessageScreen({
+          signer,
+          network,
+          primaryType: typedDataMessage.primaryType,
+          ...describeTypedData(typedDataMessage, tokens),
+        });
     const key = await requireOwnAccountKey(
       signer,
       chainId,
       signerAddress ? 'signerAddress' : 'address',
       origin,
     );
-    const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');
-    const approved = await confirm(
-      origin,
-      SignMessageScreen({
-        signer: key.address,
-        network: getNetwork(chainId),
-        domain: typedDataMessage.domain,
-        primaryType: typedDataMessage.primaryType,
-        message: typedDataMessage.message,
-      }),
-    );
-    if (!approved) {
+    if (!(await confirm(origin, screen))) {
       throw userRejected();
     }
     return signHash(key, messageHash).join(',');

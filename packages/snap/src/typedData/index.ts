@@ -4,7 +4,7 @@
 import { typedData, type TypedData } from 'starknet';
 import { array, coerce, record, string, type, unknown, type Infer } from 'superstruct';
 
-import { invalidParams } from './rpc/errors';
+import { invalidParams } from '../rpc/errors';
 
 const TypedDataObjectStruct = type({
   types: record(string(), array(type({ name: string(), type: string() }))),

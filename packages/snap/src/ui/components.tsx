@@ -24,22 +24,6 @@ export const Title = ({ title, subtitle }: { title: string; subtitle?: string })
   </Box>
 );
 
-/** A JSON value as label/value rows, nested objects flattened with dotted labels. */
-export function flattenForDisplay(value: unknown, prefix = ''): [string, string][] {
-  if (value !== null && typeof value === 'object') {
-    const entries = Array.isArray(value)
-      ? value.map((item, index) => [String(index), item] as const)
-      : Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0) {
-      return [[prefix || '(empty)', Array.isArray(value) ? '[]' : '{}']];
-    }
-    return entries.flatMap(([key, item]) =>
-      flattenForDisplay(item, prefix ? `${prefix}.${key}` : key),
-    );
-  }
-  return [[prefix || 'value', String(value)]];
-}
-
 /** Every row: a dialog never hides part of what is approved. */
 export const Fields = ({ rows }: { rows: [string, string][] }): JSXElement => (
   <Box>

@@ -1,3 +1,4 @@
 export * from './dialogs';
 export * from './components';
 export * from './screens';
+export * from './amounts';

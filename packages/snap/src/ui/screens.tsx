@@ -10,7 +10,9 @@ import {
 
 import type { Network } from '../networks';
 import type { Erc20Token } from '../state/schema';
-import { Field, Fields, flattenForDisplay, Title } from './components';
+import type { OutsideExecutionView } from '../typedData/outsideExecution';
+import { formatTimestamp } from './amounts';
+import { Field, Fields, Title } from './components';
 
 export const SwitchNetworkScreen = ({ from, to }: { from: Network; to: Network }): JSXElement => (
   <Box>
@@ -44,6 +46,7 @@ export const PrivateKeyScreen = ({
   </Box>
 );
 
+/** Typed data: the members of its declared types only, each shown from its type. */
 export const SignMessageScreen = ({
   signer,
   network,
@@ -53,9 +56,9 @@ export const SignMessageScreen = ({
 }: {
   signer: string;
   network: Network;
-  domain: Record<string, unknown>;
+  domain: [string, string][];
   primaryType: string;
-  message: Record<string, unknown>;
+  message: [string, string][];
 }): JSXElement => (
   <Box>
     <Title title="Sign message" subtitle="Only sign messages from sites you trust." />
@@ -63,10 +66,55 @@ export const SignMessageScreen = ({
     <Field label="Network" value={network.name} />
     <Divider />
     <Heading size="sm">Domain</Heading>
-    <Fields rows={flattenForDisplay(domain)} />
+    <Fields rows={domain} />
     <Divider />
     <Heading size="sm">{`Message (${primaryType})`}</Heading>
-    <Fields rows={flattenForDisplay(message)} />
+    <Fields rows={message} />
+  </Box>
+);
+
+const windowText = (after: bigint, before: bigint): [string, string][] => [
+  ['Valid after', formatTimestamp(after)],
+  ['Valid until', formatTimestamp(before)],
+];
+
+/** A SNIP-9 outside execution, shown like the transaction it authorises. */
+export const OutsideExecutionScreen = ({
+  signer,
+  network,
+  execution,
+}: {
+  signer: string;
+  network: Network;
+  execution: OutsideExecutionView;
+}): JSXElement => (
+  <Box>
+    <Title
+      title="Authorise calls from your account"
+      subtitle={`An outside execution (SNIP-9, version ${execution.version}): a signed permission to run these calls from your account.`}
+    />
+    <Banner title="Anyone holding this signature can run these calls" severity="danger">
+      <Text>
+        {`Whoever holds this signature can run the calls below on your behalf, from your account, ${execution.caller ? `when submitted by ${execution.caller}` : 'submitted by anyone'}, until ${formatTimestamp(execution.executeBefore)}. Sign only if you trust this site with that.`}
+      </Text>
+    </Banner>
+    <Field label="Account" value={signer} />
+    <Field label="Network" value={network.name} />
+    <Field label="Allowed caller" value={execution.caller ?? 'anyone (ANY_CALLER)'} />
+    <Fields rows={windowText(execution.executeAfter, execution.executeBefore)} />
+    <Field label="Nonce" value={execution.nonce} />
+    <Divider />
+    {execution.calls.map((call, index) => (
+      <Box>
+        <Heading size="sm">{`Call ${index + 1} of ${execution.calls.length}: ${call.functionName}`}</Heading>
+        <Field
+          label="Contract"
+          value={call.token ? `${call.to} (${call.token.symbol}, ${call.token.name})` : call.to}
+        />
+        <Field label="Function" value={`${call.functionName} (selector ${call.selector})`} />
+        <Fields rows={call.args} />
+      </Box>
+    ))}
   </Box>
 );
 
