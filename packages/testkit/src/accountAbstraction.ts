@@ -4,8 +4,6 @@
  * small ERC-7677 paymaster service that signs for the deployed VerifyingPaymaster.
  */
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import type { Abi, Hex } from 'viem';
@@ -14,6 +12,7 @@ import { startAnvil, type AnvilService } from './anvil';
 import { ANVIL_ACCOUNTS, LOOPBACK } from './constants';
 import { rpc } from './jsonRpc';
 import { freePort, spawnService, type Service } from './processes';
+import { serveHttp } from './stubServers';
 
 type Address = `0x${string}`;
 
@@ -183,14 +182,9 @@ function invalidParams(message: string): RpcFailure {
 }
 
 /** Serves `answer` as JSON-RPC over HTTP on 127.0.0.1 (batches too), CORS open. */
-async function serveJsonRpc(
-  port: number,
-  answer: (body: JsonRpcBody) => Promise<unknown>,
-): Promise<{ port: number; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', async () => {
+function serveJsonRpc(port: number, answer: (body: JsonRpcBody) => Promise<unknown>) {
+  return serveHttp(
+    async (_request, response, text) => {
       let reply: unknown;
       try {
         const body = JSON.parse(text) as JsonRpcBody | JsonRpcBody[];
@@ -198,18 +192,14 @@ async function serveJsonRpc(
       } catch {
         reply = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
       }
-      res.writeHead(200, {
+      response.writeHead(200, {
         'content-type': 'application/json',
         'access-control-allow-origin': '*',
       });
-      res.end(JSON.stringify(reply));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, LOOPBACK, resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+      response.end(JSON.stringify(reply));
+    },
+    { port },
+  );
 }
 
 /**
@@ -320,7 +310,7 @@ export async function startPaymasterService(options: {
   const server = await serveJsonRpc(options.port ?? 0, answer);
   return {
     port: server.port,
-    url: `http://${LOOPBACK}:${server.port}`,
+    url: server.url,
     requests: () => [...requests],
     stop: server.close,
   };

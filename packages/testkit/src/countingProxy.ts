@@ -1,7 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import { LOOPBACK } from './constants';
+import { serveHttp } from './stubServers';
 
 export interface CountingProxy {
   port: number;
@@ -18,44 +15,34 @@ export interface CountingProxy {
  */
 export async function startCountingProxy(targetUrl: string): Promise<CountingProxy> {
   const log: string[][] = [];
-  const server = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', async () => {
-      try {
-        const body = JSON.parse(text) as { method: string } | { method: string }[];
-        log.push(Array.isArray(body) ? body.map((call) => call.method) : [body.method]);
-      } catch {
-        log.push(['(unparsable)']);
-      }
-      try {
-        const upstream = await fetch(targetUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: text,
-        });
-        res.writeHead(upstream.status, {
-          'content-type': 'application/json',
-          'access-control-allow-origin': '*',
-        });
-        res.end(await upstream.text());
-      } catch {
-        res.writeHead(502);
-        res.end();
-      }
-    });
+  const server = await serveHttp(async (_request, response, text) => {
+    try {
+      const body = JSON.parse(text) as { method: string } | { method: string }[];
+      log.push(Array.isArray(body) ? body.map((call) => call.method) : [body.method]);
+    } catch {
+      log.push(['(unparsable)']);
+    }
+    try {
+      const upstream = await fetch(targetUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      response.writeHead(upstream.status, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+      });
+      response.end(await upstream.text());
+    } catch {
+      response.writeHead(502);
+      response.end();
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, LOOPBACK, resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    port,
-    url: `http://${LOOPBACK}:${port}`,
+    port: server.port,
+    url: server.url,
     requests: () => log.map((methods) => [...methods]),
     reset: () => void log.splice(0, log.length),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: server.close,
   };
 }

@@ -11,6 +11,7 @@ export * from './redis';
 export * from './accountAbstraction';
 export * from './countingProxy';
 export * from './staticServer';
+export * from './stubServers';
 export * from './snapBuild';
 export * from './snapWallet';
 export * from './flask';
