@@ -17,6 +17,8 @@ import {
   verifyWithScure,
 } from './helpers';
 
+type SnapRequest = Awaited<ReturnType<typeof snapWithAccounts>>['request'];
+
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const RECIPIENT = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -240,170 +242,178 @@ describe('l2_signTransaction', () => {
     transactionsDetail: DETAILS,
   });
 
-  it.each([
-    ['no transactions', { transactions: undefined }, /"transactions" is required/u],
-    ['an empty call list', { transactions: [] }, /"transactions"/u],
-    [
-      'a call with a bad contract address',
-      { transactions: [{ ...CALLS[0], contractAddress: '0xg' }] },
-      /"transactions.0.contractAddress".*Starknet address/u,
-    ],
-    [
-      'a call without entrypoint',
-      { transactions: [{ contractAddress: STRK, calldata: [] }] },
-      /"transactions.0.entrypoint" is required/u,
-    ],
-    [
-      'a call with an empty entrypoint',
-      { transactions: [{ contractAddress: STRK, entrypoint: ' ' }] },
-      /"transactions.0.entrypoint"/u,
-    ],
-    [
-      'calldata that is not felts',
-      { transactions: [{ ...CALLS[0], calldata: ['abc'] }] },
-      /"transactions.0.calldata.0".*felt/u,
-    ],
-    [
-      'calldata above the field prime',
-      { transactions: [{ ...CALLS[0], calldata: [`0x${'f'.repeat(64)}`] }] },
-      /"transactions.0.calldata.0"/u,
-    ],
-    ['no details', { transactionsDetail: undefined }, /"transactionsDetail" is required/u],
-    [
-      'no nonce',
-      { transactionsDetail: { ...DETAILS, nonce: undefined } },
-      /"transactionsDetail.nonce" is required/u,
-    ],
-    [
-      'a negative nonce',
-      { transactionsDetail: { ...DETAILS, nonce: -1 } },
-      /"transactionsDetail.nonce"/u,
-    ],
-    [
-      'a nonce above the field prime',
-      { transactionsDetail: { ...DETAILS, nonce: `0x${'f'.repeat(64)}` } },
-      /"transactionsDetail.nonce".*below the Stark field prime/u,
-    ],
-    [
-      'a tip above u64',
-      { transactionsDetail: { ...DETAILS, tip: (2n ** 64n).toString() } },
-      /"transactionsDetail.tip".*u64/u,
-    ],
-    [
-      'no resourceBounds',
-      { transactionsDetail: { ...DETAILS, resourceBounds: undefined } },
-      /"transactionsDetail.resourceBounds" is required/u,
-    ],
-    [
-      'a u64 amount overflow',
-      {
-        transactionsDetail: {
-          ...DETAILS,
-          resourceBounds: {
-            ...BOUNDS,
-            l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
-          },
-        },
-      },
-      /"transactionsDetail.resourceBounds.l2_gas.max_amount".*u64/u,
-    ],
-    [
-      'a bad DA mode',
-      { transactionsDetail: { ...DETAILS, feeDataAvailabilityMode: 'L3' } },
-      /"transactionsDetail.feeDataAvailabilityMode".*'L1' or 'L2'/u,
-    ],
-    [
-      'version 1',
-      { transactionsDetail: { ...DETAILS, version: '0x1' } },
-      /"transactionsDetail.version"/u,
-    ],
-    ...(['', '  '] as const).flatMap((blank): [string, Record<string, unknown>, RegExp][] => [
+  // The -32602 rows touch no state: they share one installed snap (snaps-jest runs one snap at
+  // a time, so it is installed when this block starts and no other test runs meanwhile).
+  describe('invalid params', () => {
+    let invalid: { request: SnapRequest; address: string };
+    beforeAll(async () => {
+      const { request } = await snapWithAccounts([0]);
+      invalid = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+    });
+
+    it.each([
+      ['no transactions', { transactions: undefined }, /"transactions" is required/u],
+      ['an empty call list', { transactions: [] }, /"transactions"/u],
       [
-        `a tip of ${JSON.stringify(blank)}`,
-        { transactionsDetail: { ...DETAILS, tip: blank } },
+        'a call with a bad contract address',
+        { transactions: [{ ...CALLS[0], contractAddress: '0xg' }] },
+        /"transactions.0.contractAddress".*Starknet address/u,
+      ],
+      [
+        'a call without entrypoint',
+        { transactions: [{ contractAddress: STRK, calldata: [] }] },
+        /"transactions.0.entrypoint" is required/u,
+      ],
+      [
+        'a call with an empty entrypoint',
+        { transactions: [{ contractAddress: STRK, entrypoint: ' ' }] },
+        /"transactions.0.entrypoint"/u,
+      ],
+      [
+        'calldata that is not felts',
+        { transactions: [{ ...CALLS[0], calldata: ['abc'] }] },
+        /"transactions.0.calldata.0".*felt/u,
+      ],
+      [
+        'calldata above the field prime',
+        { transactions: [{ ...CALLS[0], calldata: [`0x${'f'.repeat(64)}`] }] },
+        /"transactions.0.calldata.0"/u,
+      ],
+      ['no details', { transactionsDetail: undefined }, /"transactionsDetail" is required/u],
+      [
+        'no nonce',
+        { transactionsDetail: { ...DETAILS, nonce: undefined } },
+        /"transactionsDetail.nonce" is required/u,
+      ],
+      [
+        'a negative nonce',
+        { transactionsDetail: { ...DETAILS, nonce: -1 } },
+        /"transactionsDetail.nonce"/u,
+      ],
+      [
+        'a nonce above the field prime',
+        { transactionsDetail: { ...DETAILS, nonce: `0x${'f'.repeat(64)}` } },
+        /"transactionsDetail.nonce".*below the Stark field prime/u,
+      ],
+      [
+        'a tip above u64',
+        { transactionsDetail: { ...DETAILS, tip: (2n ** 64n).toString() } },
         /"transactionsDetail.tip".*u64/u,
       ],
-      ...(['l1_gas', 'l2_gas', 'l1_data_gas'] as const).flatMap((gas) =>
-        (['max_amount', 'max_price_per_unit'] as const).map(
-          (field): [string, Record<string, unknown>, RegExp] => [
-            `a ${gas}.${field} of ${JSON.stringify(blank)}`,
-            {
-              transactionsDetail: {
-                ...DETAILS,
-                resourceBounds: { ...BOUNDS, [gas]: { ...BOUNDS[gas], [field]: blank } },
-              },
+      [
+        'no resourceBounds',
+        { transactionsDetail: { ...DETAILS, resourceBounds: undefined } },
+        /"transactionsDetail.resourceBounds" is required/u,
+      ],
+      [
+        'a u64 amount overflow',
+        {
+          transactionsDetail: {
+            ...DETAILS,
+            resourceBounds: {
+              ...BOUNDS,
+              l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
             },
-            new RegExp(`"transactionsDetail\\.resourceBounds\\.${gas}\\.${field}"`, 'u'),
-          ],
-        ),
-      ),
-    ]),
-    [
-      'a paymasterData entry that is not a felt',
-      { transactionsDetail: { ...DETAILS, paymasterData: ['0x7', 'pay'] } },
-      /"transactionsDetail.paymasterData.1".*felt/u,
-    ],
-    [
-      'a max_price_per_unit above u128',
-      {
-        transactionsDetail: {
-          ...DETAILS,
-          resourceBounds: {
-            ...BOUNDS,
-            l1_gas: { max_amount: '1', max_price_per_unit: (2n ** 128n).toString() },
           },
         },
-      },
-      /"transactionsDetail.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
-    ],
-    [
-      'no l1_gas',
-      {
-        transactionsDetail: {
-          ...DETAILS,
-          resourceBounds: { l2_gas: BOUNDS.l2_gas, l1_data_gas: BOUNDS.l1_data_gas },
+        /"transactionsDetail.resourceBounds.l2_gas.max_amount".*u64/u,
+      ],
+      [
+        'a bad DA mode',
+        { transactionsDetail: { ...DETAILS, feeDataAvailabilityMode: 'L3' } },
+        /"transactionsDetail.feeDataAvailabilityMode".*'L1' or 'L2'/u,
+      ],
+      [
+        'version 1',
+        { transactionsDetail: { ...DETAILS, version: '0x1' } },
+        /"transactionsDetail.version"/u,
+      ],
+      ...(['', '  '] as const).flatMap((blank): [string, Record<string, unknown>, RegExp][] => [
+        [
+          `a tip of ${JSON.stringify(blank)}`,
+          { transactionsDetail: { ...DETAILS, tip: blank } },
+          /"transactionsDetail.tip".*u64/u,
+        ],
+        ...(['l1_gas', 'l2_gas', 'l1_data_gas'] as const).flatMap((gas) =>
+          (['max_amount', 'max_price_per_unit'] as const).map(
+            (field): [string, Record<string, unknown>, RegExp] => [
+              `a ${gas}.${field} of ${JSON.stringify(blank)}`,
+              {
+                transactionsDetail: {
+                  ...DETAILS,
+                  resourceBounds: { ...BOUNDS, [gas]: { ...BOUNDS[gas], [field]: blank } },
+                },
+              },
+              new RegExp(`"transactionsDetail\\.resourceBounds\\.${gas}\\.${field}"`, 'u'),
+            ],
+          ),
+        ),
+      ]),
+      [
+        'a paymasterData entry that is not a felt',
+        { transactionsDetail: { ...DETAILS, paymasterData: ['0x7', 'pay'] } },
+        /"transactionsDetail.paymasterData.1".*felt/u,
+      ],
+      [
+        'a max_price_per_unit above u128',
+        {
+          transactionsDetail: {
+            ...DETAILS,
+            resourceBounds: {
+              ...BOUNDS,
+              l1_gas: { max_amount: '1', max_price_per_unit: (2n ** 128n).toString() },
+            },
+          },
         },
-      },
-      /"transactionsDetail.resourceBounds.l1_gas" is required/u,
-    ],
-    [
-      'a bad nonceDataAvailabilityMode',
-      { transactionsDetail: { ...DETAILS, nonceDataAvailabilityMode: 2 } },
-      /"transactionsDetail.nonceDataAvailabilityMode".*'L1' or 'L2'/u,
-    ],
-    [
-      'a malformed senderAddress',
-      { senderAddress: '0xnot-an-address' },
-      /"senderAddress".*Starknet address/u,
-    ],
-    [
-      'a senderAddress of 64 hex digits at or above 2^251',
-      { senderAddress: `0x${'8'.repeat(64)}` },
-      /"senderAddress".*Starknet address/u,
-    ],
-    [
-      'an address of 64 zero digits',
-      { address: `0x${'0'.repeat(64)}` },
-      /"address".*Starknet address/u,
-    ],
-    [
-      'accountDeploymentData that is not felts',
-      { transactionsDetail: { ...DETAILS, accountDeploymentData: [`0x${'f'.repeat(64)}`] } },
-      /"transactionsDetail.accountDeploymentData.0".*felt/u,
-    ],
-    [
-      'accountDeploymentData that is not a list',
-      { transactionsDetail: { ...DETAILS, accountDeploymentData: '0x1' } },
-      /"transactionsDetail.accountDeploymentData"/u,
-    ],
-    ['no chainId', { chainId: undefined }, /"chainId" is required/u],
-    ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
-    ['no sender', { address: undefined }, /"address" is required/u],
-  ])('rejects %s with -32602', async (_label, override, message) => {
-    const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    const params = JSON.parse(JSON.stringify({ ...base(account.address), ...override }));
-    expectError(await request({ method: 'l2_signTransaction', params }), -32602, message);
+        /"transactionsDetail.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
+      ],
+      [
+        'no l1_gas',
+        {
+          transactionsDetail: {
+            ...DETAILS,
+            resourceBounds: { l2_gas: BOUNDS.l2_gas, l1_data_gas: BOUNDS.l1_data_gas },
+          },
+        },
+        /"transactionsDetail.resourceBounds.l1_gas" is required/u,
+      ],
+      [
+        'a bad nonceDataAvailabilityMode',
+        { transactionsDetail: { ...DETAILS, nonceDataAvailabilityMode: 2 } },
+        /"transactionsDetail.nonceDataAvailabilityMode".*'L1' or 'L2'/u,
+      ],
+      [
+        'a malformed senderAddress',
+        { senderAddress: '0xnot-an-address' },
+        /"senderAddress".*Starknet address/u,
+      ],
+      [
+        'a senderAddress of 64 hex digits at or above 2^251',
+        { senderAddress: `0x${'8'.repeat(64)}` },
+        /"senderAddress".*Starknet address/u,
+      ],
+      [
+        'an address of 64 zero digits',
+        { address: `0x${'0'.repeat(64)}` },
+        /"address".*Starknet address/u,
+      ],
+      [
+        'accountDeploymentData that is not felts',
+        { transactionsDetail: { ...DETAILS, accountDeploymentData: [`0x${'f'.repeat(64)}`] } },
+        /"transactionsDetail.accountDeploymentData.0".*felt/u,
+      ],
+      [
+        'accountDeploymentData that is not a list',
+        { transactionsDetail: { ...DETAILS, accountDeploymentData: '0x1' } },
+        /"transactionsDetail.accountDeploymentData"/u,
+      ],
+      ['no chainId', { chainId: undefined }, /"chainId" is required/u],
+      ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
+      ['no sender', { address: undefined }, /"address" is required/u],
+    ])('rejects %s with -32602', async (_label, override, message) => {
+      const params = JSON.parse(JSON.stringify({ ...base(invalid.address), ...override }));
+      expectError(await invalid.request({ method: 'l2_signTransaction', params }), -32602, message);
+    });
   });
 
   it('rejects address and senderAddress that disagree', async () => {
@@ -514,120 +524,132 @@ describe('l2_signDeclareTransaction', () => {
     expectError(await pending, 4001);
   });
 
-  it.each([
-    [
-      'no details',
-      (p: Record<string, unknown>) => ({ ...p, details: undefined }),
-      /"details" is required/u,
-    ],
-    ['no classHash', withDetails({ classHash: undefined }), /"details.classHash" is required/u],
-    ['a bad classHash', withDetails({ classHash: 'hash' }), /"details.classHash".*felt/u],
-    [
-      'no compiledClassHash',
-      withDetails({ compiledClassHash: undefined }),
-      /"details.compiledClassHash" is required/u,
-    ],
-    ['no nonce', withDetails({ nonce: undefined }), /"details.nonce" is required/u],
-    [
-      'no resourceBounds',
-      withDetails({ resourceBounds: undefined }),
-      /"details.resourceBounds" is required/u,
-    ],
-    [
-      'a mismatched details.chainId',
-      withDetails({ chainId: MAINNET }),
-      /"details.chainId" must equal "chainId"/u,
-    ],
-    [
-      'a mismatched details.senderAddress',
-      withDetails({ senderAddress: '0x1234' }),
-      /"details.senderAddress" must equal/u,
-    ],
-    [
-      'no sender at all',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        address: undefined,
-        senderAddress: undefined,
-        details: { ...(p.details as object), senderAddress: undefined },
-      }),
-      /"senderAddress" is required/u,
-    ],
-    [
-      'a malformed compiledClassHash',
-      withDetails({ compiledClassHash: '0xZZ' }),
-      /"details.compiledClassHash".*felt/u,
-    ],
-    [
-      'an unknown chainId',
-      (p: Record<string, unknown>) => ({ ...p, chainId: '0x534e5f474f45524c49' }),
-      /"chainId".*known chain ID/u,
-    ],
-    [
-      'an unknown details.chainId',
-      withDetails({ chainId: 'SN_GOERLI' }),
-      /"details.chainId".*known chain ID/u,
-    ],
-    [
-      'a max_amount above u64',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: {
-          ...(p.details as object),
-          resourceBounds: {
-            ...BOUNDS,
-            l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+  // The -32602 rows touch no state: they share one installed snap (snaps-jest runs one snap at
+  // a time, so it is installed when this block starts and no other test runs meanwhile).
+  describe('invalid params', () => {
+    let invalid: { request: SnapRequest; address: string };
+    beforeAll(async () => {
+      const { request } = await snapWithAccounts([0]);
+      invalid = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+    });
+
+    it.each([
+      [
+        'no details',
+        (p: Record<string, unknown>) => ({ ...p, details: undefined }),
+        /"details" is required/u,
+      ],
+      ['no classHash', withDetails({ classHash: undefined }), /"details.classHash" is required/u],
+      ['a bad classHash', withDetails({ classHash: 'hash' }), /"details.classHash".*felt/u],
+      [
+        'no compiledClassHash',
+        withDetails({ compiledClassHash: undefined }),
+        /"details.compiledClassHash" is required/u,
+      ],
+      ['no nonce', withDetails({ nonce: undefined }), /"details.nonce" is required/u],
+      [
+        'no resourceBounds',
+        withDetails({ resourceBounds: undefined }),
+        /"details.resourceBounds" is required/u,
+      ],
+      [
+        'a mismatched details.chainId',
+        withDetails({ chainId: MAINNET }),
+        /"details.chainId" must equal "chainId"/u,
+      ],
+      [
+        'a mismatched details.senderAddress',
+        withDetails({ senderAddress: '0x1234' }),
+        /"details.senderAddress" must equal/u,
+      ],
+      [
+        'no sender at all',
+        (p: Record<string, unknown>) => ({
+          ...p,
+          address: undefined,
+          senderAddress: undefined,
+          details: { ...(p.details as object), senderAddress: undefined },
+        }),
+        /"senderAddress" is required/u,
+      ],
+      [
+        'a malformed compiledClassHash',
+        withDetails({ compiledClassHash: '0xZZ' }),
+        /"details.compiledClassHash".*felt/u,
+      ],
+      [
+        'an unknown chainId',
+        (p: Record<string, unknown>) => ({ ...p, chainId: '0x534e5f474f45524c49' }),
+        /"chainId".*known chain ID/u,
+      ],
+      [
+        'an unknown details.chainId',
+        withDetails({ chainId: 'SN_GOERLI' }),
+        /"details.chainId".*known chain ID/u,
+      ],
+      [
+        'a max_amount above u64',
+        (p: Record<string, unknown>) => ({
+          ...p,
+          details: {
+            ...(p.details as object),
+            resourceBounds: {
+              ...BOUNDS,
+              l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+            },
           },
-        },
-      }),
-      /"details.resourceBounds.l2_gas.max_amount".*u64/u,
-    ],
-    [
-      'a negative max_price_per_unit',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: {
-          ...(p.details as object),
-          resourceBounds: { ...BOUNDS, l1_gas: { max_amount: '1', max_price_per_unit: -1 } },
-        },
-      }),
-      /"details.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
-    ],
-    [
-      'an empty max_amount',
-      (p: Record<string, unknown>) => ({
-        ...p,
-        details: {
-          ...(p.details as object),
-          resourceBounds: { ...BOUNDS, l1_data_gas: { max_amount: '', max_price_per_unit: '1' } },
-        },
-      }),
-      /"details.resourceBounds.l1_data_gas.max_amount".*u64/u,
-    ],
-    [
-      'a malformed address',
-      (p: Record<string, unknown>) => ({ ...p, address: 'alice' }),
-      /"address".*Starknet address/u,
-    ],
-    [
-      'a malformed senderAddress',
-      (p: Record<string, unknown>) => ({ ...p, senderAddress: `0x${'8'.repeat(64)}` }),
-      /"senderAddress".*Starknet address/u,
-    ],
-    [
-      'a malformed details.senderAddress',
-      withDetails({ senderAddress: '0x0' }),
-      /"details.senderAddress".*Starknet address/u,
-    ],
-    [
-      'no chainId',
-      (p: Record<string, unknown>) => ({ ...p, chainId: undefined }),
-      /"chainId" is required/u,
-    ],
-  ])('rejects %s with -32602', async (_label, change, message) => {
-    const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    const params = JSON.parse(JSON.stringify(change(declareParams(account.address))));
-    expectError(await request({ method: 'l2_signDeclareTransaction', params }), -32602, message);
+        }),
+        /"details.resourceBounds.l2_gas.max_amount".*u64/u,
+      ],
+      [
+        'a negative max_price_per_unit',
+        (p: Record<string, unknown>) => ({
+          ...p,
+          details: {
+            ...(p.details as object),
+            resourceBounds: { ...BOUNDS, l1_gas: { max_amount: '1', max_price_per_unit: -1 } },
+          },
+        }),
+        /"details.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
+      ],
+      [
+        'an empty max_amount',
+        (p: Record<string, unknown>) => ({
+          ...p,
+          details: {
+            ...(p.details as object),
+            resourceBounds: { ...BOUNDS, l1_data_gas: { max_amount: '', max_price_per_unit: '1' } },
+          },
+        }),
+        /"details.resourceBounds.l1_data_gas.max_amount".*u64/u,
+      ],
+      [
+        'a malformed address',
+        (p: Record<string, unknown>) => ({ ...p, address: 'alice' }),
+        /"address".*Starknet address/u,
+      ],
+      [
+        'a malformed senderAddress',
+        (p: Record<string, unknown>) => ({ ...p, senderAddress: `0x${'8'.repeat(64)}` }),
+        /"senderAddress".*Starknet address/u,
+      ],
+      [
+        'a malformed details.senderAddress',
+        withDetails({ senderAddress: '0x0' }),
+        /"details.senderAddress".*Starknet address/u,
+      ],
+      [
+        'no chainId',
+        (p: Record<string, unknown>) => ({ ...p, chainId: undefined }),
+        /"chainId" is required/u,
+      ],
+    ])('rejects %s with -32602', async (_label, change, message) => {
+      const params = JSON.parse(JSON.stringify(change(declareParams(invalid.address))));
+      expectError(
+        await invalid.request({ method: 'l2_signDeclareTransaction', params }),
+        -32602,
+        message,
+      );
+    });
   });
 });
