@@ -5,7 +5,7 @@ import { chainIdOfScope, defaultChainConfig, show, type ChainConfig } from './co
 import { invalidParams, userRejected } from './errors';
 import { readState, withStateLock, writeState, type KeyringState } from './state';
 import { ChainConfigScreen, confirm } from './ui/dialogs';
-import { asAddress, asRecord, asString, onlyKeys } from './validation';
+import { asAddress, asRecord, onlyKeys } from './validation';
 
 export function chainConfigs(state: KeyringState): Record<string, ChainConfig> {
   const base = defaultChainConfig();
@@ -16,18 +16,21 @@ export function chainConfig(state: KeyringState, chainId: number): ChainConfig |
   return chainConfigs(state)[String(chainId)] ?? null;
 }
 
+/** The value is never echoed: a service URL may carry an API key in its path or query. */
 function asUrl(value: unknown, field: string): string {
-  const text = asString(value, field);
+  if (typeof value !== 'string') {
+    throw invalidParams(field, `must be an http(s) URL, got ${typeof value}`);
+  }
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(value);
   } catch {
-    throw invalidParams(field, `must be an http(s) URL, got ${show(text)}`);
+    throw invalidParams(field, 'must be an http(s) URL, got a string that is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalidParams(field, `must be an http(s) URL, got ${show(text)}`);
+    throw invalidParams(field, `must be an http(s) URL, got a ${url.protocol} URL`);
   }
-  return text;
+  return value;
 }
 
 function parseChainId(value: unknown, field: string): number {

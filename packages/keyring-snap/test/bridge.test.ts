@@ -11,6 +11,7 @@ import {
   deployAccountAbstraction,
   startAlto,
   startAnvil,
+  rpcResponse,
   startPaymasterService,
   type AccountAbstractionDeployment,
   type AltoService,
@@ -140,12 +141,7 @@ function makeBridge(): SnapKeyring {
 }
 
 async function bundler(method: string, params: unknown[]) {
-  const response = await fetch(alto.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as { result?: unknown; error?: { message: string } };
+  return rpcResponse(alto.url, method, params);
 }
 
 async function setChain(paymasterUrl: string | null) {

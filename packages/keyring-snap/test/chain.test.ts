@@ -4,7 +4,9 @@
  * ethers and viem recover every signature; anvil and the EntryPoint say what happened.
  */
 import {
+  postJson,
   rpcResponse,
+  serveHttp,
   startAccountAbstractionStack,
   startCountingProxy,
   type AccountAbstractionDeployment,
@@ -419,66 +421,44 @@ describe('ERC-4337 account', () => {
  */
 const SECRET = 'k3y-0f-a-h0sted-n0de';
 
-async function startBadNode(): Promise<{ url: (mode: string) => string; close: () => void }> {
-  const http = await import('node:http');
-  const sockets = new Set<import('node:net').Socket>();
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', async () => {
-      const mode = (req.url ?? '').split('/').at(-1);
-      const fullUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}${req.url}`;
-      if (mode === 'fail') {
-        res.writeHead(500).end('upstream exploded');
-        return;
-      }
-      if (mode === 'hang') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"jsonrpc":"2.0","id":1,');
-        return;
-      }
-      const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
-      if (mode === 'echo') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: call.id,
-            error: { code: -32000, message: `rate limit for ${fullUrl} (key ${req.url})` },
-          }),
-        );
-        return;
-      }
-      const forwarded = await fetch(stack.anvilUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      const answer = (await forwarded.json()) as { result?: string };
-      const isGetAddress =
-        call.method === 'eth_call' &&
-        String((call.params[0] as { data?: string }).data).startsWith(
-          ethers.id('getAddress(address,uint256)').slice(0, 10),
-        );
-      if (isGetAddress) {
-        answer.result = ethers.zeroPadValue('0x000000000000000000000000000000000000dEaD', 32);
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer));
-    });
+async function startBadNode(): Promise<{
+  url: (mode: string) => string;
+  close: () => Promise<void>;
+}> {
+  const server = await serveHttp(async (request, response, body) => {
+    const mode = (request.url ?? '').split('/').at(-1);
+    if (mode === 'fail') {
+      response.writeHead(500).end('upstream exploded');
+      return;
+    }
+    if (mode === 'hang') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"jsonrpc":"2.0","id":1,');
+      return;
+    }
+    const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (mode === 'echo') {
+      const message = `rate limit for ${server.url}${request.url} (key ${request.url})`;
+      response.end(
+        JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message } }),
+      );
+      return;
+    }
+    const answer = (await postJson(stack.anvilUrl, body)).json as { result?: string };
+    const isGetAddress =
+      call.method === 'eth_call' &&
+      String((call.params[0] as { data?: string }).data).startsWith(
+        ethers.id('getAddress(address,uint256)').slice(0, 10),
+      );
+    if (isGetAddress) {
+      answer.result = ethers.zeroPadValue('0x000000000000000000000000000000000000dEaD', 32);
+    }
+    response.end(JSON.stringify(answer));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
   return {
-    url: (mode) => `http://127.0.0.1:${port}/${SECRET}/${mode}`,
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
+    url: (mode) => `${server.url}/${SECRET}/${mode}`,
+    close: () => server.close(),
   };
 }
 
@@ -512,7 +492,7 @@ describe('a node that lies, fails or hangs (its URL carries a key)', () => {
   });
 
   afterAll(async () => {
-    bad?.close();
+    await bad?.close();
     await setChain(null);
   });
 

@@ -559,6 +559,23 @@ describe('chain config', () => {
       );
     }
   });
+
+  it('never echoes a refused URL, which may carry an API key', async () => {
+    for (const rpcUrl of ['wss://node.example/v3/s3cr3t-key', 'node.example/v3/s3cr3t-key']) {
+      const answer = await snap.request({
+        origin: SITE,
+        method: 'keyring_setChainConfig',
+        params: { ...config, rpcUrl },
+      });
+      expect(answer).toRespondWithError(
+        expect.objectContaining({
+          code: -32602,
+          message: expect.stringContaining('"params.rpcUrl"'),
+        }),
+      );
+      expect(JSON.stringify(answer)).not.toContain('s3cr3t-key');
+    }
+  });
 });
 
 describe('security model: manifest and origin table', () => {
