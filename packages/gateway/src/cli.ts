@@ -105,6 +105,12 @@ async function serve(args: Args): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The last net, never relied on: every path answers its own errors. Logged, not fatal.
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(
+      `l2-gateway: unhandled rejection (a bug, please report): ${(reason as Error)?.stack ?? String(reason)}\n`,
+    );
+  });
 }
 
 async function keys(args: Args): Promise<void> {

@@ -32,6 +32,10 @@ export interface GatewayConfig {
   cacheEntries?: number;
   /** Bytes of answers kept in memory per chain (default 64 MB). */
   cacheBytes?: number;
+  /** Bytes one HTTP response or one WebSocket message may hold (default 32 MB). */
+  responseLimitBytes?: number;
+  /** A client that does not read its answers for this long is dropped, in ms (default 30000). */
+  slowClientMs?: number;
 }
 
 function fail(file: string, why: string): never {
@@ -76,14 +80,36 @@ export function loadConfig(file: string): GatewayConfig {
       );
     }
   }
+  for (const name of ['responseLimitBytes', 'slowClientMs'] as const) {
+    const value = config[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
+      fail(file, `${name} must be a positive integer`);
+    }
+  }
   return config;
 }
 
-export async function openStore(config: GatewayConfig): Promise<Store> {
+/**
+ * The config's ledger. For `serve`: a SQLite ledger is locked to this process (a second `serve`
+ * on the file refuses to start), and a Redis without persistence is warned about.
+ */
+export async function openStore(
+  config: GatewayConfig,
+  options: { serving?: boolean } = {},
+): Promise<Store> {
   if ('redis' in config.ledger) {
     const { RedisStore } = await import('./credits/redisStore');
-    return RedisStore.open(config.ledger.redis);
+    return RedisStore.open(config.ledger.redis, { warnIfVolatile: options.serving });
   }
   const { SqliteStore } = await import('./credits/sqliteStore');
-  return new SqliteStore(config.ledger.sqlite);
+  const store = new SqliteStore(config.ledger.sqlite);
+  if (options.serving) {
+    try {
+      store.lock();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+  return store;
 }

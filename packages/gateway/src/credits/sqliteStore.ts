@@ -5,14 +5,18 @@
  * The gateway answers a call after its debit is durable, so a `kill -9` right after the responses
  * loses no debit (WAL: a commit is a write to the -wal file). The upstream call runs while the
  * commit is pending (durable()), so group commit adds no wait of its own. Use Redis for several
- * processes.
+ * processes: `serve` takes a lock file beside the ledger, and a second `serve` refuses to start.
+ * A ledger file deleted or replaced under a running gateway is noticed before the next commit
+ * (its inode changed): from then on debits fail with LedgerLost and paid calls stop.
  */
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { KeyRecord } from '../auth/keys';
 import { PerSecondWindow } from './perSecond';
 import {
   type DebitOutcome,
   epochMinute,
+  LedgerLost,
   lastHourFrom,
   type Store,
   type Usage,
@@ -39,9 +43,14 @@ export class SqliteStore implements Store {
   private queue: Entry[] = [];
   private waiters: { resolve(): void; reject(error: Error): void }[] = [];
   private pending: Promise<void> = Promise.resolve();
+  private readonly inode: { dev: number; ino: number };
+  private lost: LedgerLost | undefined;
+  private lockFile: string | undefined;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     this.db = new Database(path);
+    const { dev, ino } = statSync(path);
+    this.inode = { dev, ino };
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -119,12 +128,55 @@ export class SqliteStore implements Store {
     return this.pending;
   }
 
+  /**
+   * Takes the ledger for this process (`serve`): one process decides the balances in memory, so
+   * a second one on the same file would let both spend the same credits.
+   */
+  lock(): void {
+    const file = `${this.path}.lock`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(file, 'wx');
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        this.lockFile = file;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+        throw new Error(
+          `the SQLite ledger ${this.path} is in use by another l2-gateway serve (pid ${pid}). ` +
+            'A SQLite ledger serves one process: stop the other one, or use a Redis ledger to ' +
+            `run several (if no gateway runs, delete ${file})`,
+        );
+      }
+      unlinkSync(file); // left by a process that is gone
+    }
+    throw new Error(`cannot lock the SQLite ledger ${this.path}`);
+  }
+
+  /** The file this store opened is still the one at its path (not deleted or replaced). */
+  private checkFile(): void {
+    if (this.lost) return;
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (!now || now.ino !== this.inode.ino || now.dev !== this.inode.dev) {
+      this.lost = new LedgerLost(
+        `the SQLite ledger file ${this.path} was ${now ? 'replaced' : 'deleted'} while in use`,
+      );
+      process.stderr.write(`l2-gateway: ${this.lost.message}; paid calls are stopped\n`);
+    }
+  }
+
   private flush(): void {
     const entries = this.queue;
     const waiters = this.waiters;
     this.queue = [];
     this.waiters = [];
     try {
+      this.checkFile();
+      if (this.lost) throw this.lost;
       this.write.immediate(entries);
     } catch (error) {
       // Nothing was written: give the in-memory balances back and fail every debit of the turn.
@@ -160,6 +212,7 @@ export class SqliteStore implements Store {
   }
 
   async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
+    if (this.lost) throw this.lost;
     const day = utcDay(nowMs);
     const used = this.today(key.hash, day);
     if (used.credits + cost > key.dailyCredits) return 'daily';
@@ -201,5 +254,22 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.waiters.length > 0) this.flush();
     this.db.close();
+    if (this.lockFile) {
+      try {
+        unlinkSync(this.lockFile);
+      } catch {
+        // already gone
+      }
+      this.lockFile = undefined;
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -17,12 +17,13 @@ export interface RunningGateway {
 
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const metrics = new Metrics();
-  const store = await openStore(config);
+  const store = await openStore(config, { serving: true });
   const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
-  const gateway = new Gateway(store, router, metrics);
-  const app = buildHttp(gateway);
-  const ws = attachWebSocket(app.server, gateway);
+  const gateway = new Gateway(store, router, metrics, Date.now, config.responseLimitBytes);
+  const slowClientMs = config.slowClientMs ?? 30_000;
+  const app = buildHttp(gateway, { slowClientMs });
+  const ws = attachWebSocket(app.server, gateway, { slowClientMs });
   await app.listen({ host: config.listen.host, port: config.listen.port });
   const { port } = app.server.address() as AddressInfo;
   return {

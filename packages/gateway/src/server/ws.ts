@@ -84,7 +84,7 @@ export function attachWebSocket(
       .then(
         (key) =>
           wss.handleUpgrade(request, socket, head, (ws) => {
-            new Connection(ws, { chain, key, ws: true }, gateway, options);
+            new Connection(ws, socket, { chain, key, ws: true }, gateway, options);
           }),
         (error: unknown) =>
           refuseUpgrade(socket, error instanceof RpcError ? error : errors.internal()),
@@ -113,11 +113,13 @@ class Connection {
 
   constructor(
     private readonly ws: WebSocket,
+    private readonly client: Duplex,
     private readonly ctx: CallContext,
     private readonly gateway: Gateway,
     private readonly options: WebSocketOptions,
   ) {
     ws.on('message', (data, isBinary) => {
+      if (this.closed) return; // a dropped client's last messages are read, not answered
       if (isBinary) return this.deliver({ status: 400, text: errorResponse(null, errors.parse()) });
       this.inFlight += 1;
       this.checkPressure();
@@ -182,8 +184,10 @@ class Connection {
       this.refund(charges);
       return;
     }
+    // Node reports a write that a destroy cut short as a success: a write that completes only
+    // after the socket is gone counts as undelivered (at worst, one answer is not charged).
     this.ws.send(answer.text, (error) => {
-      if (error) this.refund(charges);
+      if (error || this.client.destroyed) this.refund(charges);
     });
     this.checkPressure();
   }
@@ -202,10 +206,7 @@ class Connection {
   private checkPressure(): void {
     if (this.closed) return;
     const buffered = this.ws.bufferedAmount;
-    if (buffered > 2 * this.limit) {
-      this.ws.terminate();
-      return;
-    }
+    if (buffered > 2 * this.limit) return this.dropSlowClient();
     const pressed = buffered > this.limit || this.inFlight >= MAX_IN_FLIGHT;
     if (pressed && this.pausedSince === undefined) {
       this.pausedSince = Date.now();
@@ -221,8 +222,21 @@ class Connection {
       buffered > this.limit / 2 &&
       Date.now() - this.pausedSince > this.options.slowClientMs
     ) {
-      this.ws.terminate();
+      this.dropSlowClient();
     }
+  }
+
+  /**
+   * Drops a client that does not read: what the kernel already holds for it is still delivered
+   * (and stays charged); what is buffered here is freed and refunded. Its unread input is read
+   * (and ignored) first, since closing a socket with unread input resets the connection and
+   * loses what the kernel held.
+   */
+  private dropSlowClient(): void {
+    if (this.closed) return;
+    this.shutDown();
+    this.ws.resume();
+    setTimeout(() => this.ws.terminate(), 50).unref();
   }
 
   private async handle(ctx: CallContext, call: unknown, budget: Budget): Promise<Answer> {

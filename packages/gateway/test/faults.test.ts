@@ -1,0 +1,613 @@
+/**
+ * Faults under load, against the built gateway as a real process with real anvil and
+ * redis-server: Redis and anvil killed and restarted mid-load with open WebSockets, quick
+ * subscribe/disconnect churn, an upstream reconnect with an open subscription, large batches over
+ * HTTP and WebSocket, clients that do not read, and two processes on one SQLite file. After each:
+ * the process is alive, `keys usage` equals the costs of the answers the clients received, and
+ * its RSS is back within 20% of where it started.
+ */
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import {
+  type AnvilService,
+  createGatewayKey,
+  freePort,
+  gatewayCli,
+  type GatewayProcess,
+  gatewayConfig,
+  LOOPBACK,
+  postJson,
+  type RedisService,
+  serveGateway,
+  spawnService,
+  startAnvil,
+  writeGatewayConfig,
+} from '@l2wallet/testkit';
+import WebSocket from 'ws';
+import { COSTS, NOTIFICATION_COSTS } from '../src/credits/costs';
+import { tempDir } from './helpers';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages are checked field by field */
+
+const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What the answers a client received cost: calls with a result, and notifications. */
+class Delivered {
+  /** `credits`: what the key had used before (usage is per key and day). */
+  constructor(public credits = 0) {}
+  add(message: any): void {
+    if (Array.isArray(message)) return message.forEach((m) => this.add(m));
+    if (message?.method === 'eth_subscription') {
+      if (message.params?.result !== undefined) this.credits += NOTIFICATION_COSTS.newHeads;
+      return;
+    }
+    if (message?.result !== undefined) this.credits += COSTS[message.method as keyof typeof COSTS];
+  }
+}
+
+/** Answers carry no method: the test remembers which id asked what. */
+class Client {
+  readonly ws: WebSocket;
+  readonly inbox: any[] = [];
+  readonly methods = new Map<string | number, string>();
+  private nextId = 1;
+  constructor(
+    url: string,
+    private readonly delivered: Delivered,
+  ) {
+    this.ws = new WebSocket(url);
+    this.ws.on('error', () => undefined);
+    this.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      this.inbox.push(message);
+      for (const m of Array.isArray(message) ? message : [message]) {
+        if (m.id !== undefined) m.method = this.methods.get(m.id);
+      }
+      this.delivered.add(message);
+    });
+  }
+  opened(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('unexpected-response', (_r, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    });
+  }
+  send(method: string, params: unknown[] = []): number {
+    const id = this.nextId++;
+    this.methods.set(id, method);
+    this.ws.send(JSON.stringify(call(method, params, id)));
+    return id;
+  }
+  sendBatch(calls: [string, unknown[]][]): number[] {
+    const ids = calls.map(([method]) => {
+      const id = this.nextId++;
+      this.methods.set(id, method);
+      return id;
+    });
+    this.ws.send(JSON.stringify(calls.map(([m, p], i) => call(m, p, ids[i]))));
+    return ids;
+  }
+  async answer(id: number, timeoutMs = 10_000): Promise<any> {
+    return this.next((m) => m.id === id, timeoutMs);
+  }
+  async next(match: (m: any) => boolean, timeoutMs = 10_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.inbox.findIndex(match);
+      if (index !== -1) return this.inbox.splice(index, 1)[0];
+      if (Date.now() > deadline) throw new Error('no matching message');
+      await sleep(20);
+    }
+  }
+}
+
+/** HTTP calls whose answers count when they carry a result. */
+async function httpCall(
+  url: string,
+  delivered: Delivered,
+  body: any,
+): Promise<Awaited<ReturnType<typeof postJson>>> {
+  const reply = await postJson(url, body);
+  const calls = Array.isArray(body) ? body : [body];
+  const answers = Array.isArray(reply.json) ? reply.json : [reply.json];
+  answers.forEach((a: any) => {
+    const asked = calls.find((c: any) => c.id === a?.id);
+    if (a && asked) delivered.add({ ...a, method: asked.method });
+  });
+  return reply;
+}
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+}
+
+function socketFds(pid: number): number {
+  const fds = readdirSync(`/proc/${pid}/fd`);
+  return fds.filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
+}
+
+async function usageTotal(configFile: string, key: string): Promise<number> {
+  const { stdout } = await gatewayCli(['keys', 'usage', key, '--config', configFile]);
+  return JSON.parse(stdout).total;
+}
+
+/** The process is alive and answering. */
+async function expectAlive(gateway: GatewayProcess): Promise<void> {
+  expect(() => process.kill(gateway.pid, 0)).not.toThrow();
+  const health = await postJson(`${gateway.url}/v3/`, call('eth_chainId'));
+  expect(health.status).toBe(401); // answered (no key): the process serves
+}
+
+/** RSS back within 20% of `startKb` (V8 gives memory back in its own time: wait for it). */
+async function expectRssBack(gateway: GatewayProcess, startKb: number): Promise<void> {
+  let rss = rssKb(gateway.pid);
+  for (let i = 0; i < 100 && rss > startKb * 1.2; i++) {
+    await sleep(100);
+    rss = rssKb(gateway.pid);
+  }
+  expect(rss).toBeLessThanOrEqual(startKb * 1.2);
+}
+
+/** Usage equals what was delivered (give-backs queued during an outage land within seconds). */
+async function expectUsage(configFile: string, key: string, delivered: Delivered): Promise<void> {
+  let total = await usageTotal(configFile, key);
+  for (let i = 0; i < 10 && total !== delivered.credits; i++) {
+    await sleep(200);
+    total = await usageTotal(configFile, key);
+  }
+  expect(total).toBe(delivered.credits);
+}
+
+const mine = (anvil: AnvilService, blocks = 1) =>
+  postJson(anvil.url, call('anvil_mine', [`0x${blocks.toString(16)}`]));
+
+/** A redis-server that persists (AOF) in `dir`, so a restart on the same port keeps the ledger. */
+async function startPersistentRedis(dir: string, port?: number): Promise<RedisService> {
+  const p = port ?? (await freePort());
+  const service = await spawnService({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: [
+      '--port',
+      String(p),
+      '--bind',
+      LOOPBACK,
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+    ],
+    readyLine: /Ready to accept connections/,
+    timeoutMs: 30_000,
+  });
+  return { ...service, port: p, url: `redis://${LOOPBACK}:${p}` };
+}
+
+/** The status and body a refused WebSocket upgrade gets. */
+function upgradeRefusal(url: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => reject(new Error('the upgrade was accepted')));
+    ws.once('error', () => undefined);
+    ws.once('unexpected-response', (_request, response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }),
+      );
+    });
+  });
+}
+
+interface Stack {
+  dir: string;
+  anvil: AnvilService;
+  redis?: RedisService;
+  gateway: GatewayProcess;
+  configFile: string;
+  key: string;
+  rpcUrl: string;
+  wsUrl: string;
+}
+
+async function startStack(
+  options: { redis?: boolean; config?: object; keyOptions?: string[] } = {},
+): Promise<Stack> {
+  const dir = tempDir();
+  const anvil = await startAnvil();
+  const redis = options.redis ? await startPersistentRedis(dir) : undefined;
+  const configFile = writeGatewayConfig(
+    dir,
+    gatewayConfig(anvil.url, {
+      ledger: redis ? { redis: redis.url } : { sqlite: 'gateway.db' },
+      chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url], wsUpstream: anvil.wsUrl }],
+      ...options.config,
+    }),
+  );
+  const key = await createGatewayKey(configFile, options.keyOptions);
+  const gateway = await serveGateway(configFile);
+  return {
+    dir,
+    anvil,
+    redis,
+    gateway,
+    configFile,
+    key,
+    rpcUrl: `${gateway.url}/v3/${key}`,
+    wsUrl: `ws://${LOOPBACK}:${gateway.port}/ws/v3/${key}`,
+  };
+}
+
+async function stopStack(stack: Stack | undefined): Promise<void> {
+  await stack?.gateway.stop();
+  await stack?.redis?.stop();
+  await stack?.anvil.stop();
+}
+
+/** Keeps HTTP and WebSocket calls going until stopped; collects the errors answered. */
+function load(stack: Stack, delivered: Delivered, caller: Client) {
+  let running = true;
+  const errors: any[] = [];
+  const done = (async () => {
+    for (let n = 0; running; n++) {
+      const reply = await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber', [], n));
+      if (reply.json?.error) errors.push({ via: 'http', status: reply.status, ...reply.json });
+      const answer = await caller.answer(caller.send('eth_blockNumber'));
+      if (answer.error) errors.push({ via: 'ws', ...answer });
+      await sleep(5);
+    }
+  })();
+  return {
+    errors,
+    stop: async () => {
+      running = false;
+      await done;
+    },
+  };
+}
+
+describe('a Redis ledger killed and restarted under load, with open WebSockets', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ redis: true });
+  });
+  afterAll(() => stopStack(stack));
+
+  it('answers 503/-32603 retryable meanwhile, keeps sockets open, and bills exactly', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const startRss = rssKb(stack.gateway.pid);
+    const subscriber = new Client(stack.wsUrl, delivered);
+    const caller = new Client(stack.wsUrl, delivered);
+    await Promise.all([subscriber.opened(), caller.opened()]);
+    expect(
+      (await subscriber.answer(subscriber.send('eth_subscribe', ['newHeads']))).result,
+    ).toMatch(/^0x/);
+    const running = load(stack, delivered, caller);
+    const miner = setInterval(() => void mine(stack.anvil).catch(() => undefined), 150);
+    try {
+      await sleep(500);
+      await stack.redis!.stop('SIGKILL');
+      await sleep(1200); // past the gateway's key cache, with heads arriving meanwhile
+      const refused = await upgradeRefusal(stack.wsUrl);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ code: -32603, data: { retryable: true } });
+      stack.redis = await startPersistentRedis(stack.dir, stack.redis!.port);
+      await sleep(1500);
+    } finally {
+      clearInterval(miner);
+      await running.stop();
+    }
+    // Every error of the outage said "retry", and over WebSocket it answered the call's id.
+    expect(running.errors.length).toBeGreaterThan(0);
+    for (const error of running.errors) {
+      expect(error.error).toMatchObject({ code: -32603, data: { retryable: true } });
+      if (error.via === 'ws') expect(typeof error.id).toBe('number');
+      else expect(error.status).toBe(503);
+    }
+    expect(caller.ws.readyState).toBe(WebSocket.OPEN);
+    expect((await caller.answer(caller.send('eth_chainId'))).result).toBe('0x7a69');
+    subscriber.ws.close();
+    caller.ws.close();
+    await sleep(300);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+    const output = stack.gateway.output();
+    expect(output.match(/Redis ledger .* is unavailable/g)).toHaveLength(1);
+    expect(output).not.toMatch(/Unhandled error event|unhandled rejection/i);
+    expect(output).not.toMatch(/persistence off/);
+  });
+});
+
+describe('an upstream killed and restarted under load, with an open subscription', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stopStack(stack));
+
+  it('re-subscribes once: each head after the restart is delivered and charged once', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const startRss = rssKb(stack.gateway.pid);
+    const subscriber = new Client(stack.wsUrl, delivered);
+    const caller = new Client(stack.wsUrl, delivered);
+    await Promise.all([subscriber.opened(), caller.opened()]);
+    const id = (await subscriber.answer(subscriber.send('eth_subscribe', ['newHeads']))).result;
+    await mine(stack.anvil);
+    await subscriber.next((m) => m.params?.subscription === id);
+
+    const running = load(stack, delivered, caller);
+    const port = stack.anvil.port;
+    try {
+      await sleep(300);
+      await stack.anvil.stop('SIGKILL');
+      await sleep(1500); // several reconnect attempts fail meanwhile
+      stack.anvil = await startAnvil({ port });
+      // Wait for the subscription to be back: mine until a head arrives.
+      let head: any;
+      for (let i = 0; i < 40 && !head; i++) {
+        await mine(stack.anvil);
+        head = await subscriber
+          .next((m) => m.params?.subscription === id, 300)
+          .catch(() => undefined);
+      }
+      expect(head).toBeDefined();
+      subscriber.inbox.length = 0;
+      for (let i = 0; i < 3; i++) {
+        await mine(stack.anvil);
+        await sleep(200);
+      }
+      await sleep(500);
+    } finally {
+      await running.stop();
+    }
+    const numbers = subscriber.inbox
+      .filter((m) => m.params?.subscription === id)
+      .map((m) => m.params.result.number);
+    expect(numbers).toHaveLength(3);
+    expect(new Set(numbers).size).toBe(3);
+    for (const error of running.errors) expect([-32010, -32011]).toContain(error.error.code);
+    subscriber.ws.close();
+    caller.ws.close();
+    await sleep(300);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+    expect(stack.gateway.output()).not.toMatch(/unhandled rejection/i);
+  });
+});
+
+describe('subscriptions under churn and per-second limits', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stopStack(stack));
+
+  it('leaks no upstream subscription when clients subscribe and leave at once', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const startRss = rssKb(stack.gateway.pid);
+    const startSockets = socketFds(stack.gateway.pid);
+    for (let round = 0; round < 8; round++) {
+      await Promise.all(
+        Array.from({ length: 25 }, async () => {
+          const client = new Client(stack.wsUrl, delivered);
+          await client.opened();
+          client.send('eth_subscribe', ['newHeads']);
+          client.ws.close();
+          await new Promise((resolve) => client.ws.once('close', resolve));
+        }),
+      );
+    }
+    const afterChurn = await usageTotal(stack.configFile, stack.key);
+    await mine(stack.anvil, 1);
+    await sleep(300);
+    await mine(stack.anvil, 1);
+    await sleep(500);
+    // No client is connected: blocks charge nothing, and every upstream socket is gone.
+    expect(await usageTotal(stack.configFile, stack.key)).toBe(afterChurn);
+    let sockets = socketFds(stack.gateway.pid);
+    for (let i = 0; i < 30 && sockets > startSockets + 4; i++) {
+      await sleep(100);
+      sockets = socketFds(stack.gateway.pid);
+    }
+    expect(sockets).toBeLessThanOrEqual(startSockets + 4);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+  });
+
+  it('tells the client how many notifications a per-second limit dropped', async () => {
+    const key = await createGatewayKey(stack.configFile, [
+      '--plan',
+      'free',
+      '--credits-per-second',
+      '300',
+    ]);
+    const delivered = new Delivered();
+    const client = new Client(`ws://${LOOPBACK}:${stack.gateway.port}/ws/v3/${key}`, delivered);
+    await client.opened();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      ids.push((await client.answer(client.send('eth_subscribe', ['newHeads']))).result);
+    }
+    await sleep(1000 - (Date.now() % 1000) + 50); // a fresh one-second window
+    await mine(stack.anvil); // 10 notifications of 50 credits against 300 a second
+    await sleep(2000);
+    const heads = client.inbox.filter((m) => m.params?.result);
+    const reports = client.inbox.filter((m) => m.params?.error);
+    expect(heads.length).toBe(6);
+    const dropped = reports.reduce((sum, m) => sum + m.params.error.data.dropped, 0);
+    expect(dropped).toBe(4);
+    expect(reports[0].params.error).toMatchObject({ code: -33200 });
+    expect(reports[0].params.error.message).toMatch(/1 notification\(s\) dropped/);
+    client.ws.close();
+    await expectUsage(stack.configFile, key, delivered);
+  });
+});
+
+/** `count` transactions of `zeroBytes` calldata each (zeros are cheap) in one block: its hash. */
+async function blockWithCalldata(
+  anvil: AnvilService,
+  zeroBytes: number,
+  count = 1,
+): Promise<string> {
+  const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+  await postJson(anvil.url, call('evm_setAutomine', [false]));
+  const hashes: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const tx = { from, to: from, data: '0x' + '00'.repeat(zeroBytes), gas: '0x7a1200' };
+    hashes.push((await postJson(anvil.url, call('eth_sendTransaction', [tx]))).json.result);
+  }
+  await postJson(anvil.url, call('evm_mine'));
+  await postJson(anvil.url, call('evm_setAutomine', [true]));
+  const receipt = await postJson(anvil.url, call('eth_getTransactionReceipt', [hashes[0]]));
+  return receipt.json.result.blockHash;
+}
+
+describe('large answers and clients that do not read', () => {
+  const LIMIT = 2_000_000;
+  let stack: Stack;
+  let small: string; // a block of ~300 KB as JSON with its transactions
+  let big: string; // ~2.2 MB
+  beforeAll(async () => {
+    stack = await startStack({ config: { responseLimitBytes: LIMIT, slowClientMs: 1000 } });
+    small = await blockWithCalldata(stack.anvil, 150_000);
+    big = await blockWithCalldata(stack.anvil, 400_000, 3);
+  });
+  afterAll(() => stopStack(stack));
+
+  it('answers what fits, refunds the rest, over HTTP and WebSocket', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const startRss = rssKb(stack.gateway.pid);
+
+    const single = await httpCall(stack.rpcUrl, delivered, call('eth_getBlockByHash', [big, true]));
+    expect(single.json.error).toMatchObject({ code: -32005, data: { limit: LIMIT } });
+    expect(single.json.id).toBe(1);
+
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      call('eth_getBlockByHash', [small, true], i),
+    );
+    const viaHttp = await httpCall(stack.rpcUrl, delivered, batch);
+    expect(viaHttp.status).toBe(200);
+    expect(viaHttp.text.length).toBeLessThanOrEqual(LIMIT);
+    const answered = viaHttp.json.filter((a: any) => a.result);
+    const refused = viaHttp.json.filter((a: any) => a.error);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answered.length + refused.length).toBe(20);
+    expect(refused[0].error.code).toBe(-32005);
+
+    const client = new Client(stack.wsUrl, delivered);
+    await client.opened();
+    const ids = client.sendBatch(
+      Array.from({ length: 60 }, () => ['eth_getBlockByHash', [small, true]]),
+    );
+    const viaWs = await client.next((m) => Array.isArray(m) && m[0].id === ids[0], 30_000);
+    expect(viaWs.filter((a: any) => a.result).length).toBe(answered.length);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+
+    // A stack overflow on our own serialising is the params' fault, not the upstream's.
+    const tooDeep = await postJson(
+      stack.rpcUrl,
+      `{"jsonrpc":"2.0","id":7,"method":"eth_call","params":[{"to":"0x${'11'.repeat(20)}"},"latest",${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}]}`,
+    );
+    expect(tooDeep.json.error.code).toBe(-32602);
+    expect(tooDeep.json.id).toBe(7);
+    client.ws.close();
+    await sleep(300);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+  });
+
+  it('pauses, then drops, clients that do not read, and frees what they held', async () => {
+    const delivered = new Delivered(await usageTotal(stack.configFile, stack.key));
+    const startRss = rssKb(stack.gateway.pid);
+    const clients = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const client = new Client(stack.wsUrl, delivered);
+        await client.opened();
+        (client.ws as any)._socket.pause(); // reads nothing from now on
+        for (let i = 0; i < 40; i++) client.send('eth_getBlockByHash', [small, true]);
+        return client;
+      }),
+    );
+    await sleep(3000); // paused at the limit, then dropped after slowClientMs
+    // The client reads again: it gets what the kernel held, then the drop (no close frame).
+    const closed = clients.map(
+      (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
+    );
+    for (const client of clients) (client.ws as any)._socket.resume();
+    expect(await Promise.all(closed)).toEqual([1006, 1006, 1006, 1006, 1006]);
+    for (const client of clients) {
+      const got = client.inbox.filter((m) => m.result).length;
+      expect(got).toBeLessThan(40);
+    }
+    await sleep(300);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+  });
+});
+
+describe('one SQLite ledger, one process', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stopStack(stack));
+
+  it('refuses a second serve on the same file, and stops paid calls when the file goes', async () => {
+    await expect(serveGateway(stack.configFile)).rejects.toThrow(
+      /in use by another l2-gateway serve \(pid \d+\)/,
+    );
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    expect(delivered.credits).toBe(COSTS.eth_blockNumber);
+
+    const db = path.join(stack.dir, 'gateway.db');
+    renameSync(db, `${db}.moved`);
+    writeFileSync(db, ''); // replaced by another file
+    const stopped = await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    expect(stopped.status).toBe(503);
+    expect(stopped.json.error.message).toMatch(/ledger lost: .*replaced.*paid calls are stopped/);
+    rmSync(db);
+    renameSync(`${db}.moved`, db);
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    expect(existsSync(`${db}.lock`)).toBe(true);
+  });
+});
