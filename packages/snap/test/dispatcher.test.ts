@@ -1,5 +1,8 @@
 import { installSnap } from '@metamask/snaps-jest';
+import type { SnapError } from '@metamask/snaps-sdk';
 
+import { METHODS as SNAP_METHODS } from '../src/methods';
+import { createDispatcher } from '../src/rpc/dispatcher';
 import { expectError, installGranted } from './helpers';
 
 /** Every base name in the method table; each answers with the `l2_` and `starkNet_` prefixes. */
@@ -26,32 +29,67 @@ const METHODS = [
   'getTransactionStatus',
 ];
 
+/** The dispatcher's failure for `method`: a SnapError with the JSON-RPC code it answers. */
+async function failureOf(
+  method: string,
+  params?: unknown,
+): Promise<{ code: number; message: string; stack?: string }> {
+  const dispatcher = createDispatcher(SNAP_METHODS);
+  const error = await dispatcher.handle({ method, params }, { origin: 'https://dapp.test' }).then(
+    () => {
+      throw new Error(`${method} answered instead of failing`);
+    },
+    (failure: unknown) => failure as SnapError,
+  );
+  return { code: error.code, message: error.message, stack: error.stack };
+}
+
+// The dispatcher is pure: routing and parameter validation are tested on the method table
+// itself; one installed snap checks that onRpcRequest goes through it.
 describe('dispatcher', () => {
-  it('answers -32601 for an unknown method, with no stack', async () => {
-    const { request } = await installSnap();
-    expectError(await request({ method: 'l2_doesNotExist' }), -32601, /l2_doesNotExist/u);
-    expectError(await request({ method: 'getCurrentNetwork' }), -32601);
-    expectError(await request({ method: 'L2_getCurrentNetwork' }), -32601);
+  it('answers to l2_ and starkNet_ of every method in the table, and to nothing else', () => {
+    expect([...createDispatcher(SNAP_METHODS).methodNames].sort()).toEqual(
+      METHODS.flatMap((name) => [`l2_${name}`, `starkNet_${name}`]).sort(),
+    );
   });
 
-  it.each(METHODS)('routes l2_%s and its starkNet_ alias to the same method', async (name) => {
-    const { request } = await installSnap();
-    // Params that no method accepts: both names reach the validator, not -32601.
-    for (const method of [`l2_${name}`, `starkNet_${name}`]) {
-      const response = (await request({ method, params: { chainId: 'not-a-chain' } })).response as {
-        result?: unknown;
-        error?: { code: number };
-      };
-      if (name === 'getCurrentNetwork') {
-        expect(response.result).toBeDefined();
-      } else {
-        expect(response.error?.code).toBe(-32602);
-      }
+  it('answers -32601 for an unknown method, with no stack', async () => {
+    for (const method of ['l2_doesNotExist', 'getCurrentNetwork', 'L2_getCurrentNetwork']) {
+      const failure = await failureOf(method);
+      expect(failure.code).toBe(-32601);
+      expect(failure.message).toContain(method);
+      expect(failure.stack).toBe('');
     }
   });
 
+  it.each(METHODS.filter((name) => name !== 'getCurrentNetwork'))(
+    'routes l2_%s and its starkNet_ alias to the same method',
+    async (name) => {
+      // Params that no method accepts: both names reach the same validator, not -32601.
+      const [l2, alias] = await Promise.all([
+        failureOf(`l2_${name}`, { chainId: 'not-a-chain' }),
+        failureOf(`starkNet_${name}`, { chainId: 'not-a-chain' }),
+      ]);
+      expect(l2.code).toBe(-32602);
+      expect(alias).toEqual(l2);
+    },
+  );
+
   it('rejects params that are not an object with -32602', async () => {
+    const failure = await failureOf('l2_createAccount', ['0x1']);
+    expect(failure.code).toBe(-32602);
+    expect(failure.message).toMatch(/"params".*object/u);
+  });
+
+  it('routes l2_getCurrentNetwork and its starkNet_ alias in the installed snap', async () => {
     const { request } = await installSnap();
+    for (const method of ['l2_getCurrentNetwork', 'starkNet_getCurrentNetwork']) {
+      const response = (await request({ method, params: { chainId: 'not-a-chain' } })).response as {
+        result?: unknown;
+      };
+      expect(response.result).toBeDefined();
+    }
+    expectError(await request({ method: 'l2_doesNotExist' }), -32601, /l2_doesNotExist/u);
     expectError(
       await request({ method: 'l2_createAccount', params: ['0x1'] }),
       -32602,
