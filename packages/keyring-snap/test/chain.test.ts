@@ -439,7 +439,7 @@ async function startBadNode(): Promise<{
     const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
     response.writeHead(200, { 'content-type': 'application/json' });
     if (mode === 'echo') {
-      const message = `rate limit for ${server.url}${request.url} (key ${request.url})`;
+      const message = `rate limit for ${server.url}${request.url}: invalid key ${SECRET}`;
       response.end(
         JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message } }),
       );

@@ -26,15 +26,20 @@ export function serviceName(url: string, service: string): string {
   }
 }
 
-/** An upstream's own error text, with the URL (and its path) cut out should it echo them. */
+/**
+ * An upstream's own error text, with the URL cut out should it echo it: the whole URL, its path
+ * and query, and each path segment or query value long enough to be a key ("invalid key <key>").
+ */
 function scrub(text: string, url: string): string {
   let clean = text;
   try {
-    const { origin, pathname, search } = new URL(url);
-    for (const secret of [url, `${origin}${pathname}`, search, pathname]) {
-      if (secret.length > 1) {
-        clean = clean.split(secret).join('');
-      }
+    const { origin, pathname, search, searchParams } = new URL(url);
+    const secrets = [url, `${origin}${pathname}`, search, pathname]
+      .concat(pathname.split('/'), [...searchParams.values()])
+      .filter((secret) => secret.length >= 6)
+      .sort((a, b) => b.length - a.length);
+    for (const secret of secrets) {
+      clean = clean.split(secret).join('…');
     }
   } catch {
     // Not a URL: nothing of it to cut.
