@@ -61,6 +61,8 @@ export interface Admitted {
   spec: MethodSpec;
   /** Resolves when this call's debit is on disk (its batch, not later ones). */
   durable: Promise<void>;
+  /** A read already on its way upstream while the debit was decided (see admit). */
+  early?: Promise<string>;
 }
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
@@ -70,6 +72,8 @@ export class Gateway {
   private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
   /** SHA-256 per key string seen, so a busy key is not hashed on every call (memory only). */
   private readonly hashes = new Map<string, string>();
+  /** Keys whose last debit passed, until when: their reads go upstream while the debit runs. */
+  private readonly standing = new Map<string, number>();
 
   constructor(
     readonly store: Store,
@@ -151,8 +155,8 @@ export class Gateway {
     let admitted: Admitted | undefined;
     try {
       admitted = await this.admit(ctx, call);
-      const { id, method, params, spec, durable } = admitted;
-      const text = await this.forward(ctx, method, params, id, spec);
+      const { id, method, params, spec, durable, early } = admitted;
+      const text = await this.forward(ctx, method, params, id, spec, early);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
       try {
         await durable;
@@ -206,8 +210,28 @@ export class Gateway {
     // only, which go upstream unchanged.
     const checked = params as unknown[];
     if (!contractsAllowed(ctx.key, method, checked)) throw errors.rejected();
-    const { durable } = await this.charge(ctx.key, method, spec.cost);
-    return { id, method, params: checked, spec, durable };
+    // A read of a key in good standing (its last debit passed within the second) goes upstream
+    // while the debit is decided, so a remote ledger (Redis) adds no round trip to the answer.
+    // The answer is still given only after the debit passed; if it did not, it is dropped and
+    // nothing is charged. A key that was refused waits for its debits again.
+    let early: Promise<string> | undefined;
+    if (spec.retryable && (this.standing.get(ctx.key.hash) ?? 0) > this.now()) {
+      early = ctx.chain.forward(method, checked, id, {
+        retryable: true,
+        failover: ctx.key.failover,
+      });
+      early.catch(() => undefined); // awaited (and refunded) in forward(), or dropped
+    }
+    let durable: Promise<void>;
+    try {
+      ({ durable } = await this.charge(ctx.key, method, spec.cost));
+    } catch (error) {
+      this.standing.delete(ctx.key.hash);
+      throw error;
+    }
+    if (this.standing.size > 100_000) this.standing.clear();
+    this.standing.set(ctx.key.hash, this.now() + 1000);
+    return { id, method, params: checked, spec, durable, early };
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
@@ -245,13 +269,15 @@ export class Gateway {
     params: unknown[],
     id: JsonRpcId,
     spec: MethodSpec,
+    early?: Promise<string>,
   ): Promise<string> {
     let text: string;
     try {
-      text = await ctx.chain.forward(method, params, id, {
-        retryable: spec.retryable,
-        failover: ctx.key.failover,
-      });
+      text = await (early ??
+        ctx.chain.forward(method, params, id, {
+          retryable: spec.retryable,
+          failover: ctx.key.failover,
+        }));
     } catch (error) {
       await this.refund(ctx.key, method, spec.cost);
       if (error instanceof UpstreamFailure) {

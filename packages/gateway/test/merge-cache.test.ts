@@ -220,6 +220,9 @@ describe('the head-aware cache', () => {
   async function staysFresh(gw: RunningGateway, rpcUrl: string, key: string): Promise<void> {
     const target = someAddress();
     const usedBefore = (await usageOf(gw, key)).methods.eth_getBalance ?? 0;
+    // The gateway's first head: from here on, a latest answer lasts until the next one.
+    await post(rpcUrl, call('eth_blockNumber'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const before = proxy.count('eth_getBalance');
     const first = await post(rpcUrl, balanceOf(target, 1));
     const second = await post(rpcUrl, balanceOf(target, 2));
@@ -302,7 +305,8 @@ describe('the head-aware cache', () => {
         const before = proxy.count(method);
         const a = await post(rpcUrl, body(1));
         const b = await post(rpcUrl, body(2));
-        expect(b.json).toEqual({ ...a.json, id: 2 });
+        // The pending block is made afresh for each call (its hash differs).
+        if (a.json.result?.hash !== null) expect(b.json).toEqual({ ...a.json, id: 2 });
         return proxy.count(method) - before;
       };
       expect(await twice((id) => block(hex(head - 3n), id), 'eth_getBlockByNumber')).toBe(1);
@@ -327,9 +331,9 @@ describe('the head-aware cache', () => {
   it('stays within its entry and byte bounds', async () => {
     const { gw, rpcUrl } = await gatewayOnProxy({ finalityDepth: 0 }, { cacheEntries: 5 });
     try {
+      await post(anvil.url, call('anvil_mine', ['0x10']));
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const head = Number((await post(anvil.url, call('eth_blockNumber'))).json.result);
-      for (let n = 0; n <= Math.min(head, 12); n++) {
+      for (let n = 0; n <= 12; n++) {
         await post(rpcUrl, call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]));
       }
       const metrics = await (await request(`${gw.url}/metrics`)).body.text();
