@@ -5,7 +5,8 @@
  * changes nothing.
  */
 import { installSnap, type Snap } from '@metamask/snaps-jest';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ethers } from 'ethers';
 import type { Hex } from 'viem';
@@ -587,6 +588,40 @@ describe('security model: manifest and origin table', () => {
       const permissions = manifest.initialPermissions;
       expect(permissions['endowment:rpc']).toEqual({ snaps: false, allowedOrigins: [SITE] });
       expect(permissions['endowment:keyring']).toEqual({ allowedOrigins: [SITE] });
+    }
+  });
+
+  it('the allowed origins are a build variable: snap.config.ts writes them into the manifest and the bundle environment', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'keyring-manifest-'));
+    const cwd = process.cwd();
+    const before = process.env.KEYRING_ALLOWED_ORIGINS;
+    try {
+      copyFileSync(
+        path.join(SNAP_ROOT, 'snap.manifest.json'),
+        path.join(dir, 'snap.manifest.json'),
+      );
+      process.chdir(dir);
+      process.env.KEYRING_ALLOWED_ORIGINS = 'https://wallet.example, https://beta.wallet.example';
+      let config: { environment: Record<string, string> } | undefined;
+      jest.isolateModules(() => {
+        config = require('../snap.config.ts').default;
+      });
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'snap.manifest.json'), 'utf8'));
+      const origins = ['https://wallet.example', 'https://beta.wallet.example'];
+      expect(manifest.initialPermissions['endowment:rpc']).toEqual({
+        snaps: false,
+        allowedOrigins: origins,
+      });
+      expect(manifest.initialPermissions['endowment:keyring']).toEqual({ allowedOrigins: origins });
+      expect(config?.environment.KEYRING_ALLOWED_ORIGINS).toBe(origins.join(','));
+    } finally {
+      process.chdir(cwd);
+      if (before === undefined) {
+        delete process.env.KEYRING_ALLOWED_ORIGINS;
+      } else {
+        process.env.KEYRING_ALLOWED_ORIGINS = before;
+      }
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
