@@ -198,7 +198,15 @@ async function main() {
   // EVM stack on this anvil: ERC-4337 contracts, Alto, paymaster, keyring snap (scripts/start/evm.mjs).
   const evm = await startEvmStack({ root, anvilUrl, start, log, onFailure: () => stop(1) });
   if (!evm) return;
-  const gateway = await startGatewayDemo({ root, anvilUrl, start, log, runOnce, waitFor });
+  const gateway = await startGatewayDemo({
+    root,
+    anvilUrl,
+    devnetRpcUrl,
+    start,
+    log,
+    runOnce,
+    waitFor,
+  });
   if (!gateway) return;
 
   start('client', bin('tsc'), [
@@ -210,7 +218,8 @@ async function main() {
 
   start('snap', bin('mm-snap'), ['watch'], {
     cwd: path.join(root, 'packages/snap'),
-    env: { SNAP_TESTNET_RPC_URL: devnetRpcUrl, SNAP_TESTNET_EXPLORER_URL: devnetUrl },
+    // The snap's Testnet goes through the gateway (metered, merged, cached) with the demo key.
+    env: { SNAP_TESTNET_RPC_URL: gateway.starknetUrl, SNAP_TESTNET_EXPLORER_URL: devnetUrl },
   });
   const siteDir = path.join(root, 'packages/site');
   start('site', bin('gatsby'), ['develop', '-H', 'localhost', '-p', String(SITE_PORT)], {
@@ -220,6 +229,9 @@ async function main() {
       GATSBY_SNAP_ID: snapId,
       GATSBY_DEVNET_RPC_URL: devnetRpcUrl,
       GATSBY_KEYRING_SNAP_ID: evm.snapId,
+      // The Gateway page opens on this gateway with the demo key filled in.
+      GATSBY_GATEWAY_URL: gateway.url,
+      GATSBY_GATEWAY_KEY: gateway.key,
     },
   });
 
@@ -239,10 +251,12 @@ async function main() {
       '',
       line,
       '  Local Starknet stack is running (no internet needed):',
-      `    devnet RPC        ${devnetRpcUrl}   (Testnet in the snap points here)`,
+      `    devnet RPC        ${devnetRpcUrl}`,
       `    anvil (EVM)       ${anvilUrl}`,
       ...evm.lines,
       `    gateway (EVM)     ${gateway.url}/v3/${gateway.key}   (demo API key)`,
+      `    gateway Starknet  ${gateway.starknetUrl}   (Testnet in the snap points here)`,
+      `    Gateway page      ${siteUrl}/gateway/   (both chains' usage, demo key filled in)`,
       `    snap dev server   http://localhost:${SNAP_PORT}   (snap id ${snapId})`,
       `    site              ${siteUrl}`,
       '',

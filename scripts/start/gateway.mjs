@@ -1,6 +1,7 @@
-// `npm start`, the gateway part (issue 8): builds packages/gateway, seeds a few blocks of demo
-// transactions on the anvil that start.mjs started, runs `l2-gateway serve` in front of it on a
-// printed port, creates a demo key and prints a curl line that works. start.mjs passes in its
+// `npm start`, the gateway part (issues 8 and 18): builds packages/gateway, seeds a few blocks of
+// demo transactions on the anvil that start.mjs started, runs `l2-gateway serve` in front of it
+// and of the devnet (a Starknet chain at `/starknet-sepolia/v3/<KEY>`, which the snap's Testnet
+// uses) on a printed port, creates a demo key and prints a curl line that works. start.mjs passes in its
 // own start()/log()/runOnce()/waitFor() so the gateway is stopped with everything else.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,17 @@ async function seed(anvilUrl) {
   return receipt.contractAddress;
 }
 
-export async function startGatewayDemo({ root, anvilUrl, start, log, runOnce, waitFor }) {
+export const STARKNET_CHAIN = 'starknet-sepolia';
+
+export async function startGatewayDemo({
+  root,
+  anvilUrl,
+  devnetRpcUrl,
+  start,
+  log,
+  runOnce,
+  waitFor,
+}) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   runOnce('building packages/gateway', npm, ['run', 'build', '--workspace', 'packages/gateway']);
   const cli = path.join(root, 'packages/gateway/dist/cli.js');
@@ -46,7 +57,16 @@ export async function startGatewayDemo({ root, anvilUrl, start, log, runOnce, wa
   const config = writeGatewayConfig(dir, {
     ...base,
     listen: { host: '127.0.0.1', port },
-    chains: base.chains.map((chain) => ({ ...chain, wsUpstream: anvilUrl.replace(/^http/, 'ws') })),
+    chains: [
+      ...base.chains.map((chain) => ({ ...chain, wsUpstream: anvilUrl.replace(/^http/, 'ws') })),
+      // The devnet behind the same key: by path prefix, or by Host starknet.localhost.
+      {
+        name: STARKNET_CHAIN,
+        protocol: 'starknet',
+        hosts: ['starknet.localhost'],
+        upstreams: [devnetRpcUrl],
+      },
+    ],
   });
   const key = await createGatewayKey(config, ['--plan', 'developer']);
 
@@ -66,5 +86,7 @@ export async function startGatewayDemo({ root, anvilUrl, start, log, runOnce, wa
   log(
     `  usage: curl -s ${url}/v3/${key}/usage   |   WebSocket: ws://127.0.0.1:${port}/ws/v3/${key}`,
   );
-  return { url, key };
+  const starknetUrl = `${url}/${STARKNET_CHAIN}/v3/${key}`;
+  log(`  Starknet (the devnet, the snap's Testnet): ${starknetUrl}`);
+  return { url, key, starknetUrl };
 }

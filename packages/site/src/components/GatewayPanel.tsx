@@ -1,7 +1,10 @@
 /**
  * The Gateway page: paste an API key of packages/gateway, see today's credits (used, left, per
  * method, the last hour per minute) from the free GET /v3/<KEY>/usage, and try each of the six
- * SPEC 4.3 methods. The gateway URL comes from ?gateway=..., else http://127.0.0.1:8545.
+ * SPEC 4.3 methods. Usage is split by chain: the EVM chain's methods and the Starknet chain's
+ * (`starknet_*`), one key serving both. The gateway URL and key come from ?gateway=... and
+ * ?key=..., else from what `npm start` built the site with (its demo gateway and key), else
+ * http://127.0.0.1:8545 and no key.
  */
 import React, { useCallback, useEffect, useState } from 'react';
 
@@ -25,9 +28,25 @@ const SPEC_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
   { method: 'eth_getProof', params: (s) => [s.address, ['0x0'], 'latest'] },
 ];
 
-function gatewayFromLocation(): string {
-  if (typeof window === 'undefined') return 'http://127.0.0.1:8545';
-  return new URLSearchParams(window.location.search).get('gateway') ?? 'http://127.0.0.1:8545';
+// Set by `npm start` (scripts/start.mjs) when it builds the site: its demo gateway and key.
+const DEFAULT_GATEWAY = process.env.GATSBY_GATEWAY_URL || 'http://127.0.0.1:8545';
+const DEFAULT_KEY = process.env.GATSBY_GATEWAY_KEY || '';
+
+function fromLocation(name: string, fallback: string): string {
+  if (typeof window === 'undefined') return fallback;
+  return new URLSearchParams(window.location.search).get(name) ?? fallback;
+}
+
+/** Today's credits per method, grouped by the chain that serves the method. */
+function byChain(methods: Record<string, number>) {
+  const chains = [
+    { name: 'EVM chain', id: 'evm', methods: [] as [string, number][] },
+    { name: 'Starknet chain', id: 'starknet', methods: [] as [string, number][] },
+  ];
+  for (const entry of Object.entries(methods).sort((a, b) => b[1] - a[1])) {
+    chains[entry[0].startsWith('starknet_') ? 1 : 0].methods.push(entry);
+  }
+  return chains.map((c) => ({ ...c, total: c.methods.reduce((sum, [, n]) => sum + n, 0) }));
 }
 
 function HourChart({ minutes }: { minutes: Usage['lastHour'] }) {
@@ -62,8 +81,8 @@ function HourChart({ minutes }: { minutes: Usage['lastHour'] }) {
 }
 
 export function GatewayPanel() {
-  const [gateway, setGateway] = useState('http://127.0.0.1:8545');
-  const [key, setKey] = useState('');
+  const [gateway, setGateway] = useState(DEFAULT_GATEWAY);
+  const [key, setKey] = useState(DEFAULT_KEY);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [error, setError] = useState('');
   const [answer, setAnswer] = useState<{ method: string; status: number; text: string } | null>(
@@ -71,7 +90,10 @@ export function GatewayPanel() {
   );
   const [sample, setSample] = useState<Sample | null>(null);
 
-  useEffect(() => setGateway(gatewayFromLocation()), []);
+  useEffect(() => {
+    setGateway(fromLocation('gateway', DEFAULT_GATEWAY));
+    setKey(fromLocation('key', DEFAULT_KEY));
+  }, []);
 
   const rpc = useCallback(
     async (method: string, params: unknown[]) => {
@@ -179,16 +201,20 @@ export function GatewayPanel() {
             left of {usage.limit.toLocaleString('en-US')}
           </p>
           <table className="small" data-testid="gateway-methods">
-            <tbody>
-              {Object.entries(usage.methods)
-                .sort((a, b) => b[1] - a[1])
-                .map(([method, credits]) => (
+            {byChain(usage.methods).map((chain) => (
+              <tbody key={chain.id} data-testid={`gateway-chain-${chain.id}`}>
+                <tr>
+                  <th>{chain.name}</th>
+                  <th>{chain.total.toLocaleString('en-US')}</th>
+                </tr>
+                {chain.methods.map(([method, credits]) => (
                   <tr key={method}>
                     <td className="mono">{method}</td>
                     <td>{credits.toLocaleString('en-US')}</td>
                   </tr>
                 ))}
-            </tbody>
+              </tbody>
+            ))}
           </table>
           <h3 className="small muted">Credits per minute, last hour</h3>
           <HourChart minutes={usage.lastHour} />

@@ -10,8 +10,9 @@ export default function GatewayPage() {
           <div>
             <h1>Node gateway</h1>
             <p>
-              Credits of an API key of the metered JSON-RPC gateway, and the six node methods to
-              try. <a href="/">Back to the snap playground</a>
+              Credits of an API key of the metered JSON-RPC gateway on both its chains (EVM and
+              Starknet), and the six node methods to try.{' '}
+              <a href="/">Back to the snap playground</a>
             </p>
           </div>
         </div>
