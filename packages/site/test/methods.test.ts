@@ -1,5 +1,6 @@
 import { type as object, validate, type Struct } from 'superstruct';
 import { StarknetSnapClient, type SnapMethodName } from '@l2wallet/client';
+import { STARKNET_MAINNET, STARKNET_TESTNET } from '@l2wallet/testkit';
 import {
   METHODS,
   buildParams,
@@ -20,7 +21,7 @@ const { V3DetailsFields, V3DetailsStruct } = require('../../snap/src/transaction
 const ctx: DefaultsContext = {
   address: '0x0abc',
   nextIndex: 2,
-  chainId: '0x534e5f5345504f4c4941',
+  chainId: STARKNET_TESTNET,
   lastSignature: '0x1,0x2',
   lastTxHash: '0xfeed',
 };
@@ -80,7 +81,7 @@ describe('method cards', () => {
     expect(spec('l2_verifySignedMessage').defaults(ctx).signature).toBe('0x1,0x2');
     expect(spec('l2_getTransactionStatus').defaults(ctx).transactionHash).toBe('0xfeed');
     expect(spec('l2_createAccount').defaults(ctx).addressIndex).toBe('2');
-    expect(spec('l2_switchNetwork').defaults(ctx).chainId).toBe('0x534e5f4d41494e');
+    expect(spec('l2_switchNetwork').defaults(ctx).chainId).toBe(STARKNET_MAINNET);
   });
 });
 
@@ -166,10 +167,10 @@ describe('refillDefaults', () => {
   it('keeps the text of fields the user edited and refills the others', () => {
     const card = spec('l2_getTransactionStatus');
     const typed = { ...card.defaults(ctx), transactionHash: '0xmine' };
-    const next = card.defaults({ ...ctx, chainId: '0x534e5f4d41494e', lastTxHash: '0xnew' });
+    const next = card.defaults({ ...ctx, chainId: STARKNET_MAINNET, lastTxHash: '0xnew' });
     expect(refillDefaults(typed, next, new Set(['transactionHash']))).toEqual({
       transactionHash: '0xmine',
-      chainId: '0x534e5f4d41494e',
+      chainId: STARKNET_MAINNET,
     });
     expect(refillDefaults(typed, next, new Set())).toEqual(next);
   });

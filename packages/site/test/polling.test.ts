@@ -1,7 +1,5 @@
+import { STARKNET_MAINNET as MAINNET, STARKNET_TESTNET as SEPOLIA } from '@l2wallet/testkit';
 import { startPolling, type PolledTx } from '../src/polling';
-
-const SEPOLIA = '0x534e5f5345504f4c4941';
-const MAINNET = '0x534e5f4d41494e';
 
 /** A fake client whose status reads take `delayMs`; it records each read and the overlap. */
 function fakeClient(delayMs: number) {

@@ -1,3 +1,4 @@
+import { STRK_TOKEN as STRK } from '@l2wallet/testkit';
 import { hash, transaction, type Call } from 'starknet';
 
 import {
@@ -19,7 +20,6 @@ import {
 
 type SnapRequest = Awaited<ReturnType<typeof snapWithAccounts>>['request'];
 
-const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const RECIPIENT = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
 const CALLS = [

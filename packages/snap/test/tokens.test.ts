@@ -1,3 +1,4 @@
+import { ETH_TOKEN as ETH, STRK_TOKEN as STRK } from '@l2wallet/testkit';
 import { installSnap } from '@metamask/snaps-jest';
 
 import {
@@ -11,8 +12,6 @@ import {
   TESTNET,
 } from './helpers';
 
-const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const TOKEN = '0x53c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
 
 type Snap = Awaited<ReturnType<typeof installSnap>>;

@@ -148,34 +148,25 @@ function buildFailed(error: unknown, dir: string): Error {
   );
 }
 
+type Step = { wait: number } | { run: string[]; cwd: string; env: Record<string, string> };
+
 /**
- * Builds the snap with `env` unless that build is up to date, and returns its folder: what
- * snaps-simulation installs from (manifest with a matching shasum, dist/bundle.js, the icon,
- * package.json). Synchronous, for jest's globalSetup and config files.
+ * One build as steps, so that a synchronous and an asynchronous caller drive the same logic:
+ * wait for the lock, return the folder if its build is up to date, else run mm-snap once.
  */
-export function ensureSnapBuild(options: SnapBuildOptions): string {
+function* buildSteps(options: SnapBuildOptions): Generator<Step, string, void> {
   const dir = snapBuildDir(options);
   const lockDir = `${dir}.lock`;
   fs.mkdirSync(SNAP_BUILD_CACHE, { recursive: true });
   const started = Date.now();
   while (!tryLock(lockDir)) {
     if (Date.now() - started > LOCK_STALE_MS) throw new Error(`Timed out waiting for ${lockDir}`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    yield { wait: 250 };
   }
   try {
     const stamp = sourceStamp(options);
     if (upToDate(dir, stamp)) return dir;
-    const argv = prepare(options.snapRoot, dir);
-    try {
-      execFileSync(process.execPath, argv, {
-        cwd: dir,
-        env: { ...process.env, ...options.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        encoding: 'utf8',
-      });
-    } catch (error) {
-      throw buildFailed(error, dir);
-    }
+    yield { run: prepare(options.snapRoot, dir), cwd: dir, env: options.env };
     fs.writeFileSync(path.join(dir, '.stamp'), stamp);
     prune(dir);
     return dir;
@@ -184,33 +175,60 @@ export function ensureSnapBuild(options: SnapBuildOptions): string {
   }
 }
 
+/**
+ * Builds the snap with `env` unless that build is up to date, and returns its folder: what
+ * snaps-simulation installs from (manifest with a matching shasum, dist/bundle.js, the icon,
+ * package.json). Synchronous, for jest's globalSetup and config files.
+ */
+export function ensureSnapBuild(options: SnapBuildOptions): string {
+  const steps = buildSteps(options);
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    if ('wait' in step) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, step.wait);
+      next = steps.next();
+      continue;
+    }
+    try {
+      execFileSync(process.execPath, step.run, {
+        cwd: step.cwd,
+        env: { ...process.env, ...step.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      next = steps.throw(buildFailed(error, step.cwd));
+      continue;
+    }
+    next = steps.next();
+  }
+  return next.value;
+}
+
 /** ensureSnapBuild without blocking the event loop (other work can run meanwhile). */
 export async function buildSnapVariant(options: SnapBuildOptions): Promise<string> {
-  const dir = snapBuildDir(options);
-  const lockDir = `${dir}.lock`;
-  fs.mkdirSync(SNAP_BUILD_CACHE, { recursive: true });
-  const started = Date.now();
-  while (!tryLock(lockDir)) {
-    if (Date.now() - started > LOCK_STALE_MS) throw new Error(`Timed out waiting for ${lockDir}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  try {
-    const stamp = sourceStamp(options);
-    if (upToDate(dir, stamp)) return dir;
-    const argv = prepare(options.snapRoot, dir);
-    await new Promise<void>((resolve, reject) => {
+  const steps = buildSteps(options);
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    if ('wait' in step) {
+      await new Promise((resolve) => setTimeout(resolve, step.wait));
+      next = steps.next();
+      continue;
+    }
+    const failure = await new Promise<Error | undefined>((resolve) => {
       execFile(
         process.execPath,
-        argv,
-        { cwd: dir, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+        step.run,
+        { cwd: step.cwd, env: { ...process.env, ...step.env }, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) =>
-          error ? reject(buildFailed(Object.assign(error, { stdout, stderr }), dir)) : resolve(),
+          resolve(
+            error ? buildFailed(Object.assign(error, { stdout, stderr }), step.cwd) : undefined,
+          ),
       );
     });
-    fs.writeFileSync(path.join(dir, '.stamp'), stamp);
-    prune(dir);
-    return dir;
-  } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true });
+    next = failure ? steps.throw(failure) : steps.next();
   }
+  return next.value;
 }
