@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Keyring snap benchmark: bundle size, latency of each signing method through
 // keyring_submitRequest in @metamask/snaps-simulation outside jest (origin metamask), and the
-// RPC round trips of eth_prepareUserOperation against a real anvil + EntryPoint v0.6 + Alto on
-// loopback (counted by pass-through proxies in front of the node and the bundler).
+// RPC round trips of eth_prepareUserOperation for an empty account against a real anvil +
+// EntryPoint v0.6 + Alto on loopback, unsponsored and sponsored by the ERC-7677 paymaster service
+// (counted by pass-through proxies in front of the node, the bundler and the paymaster).
 // The installed snap is the loopback-only test build (packages/keyring-snap/test/build-test-snap.cjs);
 // the size is that of packages/keyring-snap/dist/bundle.js (npm run build -w packages/keyring-snap).
 import { randomUUID } from 'node:crypto';
@@ -60,15 +61,17 @@ async function submit(snap, account, method, params) {
   return answer.result;
 }
 
-const stack = await startAccountAbstractionStack({ paymaster: false });
+const stack = await startAccountAbstractionStack();
 const stops = [() => stack.stop()];
 try {
   const { contracts, alto, anvilUrl } = stack;
   const nodeProxy = await startCountingProxy(anvilUrl);
   const bundlerProxy = await startCountingProxy(alto.url);
+  const paymasterProxy = await startCountingProxy(stack.paymaster.url);
   stops.push(
     () => nodeProxy.stop(),
     () => bundlerProxy.stop(),
+    () => paymasterProxy.stop(),
   );
 
   const server = await serveSnapFolder(testSnapDir);
@@ -76,20 +79,24 @@ try {
   const snap = await installServedSnap(server);
   stops.push(() => snap.executionService.terminateAllSnaps?.());
 
-  const configured = snap.request({
-    origin: SITE,
-    method: 'keyring_setChainConfig',
-    params: {
-      chainId: String(ANVIL_CHAIN_ID),
-      rpcUrl: nodeProxy.url,
-      bundlerUrl: bundlerProxy.url,
-      entryPoint: contracts.entryPoint,
-      factory: contracts.factory,
-    },
-  });
-  await (await configured.getInterface()).ok();
-  const { response } = await configured;
-  if (response.error) throw new Error(JSON.stringify(response.error));
+  const setChain = async (paymasterUrl) => {
+    const configured = snap.request({
+      origin: SITE,
+      method: 'keyring_setChainConfig',
+      params: {
+        chainId: String(ANVIL_CHAIN_ID),
+        rpcUrl: nodeProxy.url,
+        bundlerUrl: bundlerProxy.url,
+        entryPoint: contracts.entryPoint,
+        factory: contracts.factory,
+        paymasterUrl,
+      },
+    });
+    await (await configured.getInterface()).ok();
+    const { response } = await configured;
+    if (response.error) throw new Error(JSON.stringify(response.error));
+  };
+  await setChain(null);
 
   const eoa = await keyring(snap, 'keyring_createAccount', { options: { type: 'eip155:eoa' } });
   const smart = await keyring(snap, 'keyring_createAccount', {
@@ -142,6 +149,7 @@ try {
   ]);
   const nodeRequests = nodeProxy.requests();
   const bundlerRequests = bundlerProxy.requests();
+  if (!details.gasLimits) throw new Error('prepare of an empty account returned no gasLimits');
   const userOperation = (nonce) => ({
     sender: smart.address,
     nonce: `0x${nonce.toString(16)}`,
@@ -175,6 +183,18 @@ try {
     { warmup: 3, calls: 30 },
   );
 
+  // Sponsored: the paymaster's stub comes before the estimate (which carries it).
+  await setChain(paymasterProxy.url);
+  nodeProxy.reset();
+  bundlerProxy.reset();
+  paymasterProxy.reset();
+  const sponsored = await submit(snap, smart, 'eth_prepareUserOperation', [
+    { to: '0x000000000000000000000000000000000000bEEF', value: '0x0', data: '0x' },
+  ]);
+  if (!sponsored.gasLimits) throw new Error('sponsored prepare returned no gasLimits');
+  const sponsoredTrips = [nodeProxy, paymasterProxy, bundlerProxy].map((proxy) => proxy.requests());
+  const list = (requests) => requests.map((r) => `[${r.join(', ')}]`).join(' ');
+
   const kb = (bytes) => (bytes / 1024).toFixed(1);
   const gzipped = gzipSync(bundle, { level: 9 }).length;
   const roundTrips = nodeRequests.length + bundlerRequests.length;
@@ -194,7 +214,10 @@ try {
     `| eth_prepareUserOperation p50 / p95 (30 calls, anvil + Alto) | ${prepareTimes.p50.toFixed(1)} / ${prepareTimes.p95.toFixed(1)} ms | |`,
   );
   console.log(
-    `| eth_prepareUserOperation RPC round trips | ${roundTrips} (node: ${nodeRequests.map((r) => `[${r.join(', ')}]`).join(' ')}; bundler: ${bundlerRequests.map((r) => `[${r.join(', ')}]`).join(' ')}) | <= ${TARGET_PREPARE_ROUND_TRIPS} ${roundTrips <= TARGET_PREPARE_ROUND_TRIPS ? 'ok' : 'MISSED'} |`,
+    `| eth_prepareUserOperation RPC round trips, empty account | ${roundTrips} (node: ${list(nodeRequests)}; bundler: ${list(bundlerRequests)}) | <= ${TARGET_PREPARE_ROUND_TRIPS} ${roundTrips <= TARGET_PREPARE_ROUND_TRIPS ? 'ok' : 'MISSED'} |`,
+  );
+  console.log(
+    `| eth_prepareUserOperation RPC round trips, sponsored | ${sponsoredTrips.flat().length} (node: ${list(sponsoredTrips[0])}; paymaster: ${list(sponsoredTrips[1])}; bundler: ${list(sponsoredTrips[2])}) | stub before estimate |`,
   );
 } finally {
   for (const stop of stops.reverse()) {
