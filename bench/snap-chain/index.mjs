@@ -40,8 +40,8 @@ const { startDevnetServer } = require('@l2wallet/devnet');
 const { ensureE2eSnap, ensureE2eNodeSnap, DEVNET_PORT } = require(
   join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
 );
-const SNAP_DIR = ensureE2eSnap();
-const NODE_SNAP_DIR = ensureE2eNodeSnap();
+const SNAP_DIR = await ensureE2eSnap();
+const NODE_SNAP_DIR = await ensureE2eNodeSnap();
 
 // The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a pass-through on the
 // bundle's port (5059) counts those, the devnet itself listens on a free port behind it.

@@ -13,6 +13,7 @@ export * from './countingProxy';
 export * from './staticServer';
 export * from './stubServers';
 export * from './snapBuild';
+export * from './snapVariant';
 export * from './snapWallet';
 export * from './flask';
 export * from './devnet';

@@ -1,6 +1,8 @@
 /**
- * The loopback-only snap bundles the tests install, built by the testkit's cached snap builder
- * (one folder per set of build variables, rebuilt only when the snap's sources change):
+ * The loopback-only snap bundles the tests install: variants of one cached build of the snap
+ * (the testkit's snapVariant: the build is rebuilt only when the snap's sources change, and a
+ * variant for another node URL takes milliseconds, so every chain test file has its own devnet
+ * on its own port):
  * - e2e (chain tests and the benchmark): Testnet's node and explorer are a devnet
  *   (http://127.0.0.1:5059 unless `devnetUrl` says otherwise), node timeout 4 s;
  * - e2e-node (history tests and the history benchmark): the same node, the explorer at a closed
@@ -10,7 +12,7 @@
  * Mainnet points at the closed port in all of them. `node build-e2e-snap.cjs` builds from the shell.
  */
 const path = require('path');
-const { CLOSED_URL, LOOPBACK, ensureSnapBuild, snapBuildDir } = require('@l2wallet/testkit');
+const { CLOSED_URL, LOOPBACK, snapVariant, snapVariantDir } = require('@l2wallet/testkit');
 
 const SNAP_ROOT = path.resolve(__dirname, '../..');
 const DEVNET_PORT = 5059;
@@ -31,23 +33,23 @@ function testBuild(rpcUrl, explorerUrl) {
   };
 }
 
-/** The chain tests' bundle: Testnet is the devnet at `devnetUrl`; its folder. */
+/** The chain tests' bundle: Testnet is the devnet at `devnetUrl`; resolves to its folder. */
 function ensureE2eSnap(devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`) {
-  return ensureSnapBuild(testBuild(`${devnetUrl}/rpc`, devnetUrl));
+  return snapVariant(testBuild(`${devnetUrl}/rpc`, devnetUrl));
 }
 
 /** The history tests' bundle: Testnet's node is the devnet, its explorer a closed port. */
 function ensureE2eNodeSnap(devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`) {
-  return ensureSnapBuild(testBuild(`${devnetUrl}/rpc`, CLOSED_URL));
+  return snapVariant(testBuild(`${devnetUrl}/rpc`, CLOSED_URL));
 }
 
 const OFFLINE_BUILD = testBuild(`${CLOSED_URL}/rpc`, CLOSED_URL);
 /** What snaps-jest's own server serves (jest.config.js): known before the build runs. */
-const OFFLINE_SNAP_DIR = snapBuildDir(OFFLINE_BUILD);
+const OFFLINE_SNAP_DIR = snapVariantDir(OFFLINE_BUILD);
 
 /** Every other snaps-jest test's bundle: no network reachable at all. */
 function ensureOfflineSnap() {
-  return ensureSnapBuild(OFFLINE_BUILD);
+  return snapVariant(OFFLINE_BUILD);
 }
 
 module.exports = {
@@ -60,7 +62,12 @@ module.exports = {
 };
 
 if (require.main === module) {
-  console.log(ensureE2eSnap());
-  console.log(ensureE2eNodeSnap());
-  console.log(ensureOfflineSnap());
+  (async () => {
+    console.log(await ensureE2eSnap());
+    console.log(await ensureE2eNodeSnap());
+    console.log(await ensureOfflineSnap());
+  })().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

@@ -2,7 +2,7 @@
  * @jest-environment-options {"server": {"enabled": false}}
  *
  * l2_createAccount (deploy: true), l2_estimateAccountDeployFee, l2_extractPublicKey (on chain)
- * and l2_recoverAccounts end to end against a packages/devnet node on 127.0.0.1:5059.
+ * and l2_recoverAccounts end to end against a packages/devnet node on this file's own port.
  * Expected keys and addresses come from key-tree + @scure/starknet (test/helpers.ts).
  */
 import { hash } from 'starknet';

@@ -1,7 +1,7 @@
 /**
  * @jest-environment-options {"server": {"enabled": false}}
  *
- * l2_declareContract end to end against a packages/devnet node on 127.0.0.1:5059, with the
+ * l2_declareContract end to end against a packages/devnet node on this file's own port, with the
  * devnet's Sierra fixture (counter.cairo compiled by wasm-cairo, see
  * packages/devnet/test/fixtures/README.md). wasm-cairo gives no CASM, so the payload states its
  * compiled class hash (the devnet stores it as given). The class hash is recomputed with

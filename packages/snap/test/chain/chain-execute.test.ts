@@ -2,7 +2,7 @@
  * @jest-environment-options {"server": {"enabled": false}}
  *
  * l2_estimateFee, l2_executeTxn, l2_getErc20TokenBalance and l2_getTransactionStatus end to end:
- * the real snap bundle in snaps-jest against a packages/devnet node on 127.0.0.1:5059.
+ * the real snap bundle in snaps-jest against a packages/devnet node on this file's own port.
  * Balances, nonces and transactions are read back from the devnet with starknet.js; hashes are
  * recomputed with starknet.js's hash functions and signatures verified with @scure/starknet.
  */

@@ -3,7 +3,7 @@
  *
  * Failure paths end to end: the node killed between the dialog and the submission, a node that
  * never answers, and on-chain signature verification for accounts that are not the snap's
- * (is_valid_signature of a devnet predeployed account). The devnet runs on 127.0.0.1:5059; a
+ * (is_valid_signature of a devnet predeployed account). The devnet runs on this file's own port; a
  * killed devnet is restarted from its own dump (devnet_dump / devnet_load), so a retry sees the
  * same chain.
  */
@@ -30,7 +30,8 @@ import {
   closeChain,
   COUNTER_SIERRA as SIERRA,
   deployedSender,
-  DEVNET_PORT,
+  devnetHost,
+  devnetPort,
   devnetRpc,
   dialogOf,
   expectNotSnapAccount,
@@ -104,10 +105,14 @@ describe('node killed mid-flow', () => {
     try {
       await dialog.ok();
       const response = await pending;
+      const host = (await devnetHost()).replace(/\./gu, '\\.');
       expectError(
         response,
         -32002,
-        /Starknet node \(127\.0\.0\.1:5059\) (is unavailable|could not be reached).*try again/u,
+        new RegExp(
+          `Starknet node \\(${host}\\) (is unavailable|could not be reached).*try again`,
+          'u',
+        ),
       );
       const { data } = (response.response as { error: { data: { retryable: boolean } } }).error;
       expect(data.retryable).toBe(true);
@@ -207,7 +212,8 @@ describe('slow node', () => {
     const silent: Server = createServer((socket) => {
       sockets.push(socket);
     });
-    await new Promise<void>((resolve) => silent.listen(DEVNET_PORT, '127.0.0.1', resolve));
+    const port = await devnetPort();
+    await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
     try {
       const started = Date.now();
       const sent = submissions(devnet);
@@ -238,9 +244,9 @@ describe('slow node', () => {
 });
 
 /**
- * Moves the devnet behind a proxy on DEVNET_PORT (the port the snap was built for). Invoke
+ * Moves the devnet behind a proxy on devnetPort() (the port the snap was built for). Invoke
  * submissions go to `onSubmission`, which takes over the response when it returns true; everything
- * else is forwarded. `restore` puts the devnet back on DEVNET_PORT with the state it reached.
+ * else is forwarded. `restore` puts the devnet back on that port with the state it reached.
  */
 async function behindSubmissionProxy(
   name: string,
@@ -274,7 +280,8 @@ async function behindSubmissionProxy(
         .catch(() => res.writeHead(502).end());
     });
   });
-  await new Promise<void>((resolve) => proxy.listen(DEVNET_PORT, '127.0.0.1', resolve));
+  const port = await devnetPort();
+  await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
   return {
     hidden,
     restore: async () => {

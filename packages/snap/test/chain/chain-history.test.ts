@@ -2,7 +2,7 @@
  * @jest-environment-options {"server": {"enabled": false}}
  *
  * l2_getTransactions / l2_getTransaction, l2_getTransactionStatus and pending balances end to
- * end, against a packages/devnet node on 127.0.0.1:5059 whose blocks close only when the test
+ * end, against a packages/devnet node on this file's own port whose blocks close only when the test
  * says so (devnet_createBlock), so every status can be observed. The snap's explorer is a closed
  * port: the history comes from the node (fee-token Transfer events) and snap state only.
  */
@@ -21,6 +21,7 @@ import {
   balanceOf,
   closeChain,
   closeChainDevnet,
+  devnetHost,
   nodeReceipt,
   deployedSender,
   devnetRpc,
@@ -360,7 +361,7 @@ describe('l2_getTransactions', () => {
         method: 'l2_getTransactions',
         params: { senderAddress: '0x0777' },
       });
-      expectError(stranger, -32002, /127\.0\.0\.1:5059/u);
+      expectError(stranger, -32002, new RegExp((await devnetHost()).replace(/\./gu, '\\.'), 'u'));
     } finally {
       devnet = await startChainDevnet({ blockTime: 3_600_000 });
     }

@@ -1,20 +1,22 @@
 /**
- * End-to-end harness of the chain tests: the real snap bundle built with Testnet pointed at
- * 127.0.0.1:5059 (build-e2e-snap.cjs), served from its own folder (the testkit's serveSnap), and
- * a packages/devnet server (the testkit's startDevnet) that each test file starts on that port
- * and stops in afterAll. Test files that need
- * the port at the same time wait for it (the bundle's URL is fixed at build time).
+ * End-to-end harness of the chain tests: each test file has its own packages/devnet server (the
+ * testkit's startDevnet) on a port of its own, chosen when the file first needs it, and the real
+ * snap bundle with Testnet pointed at that port (build-e2e-snap.cjs: a variant of one cached
+ * build, made in milliseconds), served from its own folder (the testkit's serveSnap). Files run
+ * side by side in the jest workers; none waits for another's port.
  *
  * Cross-checks read the devnet directly with starknet.js, never through the snap.
  */
 import { installSnap } from '@metamask/snaps-jest';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
-import { dirname, join } from 'path';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { Account, RpcProvider, type CompiledSierra } from 'starknet';
 
 import type { DevnetServer } from '@l2wallet/devnet';
 import {
   approve,
+  freePort,
+  LOOPBACK,
   rpc,
   serveSnap,
   startDevnet,
@@ -50,13 +52,27 @@ export type FeeEstimate = {
 jest.setTimeout(120_000);
 
 const builder = require('./build-e2e-snap.cjs') as {
-  ensureE2eSnap: () => string;
-  ensureE2eNodeSnap: () => string;
-  DEVNET_PORT: number;
+  ensureE2eSnap: (devnetUrl: string) => Promise<string>;
+  ensureE2eNodeSnap: (devnetUrl: string) => Promise<string>;
   E2E_RPC_TIMEOUT_MS: string;
 };
 
-export const DEVNET_PORT = builder.DEVNET_PORT;
+let filePort: Promise<number> | undefined;
+
+/**
+ * The port of this test file's devnet (a free one, picked once per file: jest loads the harness
+ * once per file), which its snap bundle is built for. A restarted devnet comes back on it.
+ */
+export function devnetPort(): Promise<number> {
+  filePort ??= freePort();
+  return filePort;
+}
+
+/** This file's devnet address as the snap shows it in messages, e.g. 127.0.0.1:40123. */
+export async function devnetHost(): Promise<string> {
+  return `${LOOPBACK}:${await devnetPort()}`;
+}
+
 export const RPC_TIMEOUT_MS = Number(builder.E2E_RPC_TIMEOUT_MS);
 export const TESTNET = STARKNET_TESTNET;
 export const STRK = STRK_TOKEN;
@@ -83,82 +99,31 @@ export type SnapServer = { snapId: string; close: () => Promise<void> };
 export async function serveE2eSnap({
   explorer = 'devnet',
 }: { explorer?: 'devnet' | 'closed' } = {}): Promise<SnapServer> {
-  return serveSnap(explorer === 'closed' ? builder.ensureE2eNodeSnap() : builder.ensureE2eSnap());
+  const devnetUrl = `http://${await devnetHost()}`;
+  return serveSnap(
+    await (explorer === 'closed'
+      ? builder.ensureE2eNodeSnap(devnetUrl)
+      : builder.ensureE2eSnap(devnetUrl)),
+  );
 }
 
-const PORT_LOCK = join(__dirname, '../../../../node_modules/.cache/l2wallet-devnet-5059.lock');
-let portLockHeld = false;
-
-function lockOwnerAlive(): boolean {
-  try {
-    const pid = Number(readFileSync(join(PORT_LOCK, 'pid'), 'utf8'));
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Port 5059 belongs to one test file at a time, for its whole run (a file that kills and
- * restarts its devnet keeps it): a lock directory holding the owner's pid, taken in beforeAll
- * and given back by closeChainDevnet. A lock whose process is gone is taken over.
- */
-async function claimDevnetPort(deadline: number): Promise<void> {
-  if (portLockHeld) {
-    return;
-  }
-  mkdirSync(dirname(PORT_LOCK), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(PORT_LOCK);
-      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
-      portLockHeld = true;
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw error;
-      }
-      const age = Date.now() - statSync(PORT_LOCK).mtimeMs;
-      if (age > 2_000 && !lockOwnerAlive()) {
-        rmSync(PORT_LOCK, { recursive: true, force: true });
-      } else if (Date.now() > deadline) {
-        throw new Error(`Timed out waiting for ${PORT_LOCK}`);
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-  }
-}
-
-/** Starts the devnet on 127.0.0.1:5059 (waiting while another test file owns the port). */
+/** Starts this file's devnet on its port (devnetPort). */
 export async function startChainDevnet(
   options: { blockTime?: number; seed?: number; rpcVersion?: string; startTime?: number } = {},
 ): Promise<DevnetServer> {
-  const deadline = Date.now() + 280_000;
-  await claimDevnetPort(deadline);
   return startDevnet<DevnetServer>({
-    port: DEVNET_PORT,
+    port: await devnetPort(),
     seed: options.seed ?? 0,
     accounts: 2,
     blockTime: options.blockTime ?? 0,
     rpcVersion: options.rpcVersion,
     startTime: options.startTime,
-    // Something outside these tests may still hold the port for a moment.
-    portWaitMs: Math.max(0, deadline - Date.now()),
   });
 }
 
-/** Stops the file's devnet and gives port 5059 to the next test file. */
+/** Stops the file's devnet. */
 export async function closeChainDevnet(devnet: DevnetServer | undefined): Promise<void> {
-  try {
-    await devnet?.close();
-  } finally {
-    if (portLockHeld) {
-      rmSync(PORT_LOCK, { recursive: true, force: true });
-      portLockHeld = false;
-    }
-  }
+  await devnet?.close();
 }
 
 export type Snap = Awaited<ReturnType<typeof installSnap>>;
@@ -171,7 +136,7 @@ export async function installChainSnap(snapId: string, srp?: string): Promise<Sn
   return installGranted({ snapId, srp });
 }
 
-/** Stops the file's devnet (giving back port 5059), then its snap server. */
+/** Stops the file's devnet, then its snap server. */
 export async function closeChain(
   devnet: DevnetServer | undefined,
   server: SnapServer | undefined,
