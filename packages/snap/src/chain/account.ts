@@ -51,7 +51,9 @@ import {
   estimateDetails,
   type ChainCall,
   type DeployAccountData,
+  type SignedTransaction,
 } from './transactions';
+import type { BatchResult, RpcCall } from './rpc';
 import type { V3Details } from '../transactions/details';
 
 export type AccountSnapshot = { deployed: boolean; nonce: bigint; strkBalance: bigint };
@@ -68,10 +70,21 @@ export async function readAccountSnapshot(
   chain: ChainContext,
   address: string,
 ): Promise<AccountSnapshot> {
-  const [classHash, nonce, balance] = await chain.rpc.batch<unknown>([
+  const [snapshot] = await readAccountSnapshotWith(chain, address, []);
+  return snapshot;
+}
+
+/** readAccountSnapshot with more calls in the same batch, whose answers come back as they are. */
+export async function readAccountSnapshotWith(
+  chain: ChainContext,
+  address: string,
+  also: readonly RpcCall[],
+): Promise<[AccountSnapshot, BatchResult[]]> {
+  const [classHash, nonce, balance, ...alsoAnswers] = await chain.rpc.batch<unknown>([
     classHashAtCall(address),
     nonceCall(address),
     viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [address], 'pre_confirmed'),
+    ...also,
   ]);
   let deployed = true;
   if (!classHash.ok) {
@@ -90,7 +103,8 @@ export async function readAccountSnapshot(
     }
     accountNonce = BigInt(nonce.result as string);
   }
-  return { deployed, nonce: accountNonce, strkBalance: u256FromFelts(balance.result as string[]) };
+  const strkBalance = u256FromFelts(balance.result as string[]);
+  return [{ deployed, nonce: accountNonce, strkBalance }, alsoAnswers];
 }
 
 export function deployDataOf(key: AccountKey): DeployAccountData {
@@ -102,7 +116,8 @@ export function deployDataOf(key: AccountKey): DeployAccountData {
   };
 }
 
-function baseDetails(
+/** The caller's details that enter the transaction as given (every default filled). */
+export function baseDetails(
   details: ChainTxDetails | undefined,
 ): Omit<V3Details, 'nonce' | 'resourceBounds'> {
   return {
@@ -131,6 +146,80 @@ export function requireBoundsWithinMaxFee(
       { maxFee: maxFee.toString(10), maxCharge: charge.toString(10), unit: 'FRI' },
     );
   }
+}
+
+/** A maxFee below the estimate as the caller's error, naming the caller's field. */
+function maxFeeError(error: unknown, field: string): unknown {
+  if (!(error instanceof MaxFeeTooLowError)) {
+    return error;
+  }
+  return new InvalidInputError(
+    `Invalid params: "${field}.maxFee" ${error.maxFee.toString()} is below the estimated fee ${error.estimatedFee.toString()} (FRI)`,
+  );
+}
+
+export type TransactionPlan = { bounds: ResourceBounds; maxCharge: bigint; overallFee?: bigint };
+
+/**
+ * Chooses the bounds of one transaction from a deployed account: the caller's resourceBounds
+ * (checked against maxFee, no estimate), or the node's estimate of `queryTx` raised by the
+ * margins and fitted under maxFee. `queryTx(sign)` builds the query-version transaction, signed
+ * when the estimate runs the account's validation (skipValidate: false).
+ */
+export async function planTransaction(
+  chain: ChainContext,
+  details: ChainTxDetails | undefined,
+  queryTx: (sign: boolean) => SignedTransaction,
+  field = 'details',
+): Promise<TransactionPlan> {
+  const tip = details?.tip ?? 0n;
+  const given = givenBounds(details);
+  if (given) {
+    const maxCharge = maxChargeOf(given, tip);
+    requireBoundsWithinMaxFee(maxCharge, details?.maxFee, field);
+    return { bounds: given, maxCharge };
+  }
+  const skipValidate = details?.skipValidate ?? true;
+  const [estimate] = await estimateTransactions(chain.rpc, [queryTx(!skipValidate)], skipValidate);
+  let bounds: ResourceBounds;
+  try {
+    bounds =
+      details?.maxFee === undefined
+        ? boundsFromEstimate(estimate)
+        : boundsWithinMaxFee(estimate, details.maxFee, tip);
+  } catch (error) {
+    throw maxFeeError(error, field);
+  }
+  return { bounds, maxCharge: maxChargeOf(bounds, tip), overallFee: estimate.overall_fee };
+}
+
+/**
+ * Sends with the caller's nonce, or with the account's next nonce taken one at a time per
+ * account, so concurrent approvals get distinct nonces.
+ */
+export async function sendWithNonce(
+  chain: ChainContext,
+  address: string,
+  fixedNonce: bigint | undefined,
+  send: (nonce: bigint) => Promise<string>,
+): Promise<{ transactionHash: string; nonce: bigint }> {
+  const chainId = chain.network.chainId;
+  if (fixedNonce !== undefined) {
+    const transactionHash = await send(fixedNonce);
+    noteSubmittedNonce(chainId, address, fixedNonce);
+    return { transactionHash, nonce: fixedNonce };
+  }
+  let usedNonce = 0n;
+  const transactionHash = await withNextNonce(
+    chainId,
+    address,
+    () => readNonce(chain.rpc, address),
+    async (nonce) => {
+      usedNonce = nonce;
+      return send(nonce);
+    },
+  );
+  return { transactionHash, nonce: usedNonce };
 }
 
 export type InvokePlan = {
@@ -230,10 +319,7 @@ export async function planInvoke(
       invokeBounds = boundsFromEstimate(invokeEstimate);
     }
   } catch (error) {
-    if (error instanceof MaxFeeTooLowError) {
-      throw new InvalidInputError(`Invalid params: "details.maxFee" ${error.message}`);
-    }
-    throw error;
+    throw maxFeeError(error, 'details');
   }
 
   const boundsList = deployBounds ? [deployBounds, invokeBounds] : [invokeBounds];
@@ -371,7 +457,7 @@ export async function sendInvoke(
 ): Promise<SentInvoke> {
   const chainId = chain.network.chainId;
   const base = baseDetails(details);
-  const sendWithNonce = async (nonce: bigint): Promise<string> => {
+  const sendInvokeWithNonce = async (nonce: bigint): Promise<string> => {
     const signed = buildInvoke(
       key.address,
       calls,
@@ -395,7 +481,7 @@ export async function sendInvoke(
       const nonce = plan.fixedNonce ?? nextNonce(chainId, key.address, state.nonce);
       let transactionHash: string;
       try {
-        transactionHash = await sendWithNonce(nonce);
+        transactionHash = await sendInvokeWithNonce(nonce);
       } catch (error) {
         noteFailedSubmission(chainId, key.address, error);
         throw error;
@@ -404,20 +490,5 @@ export async function sendInvoke(
       return { deployTxnHash, transactionHash, nonce };
     });
   }
-  if (plan.fixedNonce !== undefined) {
-    const transactionHash = await sendWithNonce(plan.fixedNonce);
-    noteSubmittedNonce(chainId, key.address, plan.fixedNonce);
-    return { transactionHash, nonce: plan.fixedNonce };
-  }
-  let usedNonce = 0n;
-  const transactionHash = await withNextNonce(
-    chainId,
-    key.address,
-    () => readNonce(chain.rpc, key.address),
-    async (nonce) => {
-      usedNonce = nonce;
-      return sendWithNonce(nonce);
-    },
-  );
-  return { transactionHash, nonce: usedNonce };
+  return sendWithNonce(chain, key.address, plan.fixedNonce, sendInvokeWithNonce);
 }

@@ -4,40 +4,22 @@ import { extractContractHashes, isSierra, type CompiledSierra } from 'starknet';
 
 import { requireOwnAccountKey } from '../accounts';
 import {
-  maxChargeOf,
-  requireBoundsWithinMaxFee,
+  baseDetails,
+  planTransaction,
+  readAccountSnapshotWith,
   requireFunds,
-  u256FromFelts,
+  sendWithNonce,
 } from '../chain/account';
-import { givenBounds, ChainTxDetailsStruct } from '../chain/details';
+import { ChainTxDetailsStruct } from '../chain/details';
 import { DeclareScreen } from '../chain/dialogs';
 import { toChainError } from '../chain/errors';
-import {
-  boundsFromEstimate,
-  boundsWithinMaxFee,
-  MaxFeeTooLowError,
-  toFeeEstimateResult,
-  type ResourceBounds,
-} from '../chain/fees';
-import {
-  classHashAtCall,
-  CONTRACT_NOT_FOUND,
-  estimateTransactions,
-  getChain,
-  nonceCall,
-  noteSubmittedNonce,
-  readNonce,
-  submitTransaction,
-  viewCall,
-  withNextNonce,
-} from '../chain/node';
+import { getChain, submitTransaction } from '../chain/node';
 import { declareRecord, storeRecords } from '../chain/records';
 import { buildDeclare, estimateDetails, type DeclarePayload } from '../chain/transactions';
 import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, FeltStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
-import { STRK_TOKEN_ADDRESS } from '../state';
 import { confirm } from '../ui';
 
 const CLASS_HASH_NOT_FOUND = 28;
@@ -138,14 +120,11 @@ export const declareContract = defineMethod({
     const declare = readPayload(contractPayload);
     const chain = getChain(chainId);
 
-    const [declared, classHashAt, nonceResult, balance] = await chain.rpc.batch<unknown>([
+    const [snapshot, [declared]] = await readAccountSnapshotWith(chain, key.address, [
       {
         method: 'starknet_getClass',
         params: { block_id: 'pre_confirmed', class_hash: declare.classHash },
       },
-      classHashAtCall(key.address),
-      nonceCall(key.address),
-      viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [key.address], 'pre_confirmed'),
     ]);
     if (declared.ok) {
       throw new InvalidInputError(
@@ -156,76 +135,32 @@ export const declareContract = defineMethod({
     if (declared.error.code !== CLASS_HASH_NOT_FOUND) {
       throw toChainError(declared.error, 'Checking the class');
     }
-    if (!classHashAt.ok) {
-      if (classHashAt.error.code === CONTRACT_NOT_FOUND) {
-        throw invalidParams(
-          'senderAddress',
-          `is not deployed on ${chain.network.name}: deploy the account first (l2_createAccount with deploy: true)`,
-        );
-      }
-      throw toChainError(classHashAt.error, 'Reading the account');
-    }
-    if (!nonceResult.ok) {
-      throw toChainError(nonceResult.error, 'Reading the account nonce');
-    }
-    if (!balance.ok) {
-      throw toChainError(balance.error, 'Reading the STRK balance');
+    if (!snapshot.deployed) {
+      throw invalidParams(
+        'senderAddress',
+        `is not deployed on ${chain.network.name}: deploy the account first (l2_createAccount with deploy: true)`,
+      );
     }
 
-    const base = {
-      tip: details?.tip ?? 0n,
-      paymasterData: details?.paymasterData ?? [],
-      accountDeploymentData: details?.accountDeploymentData ?? [],
-      nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
-      feeDataAvailabilityMode: details?.feeDataAvailabilityMode,
-    };
-    const skipValidate = details?.skipValidate ?? true;
-    const given = givenBounds(details);
-    let bounds: ResourceBounds;
-    let overallFee: bigint | undefined;
-    if (given) {
-      bounds = given;
-      requireBoundsWithinMaxFee(
-        maxChargeOf(given, base.tip),
-        details?.maxFee,
-        'invocationsDetails',
-      );
-    } else {
-      const [estimate] = await estimateTransactions(
-        chain.rpc,
-        [
-          buildDeclare(
-            key.address,
-            declare,
-            estimateDetails(details?.nonce ?? BigInt(nonceResult.result as string), base),
-            { chainId, privateKey: key.privateKey, query: true, sign: !skipValidate },
-          ),
-        ],
-        skipValidate,
-      );
-      try {
-        bounds =
-          details?.maxFee === undefined
-            ? boundsFromEstimate(estimate)
-            : boundsWithinMaxFee(estimate, details.maxFee, base.tip);
-      } catch (error) {
-        if (error instanceof MaxFeeTooLowError) {
-          throw invalidParams(
-            'invocationsDetails.maxFee',
-            error.message.replace(/^details\.maxFee /u, ''),
-          );
-        }
-        throw error;
-      }
-      overallFee = BigInt(toFeeEstimateResult([estimate], [bounds]).overallFee);
-    }
-    const maxCharge = maxChargeOf(bounds, base.tip);
-    requireFunds(
-      key.address,
-      u256FromFelts(balance.result as string[]),
-      maxCharge,
-      'the declaration',
+    const base = baseDetails(details);
+    const { bounds, maxCharge, overallFee } = await planTransaction(
+      chain,
+      details,
+      (sign) =>
+        buildDeclare(
+          key.address,
+          declare,
+          estimateDetails(details?.nonce ?? snapshot.nonce, base),
+          {
+            chainId,
+            privateKey: key.privateKey,
+            query: true,
+            sign,
+          },
+        ),
+      'invocationsDetails',
     );
+    requireFunds(key.address, snapshot.strkBalance, maxCharge, 'the declaration');
 
     const approved = await confirm(
       origin,
@@ -242,32 +177,18 @@ export const declareContract = defineMethod({
       throw userRejected();
     }
 
-    const send = async (nonce: bigint): Promise<string> =>
+    const { transactionHash } = await sendWithNonce(chain, key.address, details?.nonce, (nonce) =>
       submitTransaction(
         chain.rpc,
         buildDeclare(
           key.address,
           declare,
           { ...base, nonce, resourceBounds: bounds },
-          {
-            chainId,
-            privateKey: key.privateKey,
-          },
+          { chainId, privateKey: key.privateKey },
         ),
         'Declaration',
-      );
-    let transactionHash: string;
-    if (details?.nonce !== undefined) {
-      transactionHash = await send(details.nonce);
-      noteSubmittedNonce(chainId, key.address, details.nonce);
-    } else {
-      transactionHash = await withNextNonce(
-        chainId,
-        key.address,
-        () => readNonce(chain.rpc, key.address),
-        send,
-      );
-    }
+      ),
+    );
     await storeRecords([declareRecord(transactionHash, key.address, declare.classHash, chainId)]);
     return { transaction_hash: transactionHash, class_hash: declare.classHash };
   },
