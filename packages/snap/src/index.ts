@@ -1,9 +1,15 @@
-import type { OnHomePageHandler, OnRpcRequestHandler } from '@metamask/snaps-sdk';
+import {
+  UserInputEventType,
+  type OnHomePageHandler,
+  type OnRpcRequestHandler,
+  type OnUserInputHandler,
+} from '@metamask/snaps-sdk';
 
-import { HomeScreen, readHomeOverview } from './home';
+import { HomeScreen, readHomeOverview, REVOKE_PREFIX } from './home';
 
 import { METHODS } from './methods';
 import { createDispatcher } from './rpc/dispatcher';
+import { revokeGrant, stateStore } from './state';
 
 const dispatcher = createDispatcher(METHODS);
 
@@ -14,3 +20,19 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) =>
 export const onHomePage: OnHomePageHandler = async () => ({
   content: HomeScreen({ overview: await readHomeOverview() }),
 });
+
+/** The home page's Revoke buttons: the site's grant is removed, and the page shown again. */
+export const onUserInput: OnUserInputHandler = async ({ id, event }) => {
+  if (
+    event.type !== UserInputEventType.ButtonClickEvent ||
+    !event.name?.startsWith(REVOKE_PREFIX)
+  ) {
+    return;
+  }
+  const origin = event.name.slice(REVOKE_PREFIX.length);
+  await stateStore.update((state) => revokeGrant(state, origin));
+  await snap.request({
+    method: 'snap_updateInterface',
+    params: { id, ui: HomeScreen({ overview: await readHomeOverview() }) },
+  });
+};

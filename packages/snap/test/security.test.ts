@@ -493,3 +493,71 @@ describe('SNIP-9 outside execution', () => {
     );
   });
 });
+
+describe('signing dialogs show every hashed field', () => {
+  it('l2_signTransaction: total maximum fee in STRK, tip, paymaster and deployment data, nonce, nothing cut', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const snap = await snapForDapp([0]);
+    const longFelt = `0x${'7'.repeat(62)}`;
+    const pending = snap.request({
+      origin: ORIGIN,
+      method: 'l2_signTransaction',
+      params: {
+        address: account.address,
+        chainId: TESTNET,
+        transactions: [
+          { contractAddress: STRK, entrypoint: 'transfer', calldata: [RECIPIENT, longFelt, '0'] },
+        ],
+        transactionsDetail: {
+          nonce: '0x2a',
+          tip: '7',
+          paymasterData: ['0x1234', '0x5678'],
+          accountDeploymentData: ['0x9abc'],
+          resourceBounds: {
+            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+            l2_gas: { max_amount: '1000000', max_price_per_unit: '1000000000000' },
+            l1_data_gas: { max_amount: '100', max_price_per_unit: '1000000000' },
+          },
+        },
+      },
+    });
+    const ui = asConfirmation(await pending.getInterface());
+    const text = dialogText(ui.content);
+    // 1e6 * 1e12 + 100 * 1e9 + a tip of 7 on each of the 1e6 L2 gas units = 1000000100007000000 FRI.
+    expect(text).toContain('Maximum fee (total)\n1.000000100007 STRK (1000000100007000000 FRI)');
+    expect(text).toContain('Nonce\n42');
+    expect(text).toContain('Tip\n7 FRI per L2 gas unit');
+    expect(text).toContain('Paymaster data\n0x1234, 0x5678');
+    expect(text).toContain('Account deployment data\n0x9abc');
+    expect(text).toContain(longFelt);
+    expect(text).toContain(SITE);
+    await ui.cancel();
+    expectError(await pending, 4001);
+  });
+});
+
+describe('the home page lists the sites allowed, and revokes them', () => {
+  it('shows the grant with its accounts; Revoke forgets it and the site asks again', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const snap = await snapForDapp([0]);
+    const home = await snap.onHomePage();
+    const page = home.getInterface();
+    const text = dialogText(page.content);
+    expect(text).toContain('Sites you allowed');
+    expect(text).toContain(`Site\n${SITE}\nOrigin\n${ORIGIN}\nAccounts\n#0`);
+    await page.clickElement(`revoke:${ORIGIN}`);
+    const after = dialogText(home.getInterface().content);
+    expect(after).not.toContain(SITE);
+    expect(after).toContain('No site may use your accounts yet');
+
+    const using = snap.request({
+      origin: ORIGIN,
+      method: 'l2_extractPublicKey',
+      params: { userAddress: account.address },
+    });
+    const ui = asConfirmation(await using.getInterface());
+    expect(dialogText(ui.content)).toContain('Allow this site to use an account?');
+    await ui.cancel();
+    expectError(await using, 4001);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * Decodes call data for the confirmation dialog with the `abis` a dapp passes to
- * l2_executeTxn. Accepted shapes: one ABI (array of entries), a list of ABIs, or an object that
+ * l2_executeTxn; the dialog labels such names as supplied by the site. Accepted shapes: one ABI (array of entries), a list of ABIs, or an object that
  * maps contract addresses to ABIs. A call whose function is not found, or whose calldata does not
  * fit the ABI, is shown raw: the dialog never hides a value.
  */
@@ -112,6 +112,7 @@ export function decodeCall(call: ChainCall, abis: unknown): DecodedCall {
         contractAddress: call.contractAddress,
         entrypoint: call.entrypoint,
         decoded: true,
+        namesFrom: 'site',
         args: fn.inputs.map((input, index) => ({
           label: `${input.name} (${shortType(input.type)})`,
           value: show(decodedValues[index]),

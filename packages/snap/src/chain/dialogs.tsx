@@ -4,7 +4,8 @@
 import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../networks';
-import { Field, shorten, Title } from '../ui/components';
+import { Field, Title } from '../ui/components';
+import { TransactionFields, type TransactionFieldsView } from '../ui/transactionFields';
 import { formatStrk } from './fees';
 
 export type DecodedArgument = { label: string; value: string };
@@ -15,6 +16,8 @@ export type DecodedCall = {
   /** Named arguments when an ABI decoded the calldata, else the raw felts. */
   args: DecodedArgument[];
   decoded: boolean;
+  /** Where the argument names come from: the site's `abis`, the class read from the chain. */
+  namesFrom?: 'site' | 'chain';
 };
 
 const FeeRows = ({ maxFee, overallFee }: { maxFee: bigint; overallFee?: bigint }): JSXElement => (
@@ -50,43 +53,48 @@ export const ExecuteScreen = ({
   sender,
   network,
   calls,
-  maxFee,
-  overallFee,
+  fields,
   includeDeploy,
-  nonce,
 }: {
   sender: string;
   network: Network;
   calls: DecodedCall[];
-  maxFee: bigint;
-  overallFee?: bigint;
+  fields: TransactionFieldsView;
   includeDeploy: boolean;
-  nonce?: bigint;
 }): JSXElement => (
   <Box>
     <Title title="Execute transaction" subtitle="Only approve transactions from sites you trust." />
     <Field label="Sender" value={sender} />
     <Field label="Network" value={network.name} />
-    {nonce === undefined ? null : <Field label="Nonce" value={nonce.toString()} />}
     {includeDeploy ? (
       <Banner title="Account deployment included" severity="info">
-        <Text>This account is not deployed yet: it is deployed first, in its own transaction.</Text>
+        <Text>
+          This account is not deployed yet: it is deployed first, in its own transaction. The
+          maximum fee covers both.
+        </Text>
       </Banner>
     ) : null}
     <Divider />
     {/* Every call and every value is shown: the user signs all of them. */}
     {calls.map((call, index) => (
       <Box>
-        <Heading size="sm">{`Call ${index + 1} of ${calls.length}: ${shorten(call.entrypoint, 60)}`}</Heading>
+        <Heading size="sm">{`Call ${index + 1} of ${calls.length}: ${call.entrypoint}`}</Heading>
         <Field label="Contract" value={call.contractAddress} />
+        {call.namesFrom === 'site' ? (
+          <Text>
+            Argument names and types below were supplied by the site, not read from the chain.
+          </Text>
+        ) : null}
+        {call.namesFrom === 'chain' ? (
+          <Text>Argument names and types read from the contract's class on chain.</Text>
+        ) : null}
         {call.args.length === 0 ? <Text>No calldata</Text> : null}
         {call.args.map((arg) => (
           <Field label={arg.label} value={arg.value} />
         ))}
       </Box>
     ))}
-    <Divider />
-    <FeeRows maxFee={maxFee} overallFee={overallFee} />
+    <TransactionFields fields={fields} />
   </Box>
 );
 

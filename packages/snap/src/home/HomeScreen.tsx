@@ -1,5 +1,6 @@
 import {
   Box,
+  Button,
   Divider,
   Heading,
   Row,
@@ -9,7 +10,11 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 
 import { formatStrk } from '../chain/fees';
+import { siteName } from '../sites/origin';
 import type { HomeOverview } from './overview';
+
+/** The name of a site's Revoke button: the prefix, then the origin (index.ts onUserInput). */
+export const REVOKE_PREFIX = 'revoke:';
 
 /** 10^18 units shown with the token's symbol (formatStrk's layout). */
 const formatToken = (amount: bigint | undefined, symbol: string): string =>
@@ -68,6 +73,32 @@ export const HomeScreen = ({ overview }: { overview: HomeOverview }): JSXElement
         <Row label="Time">
           <Text>{when(record.timestamp)}</Text>
         </Row>
+      </Section>
+    ))}
+    <Divider />
+    <Heading>Sites you allowed</Heading>
+    {overview.grants.length === 0 ? (
+      <Text>No site may use your accounts yet: a site asks the first time.</Text>
+    ) : null}
+    {overview.grants.map((grant) => (
+      <Section>
+        <Row label="Site">
+          <Text>{siteName(grant.origin)}</Text>
+        </Row>
+        <Row label="Origin">
+          <Text>{grant.origin}</Text>
+        </Row>
+        <Row label="Accounts">
+          <Text>
+            {grant.addressIndexes.length === 0
+              ? 'none'
+              : grant.addressIndexes.map((index) => `#${index}`).join(', ')}
+          </Text>
+        </Row>
+        <Row label="Since">
+          <Text>{grant.grantedAt > 0 ? when(grant.grantedAt) : 'unknown'}</Text>
+        </Row>
+        <Button name={`${REVOKE_PREFIX}${grant.origin}`}>Revoke</Button>
       </Section>
     ))}
   </Box>

@@ -1,2 +1,2 @@
-export { HomeScreen } from './HomeScreen';
+export { HomeScreen, REVOKE_PREFIX } from './HomeScreen';
 export { readHomeOverview } from './overview';

@@ -1,8 +1,11 @@
 /**
  * What the home page shows: the accounts of the current network with their STRK and ETH
- * balances and deploy state (one JSON-RPC batch), and their last five transactions from the
- * same history code as l2_getTransactions. A node that cannot be reached leaves the accounts
- * listed, with a note instead of balances.
+ * balances and deploy state (one JSON-RPC batch), their last five transactions from the same
+ * history code as l2_getTransactions, and the sites the user allowed (revocable).
+ *
+ * The accounts are listed whatever the node does (refused, reset, hung, 5xx, malformed): the node
+ * reads are settled separately, bounded by HOME_NODE_DEADLINE_MS, and a failure becomes a note.
+ * Only the first HOME_MAX_SCANNED accounts are read from the node.
  */
 import { readHistory } from '../chain/history';
 import { classHashAtCall, getChain, viewCall } from '../chain/node';
@@ -12,10 +15,15 @@ import {
   ETH_TOKEN_ADDRESS,
   STRK_TOKEN_ADDRESS,
   stateStore,
+  type SiteGrant,
   type TransactionRecord,
 } from '../state';
 
 export const HOME_TRANSACTIONS = 5;
+/** The node is read for this many accounts at most (the others are listed without balances). */
+export const HOME_MAX_SCANNED = 20;
+/** The page waits this long for the node at most, then shows what it has. */
+export const HOME_NODE_DEADLINE_MS = 8_000;
 /** The home page looks back this far for the last transactions. */
 export const HOME_HISTORY_DAYS = 30;
 
@@ -34,6 +42,8 @@ export type HomeOverview = {
   transactions: TransactionRecord[];
   /** Why balances or transactions are missing, in words for the user. */
   notes: string[];
+  /** The sites the user allowed, oldest first. */
+  grants: SiteGrant[];
 };
 
 const u256 = (words: unknown): bigint => {
@@ -43,6 +53,22 @@ const u256 = (words: unknown): bigint => {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : 'the node could not be read';
+}
+
+/** `work`, or a rejection once `ms` have passed (the work goes on, its answer unused). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the node did not answer within ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function readBalances(network: Network, accounts: AccountOverview[]): Promise<void> {
@@ -89,15 +115,27 @@ export async function readHomeOverview(): Promise<HomeOverview> {
   const accounts: AccountOverview[] = accountsOf(state, network.chainId)
     .map((record) => ({ address: record.address, addressIndex: record.addressIndex }))
     .sort((a, b) => a.addressIndex - b.addressIndex);
+  const grants = Object.values(state.grants).sort((a, b) => a.grantedAt - b.grantedAt);
   const notes: string[] = [];
   if (accounts.length === 0) {
-    return { network, accounts, transactions: [], notes };
+    return { network, accounts, transactions: [], notes, grants };
   }
+  const scanned = accounts.slice(0, HOME_MAX_SCANNED);
+  if (accounts.length > scanned.length) {
+    notes.push(`Balances and transactions are read for the first ${scanned.length} accounts only.`);
+  }
+  // Each read is settled on its own: whatever the node does, the accounts are listed.
   const [balances, history] = await Promise.allSettled([
-    readBalances(network, accounts),
-    readLastTransactions(network, accounts),
+    withDeadline(readBalances(network, scanned), HOME_NODE_DEADLINE_MS),
+    withDeadline(readLastTransactions(network, scanned), HOME_NODE_DEADLINE_MS),
   ]);
   if (balances.status === 'rejected') {
+    for (const account of scanned) {
+      // A batch that failed half-way leaves nothing half-read on the page.
+      delete account.strk;
+      delete account.eth;
+      delete account.deployed;
+    }
     notes.push(`The balances could not be read: ${reasonOf(balances.reason)}`);
   }
   if (history.status === 'rejected') {
@@ -108,5 +146,6 @@ export async function readHomeOverview(): Promise<HomeOverview> {
     accounts,
     transactions: history.status === 'fulfilled' ? history.value : [],
     notes,
+    grants,
   };
 }

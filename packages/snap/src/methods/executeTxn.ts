@@ -59,10 +59,20 @@ export const executeTxn = defineMethod({
         sender: key.address,
         network: chain.network,
         calls: calls.map((call) => decodeCall(call, abis)),
-        maxFee: plan.maxCharge,
-        overallFee: plan.overallFee,
         includeDeploy: plan.includeDeploy,
-        nonce: details?.nonce,
+        fields: {
+          nonce:
+            plan.fixedNonce ??
+            `${plan.includeDeploy ? 1n : plan.snapshot.nonce} (the account's next nonce)`,
+          resourceBounds: plan.invokeBounds,
+          tip: details?.tip ?? 0n,
+          paymasterData: details?.paymasterData ?? [],
+          accountDeploymentData: details?.accountDeploymentData ?? [],
+          nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
+          feeDataAvailabilityMode: details?.feeDataAvailabilityMode,
+          maxCharge: plan.maxCharge,
+          estimatedFee: plan.overallFee,
+        },
       }),
     );
     if (!approved) {

@@ -7,7 +7,7 @@ import { pickAliased } from '../rpc/aliases';
 import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, ChainIdStruct, FeltStruct } from '../rpc/structs';
-import { describeResourceBounds, V3DetailsFields } from '../transactions/details';
+import { V3DetailsFields } from '../transactions/details';
 import { declareTransactionHash } from '../transactions/hash';
 import { confirm, SignDeclareScreen } from '../ui';
 
@@ -59,11 +59,7 @@ export const signDeclareTransaction = defineMethod({
         network: getNetwork(chainId),
         classHash: details.classHash,
         compiledClassHash: details.compiledClassHash,
-        fees: {
-          nonce: details.nonce.toString(),
-          tip: details.tip.toString(),
-          resourceBounds: describeResourceBounds(details.resourceBounds),
-        },
+        fields: details,
       }),
     );
     if (!approved) {

@@ -8,7 +8,7 @@ import { userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, ChainIdStruct } from '../rpc/structs';
 import { CallsStruct } from '../transactions/calls';
-import { describeResourceBounds, V3DetailsStruct } from '../transactions/details';
+import { V3DetailsStruct } from '../transactions/details';
 import { invokeTransactionHash } from '../transactions/hash';
 import { confirm, SignTransactionScreen } from '../ui';
 
@@ -48,11 +48,7 @@ export const signTransaction = defineMethod({
         signer: key.address,
         network: getNetwork(chainId),
         calls: transactions,
-        fees: {
-          nonce: transactionsDetail.nonce.toString(),
-          tip: transactionsDetail.tip.toString(),
-          resourceBounds: describeResourceBounds(transactionsDetail.resourceBounds),
-        },
+        fields: transactionsDetail,
       }),
     );
     if (!approved) {

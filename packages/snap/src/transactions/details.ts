@@ -118,11 +118,3 @@ export type V3Details = {
   nonceDataAvailabilityMode?: 0 | 1;
   feeDataAvailabilityMode?: 0 | 1;
 };
-
-/** Rows for the dialog. */
-export function describeResourceBounds(bounds: ResourceBoundsValue): [string, string][] {
-  return (['l1_gas', 'l2_gas', 'l1_data_gas'] as const).map((name) => [
-    name,
-    `max ${bounds[name].max_amount} @ ${bounds[name].max_price_per_unit} fri`,
-  ]);
-}

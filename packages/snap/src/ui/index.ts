@@ -2,3 +2,4 @@ export * from './dialogs';
 export * from './components';
 export * from './screens';
 export * from './amounts';
+export * from './transactionFields';

@@ -13,6 +13,7 @@ import type { Erc20Token } from '../state/schema';
 import type { OutsideExecutionView } from '../typedData/outsideExecution';
 import { formatTimestamp } from './amounts';
 import { Field, Fields, Title } from './components';
+import { TransactionFields, type TransactionFieldsView } from './transactionFields';
 
 export const SwitchNetworkScreen = ({ from, to }: { from: Network; to: Network }): JSXElement => (
   <Box>
@@ -136,30 +137,24 @@ export const CallsView = ({ calls }: { calls: DisplayedCall[] }): JSXElement => 
   </Box>
 );
 
-export type DisplayedFees = { nonce: string; tip: string; resourceBounds: [string, string][] };
-
 export const SignTransactionScreen = ({
   signer,
   network,
   calls,
-  fees,
+  fields,
 }: {
   signer: string;
   network: Network;
   calls: DisplayedCall[];
-  fees: DisplayedFees;
+  fields: TransactionFieldsView;
 }): JSXElement => (
   <Box>
     <Title title="Sign transaction" subtitle="The signature lets this site send the transaction." />
     <Field label="Signer" value={signer} />
     <Field label="Network" value={network.name} />
-    <Field label="Nonce" value={fees.nonce} />
     <Divider />
     <CallsView calls={calls} />
-    <Divider />
-    <Heading size="sm">Fee limits</Heading>
-    <Field label="Tip" value={fees.tip} />
-    <Fields rows={fees.resourceBounds} />
+    <TransactionFields fields={fields} />
   </Box>
 );
 
@@ -168,13 +163,13 @@ export const SignDeclareScreen = ({
   network,
   classHash,
   compiledClassHash,
-  fees,
+  fields,
 }: {
   signer: string;
   network: Network;
   classHash: string;
   compiledClassHash: string;
-  fees: DisplayedFees;
+  fields: TransactionFieldsView;
 }): JSXElement => (
   <Box>
     <Title
@@ -185,11 +180,7 @@ export const SignDeclareScreen = ({
     <Field label="Network" value={network.name} />
     <Field label="Class hash" value={classHash} />
     <Field label="Compiled class hash" value={compiledClassHash} />
-    <Field label="Nonce" value={fees.nonce} />
-    <Divider />
-    <Heading size="sm">Fee limits</Heading>
-    <Field label="Tip" value={fees.tip} />
-    <Fields rows={fees.resourceBounds} />
+    <TransactionFields fields={fields} />
   </Box>
 );
 

@@ -201,7 +201,10 @@ describe('l2_executeTxn', () => {
     expect(text).toContain('recipient (ContractAddress)');
     expect(text).toContain('amount (u256)');
     expect(text).toContain('12345');
-    expect(text).toMatch(/Maximum fee/u);
+    expect(text).toMatch(/Maximum fee \(total\)\n[0-9.]+ STRK \([0-9]+ FRI\)/u);
+    expect(text).toMatch(/Nonce\n[0-9]+/u);
+    // The names come from the dapp's abis: labelled as the site's.
+    expect(text).toContain('supplied by the site');
     await dialog.ok();
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
 
