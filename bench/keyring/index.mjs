@@ -38,7 +38,7 @@ const SCOPE = `eip155:${ANVIL_CHAIN_ID}`;
 const TARGET_SIGN_MS = 15;
 const TARGET_PREPARE_ROUND_TRIPS = 2;
 
-buildIfMissing(BUNDLE, 'packages/keyring-snap');
+await buildIfMissing(BUNDLE, 'packages/keyring-snap');
 const bundle = readFileSync(BUNDLE);
 const testSnapDir = ensureTestSnap();
 

@@ -13,16 +13,23 @@
 //     trips and latency of a fresh snap (version check, timestamp search) and of a warm one.
 // Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3; history
 // <= 6 round trips and <= 1 s.
-import { createServer, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import {
+  jsonRpcRequest,
+  postJson,
+  rpc as jsonRpc,
+  startCountingProxy,
+  startDevnet,
+  STRK_TOKEN as STRK,
+} from '@l2wallet/testkit';
+
+import {
   buildIfMissing,
   grantedSnapState,
   installServedSnap,
-  listen,
   ROOT,
   serveSnapFolder,
 } from '../lib/snapSimulation.mjs';
@@ -31,65 +38,25 @@ import { latency, machine } from '../lib/stats.mjs';
 const require = createRequire(import.meta.url);
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 const WARMUP = 3;
-const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const RECIPIENT = '0x0123456789abcdef';
 
 // The devnet through its public entry point (packages/devnet/dist, built if missing).
-buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
-const { startDevnetServer } = require('@l2wallet/devnet');
+await buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
 const { ensureE2eSnap, ensureE2eNodeSnap, DEVNET_PORT } = require(
   join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
 );
 const SNAP_DIR = await ensureE2eSnap();
 const NODE_SNAP_DIR = await ensureE2eNodeSnap();
 
-// The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a pass-through on the
-// bundle's port (5059) counts those, the devnet itself listens on a free port behind it.
-const explorerHits = { count: 0 };
-/** Where the pass-through forwards: the history part points it at its long devnet. */
-const proxyTarget = { port: 0 };
-function countingProxy(target) {
-  proxyTarget.port = target;
-  return listen(
-    createServer((req, res) => {
-      if (req.method === 'GET' && req.url.startsWith('/api/txns')) {
-        explorerHits.count += 1;
-      }
-      const upstream = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: proxyTarget.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.writeHead(502).end());
-      req.pipe(upstream);
-    }),
-    DEVNET_PORT,
-  );
-}
+// The devnet counts its JSON-RPC HTTP requests but not explorer GETs: a counting proxy on the
+// bundle's port (5059) counts those; the devnet itself listens on a free port behind it (the
+// history part points the proxy at its long devnet).
+const rpc = (target, method, params) => jsonRpc(target.rpcUrl, method, params);
 
-async function rpc(devnet, method, params) {
-  const response = await fetch(devnet.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = await response.json();
-  if (body.error) {
-    throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  }
-  return body.result;
-}
-
-const devnet = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 1 });
-const proxy = await countingProxy(devnet.port);
+const devnet = await startDevnet({ seed: 0, accounts: 1 });
+const proxy = await startCountingProxy(devnet.url, { port: DEVNET_PORT });
+const explorerHits = () =>
+  proxy.log().filter(({ method, path }) => method === 'GET' && path.startsWith('/api/txns')).length;
 const snapServer = await serveSnapFolder(SNAP_DIR);
 const snap = await installServedSnap(snapServer, { state: grantedSnapState() });
 
@@ -97,7 +64,7 @@ function counters() {
   return {
     http: devnet.metrics.httpRequests,
     calls: Object.values(devnet.metrics.rpcCalls).reduce((sum, count) => sum + count, 0),
-    explorer: explorerHits.count,
+    explorer: explorerHits(),
   };
 }
 
@@ -156,19 +123,12 @@ const BLOCK_SECONDS = 60;
 
 /** devnet_increaseTime `count` times in one batch: `count` empty blocks a minute apart. */
 async function emptyBlocks(target, count) {
-  const response = await fetch(target.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(
-      Array.from({ length: count }, (_, id) => ({
-        jsonrpc: '2.0',
-        id,
-        method: 'devnet_increaseTime',
-        params: { time: BLOCK_SECONDS },
-      })),
+  const { json: body } = await postJson(
+    target.rpcUrl,
+    Array.from({ length: count }, (_, id) =>
+      jsonRpcRequest('devnet_increaseTime', { time: BLOCK_SECONDS }, id),
     ),
-  });
-  const body = await response.json();
+  );
   if (!Array.isArray(body) || body.some((item) => item.error)) {
     throw new Error(`devnet_increaseTime: ${JSON.stringify(body).slice(0, 300)}`);
   }
@@ -181,14 +141,12 @@ async function emptyBlocks(target, count) {
  */
 async function historyRows() {
   const now = Math.floor(Date.now() / 1000);
-  const long = await startDevnetServer({
-    host: '127.0.0.1',
-    port: 0,
+  const long = await startDevnet({
     seed: 0,
     accounts: 1,
     startTime: now - HISTORY_BLOCKS * BLOCK_SECONDS - 600,
   });
-  proxyTarget.port = long.port;
+  proxy.retarget(long.url);
   const nodeServer = await serveSnapFolder(NODE_SNAP_DIR);
   const sender = await installServedSnap(nodeServer, { state: grantedSnapState() });
   const reader = await installServedSnap(nodeServer, { state: grantedSnapState() });
@@ -439,8 +397,7 @@ try {
 } finally {
   await snap.executionService.terminateAllSnaps?.();
   snapServer.close();
-  proxy.closeAllConnections();
-  proxy.close();
+  await proxy.stop();
   await devnet.close();
 }
 process.exit(0);

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+import { STARKNET_TESTNET as TESTNET, STRK_TOKEN as STRK } from '@l2wallet/testkit';
+
 import {
   buildIfMissing,
   grantedSnapState,
@@ -19,11 +21,10 @@ const SNAP_DIR = join(ROOT, 'packages', 'snap');
 const BUNDLE = join(SNAP_DIR, 'dist', 'bundle.js');
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = 10;
-const TESTNET = '0x534e5f5345504f4c4941';
 const TARGET_BUNDLE_KB = 600;
 const TARGET_SIGN_MESSAGE_P50_MS = 30;
 
-buildIfMissing(BUNDLE, 'packages/snap');
+await buildIfMissing(BUNDLE, 'packages/snap');
 
 /** Runs one request, approving every dialog it opens; throws on an error response. */
 async function call(snap, method, params) {
@@ -58,7 +59,6 @@ async function measure(snap, method, makeParams) {
 // The snap tests' revision 1 message (a ByteArray memo, u128, bool, ContractAddress).
 const TYPED_DATA = JSON.parse(readFileSync(join(SNAP_DIR, 'test', 'typedData.json'), 'utf8')).rev1;
 
-const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const BOUNDS = {
   l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
   l2_gas: { max_amount: '0x1000000', max_price_per_unit: '0x2540be400' },
@@ -116,6 +116,6 @@ try {
   }
 } finally {
   await snap.executionService.terminateAllSnaps?.();
-  server.close();
+  await server.close();
 }
 process.exit(0);

@@ -1,5 +1,5 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { runCommand, spawnService, type Service } from '@l2wallet/testkit';
 import { parseArgs } from '../src/cli';
 import { rpc } from './helpers';
 
@@ -8,37 +8,22 @@ const packageDir = join(__dirname, '..');
 // packages' tests may be running dist/ at the same time.
 const buildDir = join(packageDir, '.cache/test-build');
 
-function startCli(
-  args: string[],
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(buildDir, 'cli.js'), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The built CLI as a process, ready once it prints the URL it listens on. */
+async function startCli(args: string[]): Promise<{ cli: Service; url: string }> {
+  const cli = await spawnService({
+    name: 'l2-devnet',
+    command: process.execPath,
+    args: [join(buildDir, 'cli.js'), ...args],
+    readyLine: /listening on http:\/\/\S+\s/,
+    timeoutMs: 20_000,
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CLI did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => output });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`CLI exited with ${code}:\n${output}`)));
-  });
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  return { cli, url: (/listening on (http:\/\/\S+)/.exec(cli.output()) as RegExpExecArray)[1] };
 }
 
 describe('l2-devnet CLI', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     // The CLI ships as the built cli.js (the package's bin): build it as `npm run build` does.
-    execFileSync(process.execPath, [
+    await runCommand(process.execPath, [
       require.resolve('typescript/bin/tsc'),
       '-p',
       join(packageDir, 'tsconfig.build.json'),
@@ -91,7 +76,7 @@ describe('l2-devnet CLI', () => {
   });
 
   test('serves, prints the predeployed accounts, and exits cleanly on SIGTERM', async () => {
-    const { child, url, output } = await startCli([
+    const { cli, url } = await startCli([
       '--port',
       '0',
       '--accounts',
@@ -101,7 +86,6 @@ describe('l2-devnet CLI', () => {
       '--chain-id',
       'SN_MAIN',
     ]);
-    const exited = exitCode(child);
     try {
       expect((await rpc(`${url}/rpc`, 'starknet_chainId')).result).toBe('0x534e5f4d41494e');
       const accounts = (await rpc(url, 'devnet_getPredeployedAccounts')).result as {
@@ -109,18 +93,17 @@ describe('l2-devnet CLI', () => {
         private_key: string;
       }[];
       expect(accounts).toHaveLength(2);
-      expect(output()).toContain(accounts[1].address);
-      expect(output()).toContain(accounts[1].private_key);
+      expect(cli.output()).toContain(accounts[1].address);
+      expect(cli.output()).toContain(accounts[1].private_key);
     } finally {
-      child.kill('SIGTERM');
+      await cli.stop('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect((await cli.waitForExit()).code).toBe(0);
   });
 
   test('exits cleanly on SIGINT too', async () => {
-    const { child } = await startCli(['--port', '0', '--accounts', '1', '--block-time', '1000']);
-    const exited = exitCode(child);
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    const { cli } = await startCli(['--port', '0', '--accounts', '1', '--block-time', '1000']);
+    await cli.stop('SIGINT');
+    expect(await cli.waitForExit()).toEqual({ code: 0, signal: null });
   });
 });

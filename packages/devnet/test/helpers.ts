@@ -1,3 +1,4 @@
+import { jsonRpcRequest, postJson } from '@l2wallet/testkit';
 import { Account, CallData, config, hash, RpcProvider, uint256 } from 'starknet';
 import { DevnetServer, DevnetServerOptions, startDevnetServer, STRK_TOKEN_ADDRESS } from '../src';
 
@@ -31,26 +32,21 @@ export interface RpcReply {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** A raw JSON-RPC call, for shapes and error codes below starknet.js's abstractions. */
+/**
+ * A raw JSON-RPC call (params left out when undefined), for shapes and error codes below
+ * starknet.js's abstractions.
+ */
 export async function rpc(url: string, method: string, params?: unknown): Promise<RpcReply> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as RpcReply;
+  return (await postJson(url, jsonRpcRequest(method, params))).json as RpcReply;
 }
 
+/** A POST of any body, for what the node answers to malformed requests. */
 export async function postRaw(
   url: string,
   body: string,
 ): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  return { status: response.status, text: await response.text() };
+  const { status, text } = await postJson(url, body);
+  return { status, text };
 }
 
 export async function strkBalance(

@@ -17,6 +17,8 @@ export interface Service {
   /** Signals the whole process group (default SIGTERM) and resolves when it has exited. */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
   killNow(): void;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  waitForExit(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface SpawnOptions {
@@ -100,6 +102,12 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
     let settled = false;
     // A child that never started (spawn error) has no pid and emits no 'exit': nothing to wait for.
     let exited = child.pid === undefined;
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+      child.once('exit', (code, signal) => done({ code, signal }));
+      child.once('error', () => {
+        if (child.pid === undefined) done({ code: null, signal: null });
+      });
+    });
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.length > 200_000) output = output.slice(-100_000);
@@ -121,6 +129,7 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
       pid: child.pid ?? -1,
       output: () => output,
       killNow: () => killGroup('SIGKILL'),
+      waitForExit: () => exit,
       stop: (signal = 'SIGTERM', graceMs = 5000) =>
         new Promise<void>((done) => {
           live.delete(service);

@@ -47,12 +47,13 @@ describe('serveHttp and the JSON-RPC client', () => {
   });
 
   it('the counting proxy forwards and counts one entry per HTTP request (a batch as one)', async () => {
-    const stub = await serveHttp((_request, response, body) => {
+    const stub = await serveHttp((request, response, body) => {
+      expect(request.url).toBe('/rpc');
       const calls = JSON.parse(body) as { id: number }[] | { id: number };
       const reply = (call: { id: number }) => ({ jsonrpc: '2.0', id: call.id, result: 'ok' });
       response.end(JSON.stringify(Array.isArray(calls) ? calls.map(reply) : reply(calls)));
     });
-    const proxy = await startCountingProxy(stub.url);
+    const proxy = await startCountingProxy(`${stub.url}/rpc`);
     try {
       expect(await rpc(proxy.url, 'a')).toBe('ok');
       await postJson(proxy.url, [
@@ -60,6 +61,19 @@ describe('serveHttp and the JSON-RPC client', () => {
         { jsonrpc: '2.0', id: 2, method: 'c' },
       ]);
       expect(proxy.requests()).toEqual([['a'], ['b', 'c']]);
+      const other = await serveHttp(
+        (request, response) => void response.end(`other ${request.url}`),
+      );
+      try {
+        proxy.retarget(`${other.url}/base`);
+        expect(await (await fetch(`${proxy.url}/api/txns?page=2`)).text()).toBe(
+          'other /base/api/txns?page=2',
+        );
+        expect(proxy.log().at(-1)).toEqual({ method: 'GET', path: '/api/txns?page=2', calls: [] });
+        expect(proxy.requests()).toHaveLength(2);
+      } finally {
+        await other.close();
+      }
     } finally {
       await proxy.stop();
       await stub.close();
