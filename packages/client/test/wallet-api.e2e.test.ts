@@ -26,9 +26,9 @@ import {
   REPO_ROOT,
   STRK_TOKEN,
   SimulatedFlask,
-  ensureSnapBuild,
   rpc,
   serveSnap,
+  snapVariant,
   startDevnet,
   type ServedSnap,
 } from '@l2wallet/testkit';
@@ -133,7 +133,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
 
   beforeAll(async () => {
     devnet = await startDevnet({ port: DEVNET_PORT, seed: 0, accounts: 1 });
-    const folder = ensureSnapBuild({
+    const folder = await snapVariant({
       snapRoot: path.join(REPO_ROOT, 'packages/snap'),
       env: {
         SNAP_TESTNET_RPC_URL: devnet.rpcUrl,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { buildSnapVariant, CLOSED_URL, runCommand } from '@l2wallet/testkit';
+import { CLOSED_URL, runCommand, snapVariant } from '@l2wallet/testkit';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 export const SITE_DIR = path.join(REPO_ROOT, 'packages/site');
@@ -51,17 +51,18 @@ export async function reuseOrBuildSite(): Promise<string> {
 }
 
 /**
- * The snap bundle built from packages/snap/src against the test's devnet, by the testkit's cached
- * snap builder (a folder per set of build variables; packages/snap/dist is left alone). Mainnet
- * points at a closed local port, so a Mainnet call fails fast instead of reaching the public node.
+ * The snap bundle built from packages/snap/src against the test's devnet: the testkit's
+ * snapVariant of its cached build (rebuilt only when the snap's sources change; a devnet on a new
+ * port costs a copy, not a build; packages/snap/dist is left alone). Mainnet points at a closed
+ * local port, so a Mainnet call fails fast instead of reaching the public node.
  */
 export function buildSnap(env: { rpcUrl: string; explorerUrl: string }): Promise<string> {
-  return buildSnapVariant({
+  return snapVariant({
     snapRoot: SNAP_DIR,
     env: {
       SNAP_TESTNET_RPC_URL: env.rpcUrl,
       SNAP_TESTNET_EXPLORER_URL: env.explorerUrl,
-      SNAP_MAINNET_RPC_URL: CLOSED_URL,
+      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
       SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
     },
   });
