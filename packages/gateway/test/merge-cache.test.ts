@@ -5,9 +5,13 @@
  * never merged; `latest` answers never outlive the next head (polled, or from newHeads over a
  * WebSocket upstream); deep blocks are kept, pending and null never.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ANVIL_ACCOUNTS, type AnvilService, startAnvil } from '@l2wallet/testkit';
+import {
+  ANVIL_ACCOUNTS,
+  type AnvilService,
+  postJson,
+  serveHttp,
+  startAnvil,
+} from '@l2wallet/testkit';
 import { request } from 'undici';
 import { createWalletClient, http as viemHttp } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -23,37 +27,22 @@ import { call, deployCode, gatewayConfig, post, startWithKey, usageOf } from './
 async function upstreamProxy(target: string) {
   const seen: string[] = [];
   const mode = { delayMs: 0, hang: false, fail: false };
-  const held: http.ServerResponse[] = [];
-  const server = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', async () => {
-      const body = JSON.parse(text) as { method: string } | { method: string }[];
-      // Single calls only: the gateway's health check is a batch.
-      if (!Array.isArray(body)) seen.push(body.method);
-      if (mode.hang) return void held.push(res);
-      if (mode.delayMs) await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
-      if (mode.fail) return void res.writeHead(502).end('bad gateway');
-      const answer = await fetch(target, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: text,
-      });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(await answer.text());
-    });
+  const server = await serveHttp(async (_request, response, text) => {
+    const body = JSON.parse(text) as { method: string } | { method: string }[];
+    // Single calls only: the gateway's health check is a batch.
+    if (!Array.isArray(body)) seen.push(body.method);
+    if (mode.hang) return; // never answered; close() ends it
+    if (mode.delayMs) await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
+    if (mode.fail) return void response.writeHead(502).end('bad gateway');
+    const answer = await postJson(target, text);
+    response.writeHead(200, { 'content-type': 'application/json' }).end(answer.text);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     mode,
     /** Upstream calls of `method` so far. */
     count: (method: string) => seen.filter((m) => m === method).length,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: () => server.close(),
   };
 }
 
@@ -103,6 +92,9 @@ describe('merging identical calls in flight', () => {
   beforeAll(async () => {
     // The cache off: only merging can save upstream calls here.
     ({ gw, key, rpcUrl } = await gatewayOnProxy({}, { cacheEntries: 0 }));
+    // Merging is per head: let the gateway settle on its first one before counting.
+    await post(rpcUrl, call('eth_blockNumber'));
+    await new Promise((resolve) => setTimeout(resolve, 400));
   });
   afterAll(() => gw?.close());
   afterEach(() => {
@@ -246,10 +238,11 @@ describe('the head-aware cache', () => {
         seenAt = Date.now();
         break;
       }
-      expect(Date.now() - mined).toBeLessThan(1000); // within one poll interval (<= 1 s)
+      // The poll is 250 ms; the bound leaves room for a loaded machine's request latency.
+      expect(Date.now() - mined).toBeLessThan(2000);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(seenAt - mined).toBeLessThanOrEqual(1000);
+    expect(seenAt - mined).toBeLessThan(2000);
     // Cached or not, each answer was charged.
     expect((await usageOf(gw, key)).methods.eth_getBalance).toBe(usedBefore + reads * 80);
   }

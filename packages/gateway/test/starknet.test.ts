@@ -5,8 +5,8 @@
  * methods of the other protocol -32601 and free; Starknet reads merged and cached (latest until
  * the next head, by hash for good, pre_confirmed never).
  */
-import { type DevnetServer, startDevnetServer, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
-import { type AnvilService, startAnvil } from '@l2wallet/testkit';
+import { type DevnetServer, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
+import { type AnvilService, startAnvil, startDevnet } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, uint256 } from 'starknet';
 import WebSocket from 'ws';
 import { STARKNET_COSTS } from '../src/credits/costs';
@@ -14,13 +14,13 @@ import type { RunningGateway } from '../src/server';
 import { call, gatewayConfig, post, startWithKey, usageOf } from './helpers';
 
 let anvil: AnvilService;
-let devnet: DevnetServer;
+let devnet: DevnetServer & { stop(): Promise<void> };
 let gw: RunningGateway;
 let key: string;
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  devnet = await startDevnetServer({ host: '127.0.0.1', port: 0 });
+  devnet = await startDevnet<DevnetServer>();
   ({ gw, key } = await startWithKey(
     gatewayConfig(anvil.url, {
       chains: [
@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  await devnet?.close();
+  await devnet?.stop();
   await anvil?.stop();
 });
 
