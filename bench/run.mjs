@@ -2,9 +2,10 @@
 // Runs every benchmark under bench/<name>/index.mjs (or only the names given) one after another.
 // Each prints its own table; copy the latest tables into bench/RESULTS.md with the machine noted.
 import { readdirSync, existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { runCommand } from '@l2wallet/testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
@@ -17,10 +18,14 @@ const names = readdirSync(here, { withFileTypes: true })
 let failed = 0;
 for (const name of names) {
   console.log(`\n## bench/${name}\n`);
-  const run = spawnSync(process.execPath, [join(here, name, 'index.mjs')], { stdio: 'inherit' });
-  if (run.status !== 0) {
+  try {
+    await runCommand(process.execPath, [join(here, name, 'index.mjs')], {
+      inherit: true,
+      timeoutMs: 3_600_000,
+    });
+  } catch (error) {
     failed += 1;
-    console.error(`bench/${name} exited with ${run.status}`);
+    console.error(`bench/${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 process.exit(failed === 0 ? 0 : 1);

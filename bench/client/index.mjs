@@ -3,24 +3,24 @@
 // entry that imports what a dapp imports (setupStarknetSnap, the wallet object, the Wallet
 // Standard registration), for the browser; the size is then gzipped (level 9). The client is
 // rebuilt from its sources first, so the figure is the current code's.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+import { runCommand } from '@l2wallet/testkit';
+
 import { ROOT } from '../lib/snapSimulation.mjs';
 
 const require = createRequire(import.meta.url);
 const webpack = require('webpack');
 
-const build = spawnSync(
+await runCommand(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', 'packages/client/tsconfig.build.json'],
-  { cwd: ROOT, stdio: 'inherit' },
+  { cwd: ROOT, inherit: true },
 );
-if (build.status !== 0) process.exit(1);
 
 const work = join(ROOT, 'node_modules/.cache/bench-client');
 rmSync(work, { recursive: true, force: true });

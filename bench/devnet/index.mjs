@@ -2,12 +2,12 @@
 // Throughput and latency of the devnet (packages/devnet, built dist) under signed ERC-20 transfers.
 // The node runs as its own process (the l2-devnet CLI), the client here signs with starknet.js.
 // Build first: npm run build -w packages/devnet
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnService } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
 
 import { latency, machine, percentile } from '../lib/stats.mjs';
@@ -28,26 +28,15 @@ const BOUNDS = {
 
 config.set('logLevel', 'ERROR');
 
-function startNode() {
-  const child = spawn(
-    process.execPath,
-    [cli, '--port', '0', '--accounts', String(CONCURRENT_CLIENTS + 1)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code, signal) => {
-      if (code) console.error(`devnet exited with ${code} ${signal ?? ''}`);
-      reject(new Error(`devnet exited with ${code}`));
-    });
+/** The devnet CLI as its own process, ready once it prints the URL it listens on. */
+async function startNode() {
+  const child = await spawnService({
+    name: 'l2-devnet',
+    command: process.execPath,
+    args: [cli, '--port', '0', '--accounts', String(CONCURRENT_CLIENTS + 1)],
+    readyLine: /listening on http:\/\/\S+\s/,
   });
+  return { child, url: /listening on (http:\/\/\S+)/.exec(child.output())[1] };
 }
 
 let requestId = 0;
@@ -226,5 +215,5 @@ try {
   for (const [name, value] of rows) console.log(`| ${name.padEnd(width)} | ${value} |`);
 } finally {
   agent.destroy();
-  child.kill('SIGTERM');
+  await child.stop();
 }

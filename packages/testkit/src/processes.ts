@@ -180,13 +180,19 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
 }
 
 /**
- * Runs a command to completion in its own process group (a build, a CLI call) and resolves with
- * its output; rejects with the output's tail when it fails or outlives `timeoutMs` (killed).
+ * Runs a command to completion in its own process group (a build, a CLI call, a benchmark) and
+ * resolves with its output; rejects with the output's tail when it fails or outlives `timeoutMs`
+ * (killed). With `inherit` its output goes straight to this process's (and '' is returned).
  */
 export function runCommand(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    inherit?: boolean;
+  } = {},
 ): Promise<string> {
   try {
     requireExecutable(command);
@@ -197,19 +203,20 @@ export function runCommand(
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+      stdio: options.inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+      // On the terminal (inherit) it stays in this process group, so Ctrl-C reaches it too.
+      detached: !options.inherit,
     });
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.length > 400_000) output = output.slice(-200_000);
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
     const timer = setTimeout(() => {
       try {
-        process.kill(-(child.pid as number), 'SIGKILL');
+        process.kill(options.inherit ? (child.pid as number) : -(child.pid as number), 'SIGKILL');
       } catch {
         // already gone
       }
