@@ -8,24 +8,29 @@
 //   latest block, 8 balances, 8 eth_calls, repeated), to anvil direct and the gateway.
 // CPU per request is the server process's own (utime + stime from /proc over the measured run),
 // so it does not depend on what else shares the machine. Build first: npm run build -w packages/gateway
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  ensureGatewayBuilt,
+  freePort,
+  rpc,
+  runCommand,
+  spawnService,
+  startAnvil,
+  startGatewayWithKey,
+  startRedis,
+} from '@l2wallet/testkit';
 import autocannon from 'autocannon';
 
 import { machine } from '../lib/stats.mjs';
 
-const require = createRequire(import.meta.url);
-const { startAnvil, startRedis, spawnService, freePort, rpc } = require('@l2wallet/testkit');
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '../../packages/gateway/dist/cli.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+const TICK_US = 1e6 / Number((await runCommand('getconf', ['CLK_TCK'])).trim() || 100);
 
 /** CPU time (user + system) a process has used so far, in microseconds. */
 function cpuMicros(pid) {
@@ -34,38 +39,23 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
 }
 
+/** The gateway CLI in front of `upstream` with `ledger`, and one key with room for the runs. */
 async function gateway(dir, name, ledger, upstream) {
-  const config = join(dir, `${name}.json`);
-  writeFileSync(
-    config,
-    JSON.stringify({
-      listen: { host: '127.0.0.1', port: 1 },
-      ledger,
-      chains: [{ name: 'local', hosts: ['*'], upstreams: [upstream] }],
-    }),
-  );
-  const created = execFileSync(process.execPath, [
-    cli,
-    'keys',
-    'create',
-    '--config',
-    config,
-    '--plan',
-    'team',
-    '--daily-credits',
-    String(1e15),
-    '--credits-per-second',
-    String(1e12),
-  ]);
-  const key = created.toString().trim().split('\n').at(-1);
-  const port = await freePort();
-  const service = await spawnService({
+  const { gateway: service, rpcUrl } = await startGatewayWithKey({
+    upstream,
+    dir,
     name: `gateway-${name}`,
-    command: process.execPath,
-    args: [cli, 'serve', '--config', config, '--port', String(port)],
-    readyLine: /listening on/,
+    config: { ledger },
+    keyOptions: [
+      '--plan',
+      'team',
+      '--daily-credits',
+      String(1e15),
+      '--credits-per-second',
+      String(1e12),
+    ],
   });
-  return { service, pid: service.pid, url: `http://127.0.0.1:${port}/v3/${key}` };
+  return { service, pid: service.pid, url: rpcUrl };
 }
 
 function run(url, requests, duration = DURATION) {
@@ -84,6 +74,7 @@ function run(url, requests, duration = DURATION) {
   });
 }
 
+ensureGatewayBuilt();
 const anvil = await startAnvil();
 const redis = await startRedis();
 const dir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
@@ -180,13 +171,10 @@ try {
   }));
 
   const [, floor, onSqlite, onRedisRow, mixDirect, mixGateway] = results;
-  const commit = (() => {
-    try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here }).toString().trim();
-    } catch {
-      return 'unknown';
-    }
-  })();
+  const commit = await runCommand('git', ['rev-parse', '--short', 'HEAD'], { cwd: here }).then(
+    (output) => output.trim(),
+    () => 'unknown',
+  );
   const pad = (text, width) => String(text).padEnd(width);
   console.log(
     `Machine: ${machine()}, Node ${process.version}. Run: ${new Date().toISOString()} at commit ${commit}, load average ${loadavg()[0].toFixed(2)} at the end; autocannon ${CONNECTIONS} connections, ${DURATION} s per row after a 2 s warm-up, means of ${ROUNDS} rounds.\n`,
