@@ -66,18 +66,18 @@ function toWalletIcon(icon: unknown): WalletIcon {
  * emits `change`, and `disconnect` empties the accounts.
  */
 export class StarknetSnapStandardWallet implements WalletWithStarknetFeatures {
-  readonly #wallet: SnapStarknetWindowObject;
-  readonly #name: string;
-  readonly #icon: WalletIcon;
-  readonly #listeners: { [E in StandardEventsNames]?: StandardEventsListeners[E][] } = {};
-  #account: ReadonlyWalletAccount | null = null;
+  private readonly wallet: SnapStarknetWindowObject;
+  private readonly walletName: string;
+  private readonly walletIcon: WalletIcon;
+  private readonly listeners: { [E in StandardEventsNames]?: StandardEventsListeners[E][] } = {};
+  private current: ReadonlyWalletAccount | null = null;
 
   constructor(wallet: SnapStarknetWindowObject, options: StarknetStandardWalletOptions = {}) {
-    this.#wallet = wallet;
-    this.#name = options.name ?? wallet.name;
-    this.#icon = toWalletIcon(options.icon ?? wallet.icon);
-    wallet.on('accountsChanged', (accounts) => this.#onAccountsChanged(accounts));
-    wallet.on('networkChanged', (chainId, accounts) => this.#onNetworkChanged(chainId, accounts));
+    this.wallet = wallet;
+    this.walletName = options.name ?? wallet.name;
+    this.walletIcon = toWalletIcon(options.icon ?? wallet.icon);
+    wallet.on('accountsChanged', (accounts) => this.onAccountsChanged(accounts));
+    wallet.on('networkChanged', (chainId, accounts) => this.onNetworkChanged(chainId, accounts));
   }
 
   get version() {
@@ -85,11 +85,11 @@ export class StarknetSnapStandardWallet implements WalletWithStarknetFeatures {
   }
 
   get name(): string {
-    return this.#name;
+    return this.walletName;
   }
 
   get icon(): WalletIcon {
-    return this.#icon;
+    return this.walletIcon;
   }
 
   get chains(): IdentifierString[] {
@@ -97,51 +97,54 @@ export class StarknetSnapStandardWallet implements WalletWithStarknetFeatures {
   }
 
   get accounts(): WalletAccount[] {
-    return this.#account ? [this.#account] : [];
+    return this.current ? [this.current] : [];
   }
 
   get features(): StarknetFeatures {
     return {
-      'standard:connect': { version: '1.0.0', connect: this.#connect },
-      'standard:disconnect': { version: '1.0.0', disconnect: this.#disconnect },
-      'standard:events': { version: '1.0.0', on: this.#on },
+      'standard:connect': { version: '1.0.0', connect: this.connectFeature },
+      'standard:disconnect': { version: '1.0.0', disconnect: this.disconnectFeature },
+      'standard:events': { version: '1.0.0', on: this.onFeature },
       'starknet:walletApi': {
         version: '1.0.0',
-        request: this.#wallet.request,
-        walletVersion: this.#wallet.version,
-        id: this.#wallet.id,
+        request: this.wallet.request,
+        walletVersion: this.wallet.version,
+        id: this.wallet.id,
       },
     };
   }
 
-  #connect: StandardConnectMethod = async ({ silent } = {}) => {
-    const accounts = await this.#wallet.request({
+  private connectFeature: StandardConnectMethod = async ({ silent } = {}) => {
+    const accounts = await this.wallet.request({
       type: 'wallet_requestAccounts',
       params: { silent_mode: silent ?? false },
     });
     if (accounts.length === 0) return { accounts: [] };
-    const chainId = await this.#wallet.request({ type: 'wallet_requestChainId' });
-    this.#setAccount(accounts[0], chainId);
+    const chainId = await this.wallet.request({ type: 'wallet_requestChainId' });
+    this.setAccount(accounts[0], chainId);
     return { accounts: this.accounts };
   };
 
-  #disconnect = async (): Promise<void> => {
-    this.#wallet.disconnect();
-    if (!this.#account) return;
-    this.#account = null;
-    this.#emit('change', { accounts: this.accounts });
+  private disconnectFeature = async (): Promise<void> => {
+    this.wallet.disconnect();
+    if (!this.current) return;
+    this.current = null;
+    this.emit('change', { accounts: this.accounts });
   };
 
-  #on = <E extends StandardEventsNames>(event: E, listener: StandardEventsListeners[E]) => {
-    const listeners = (this.#listeners[event] ??= []) as StandardEventsListeners[E][];
+  private onFeature = <E extends StandardEventsNames>(
+    event: E,
+    listener: StandardEventsListeners[E],
+  ) => {
+    const listeners = (this.listeners[event] ??= []) as StandardEventsListeners[E][];
     listeners.push(listener);
     return () => {
-      this.#listeners[event] = this.#listeners[event]?.filter((other) => other !== listener);
+      this.listeners[event] = this.listeners[event]?.filter((other) => other !== listener);
     };
   };
 
-  #emit(event: 'change', properties: StandardEventsChangeProperties) {
-    for (const listener of this.#listeners[event] ?? []) {
+  private emit(event: 'change', properties: StandardEventsChangeProperties) {
+    for (const listener of this.listeners[event] ?? []) {
       try {
         listener(properties);
       } catch (error) {
@@ -151,33 +154,33 @@ export class StarknetSnapStandardWallet implements WalletWithStarknetFeatures {
     }
   }
 
-  #setAccount(address: string, chainId: ChainId) {
+  private setAccount(address: string, chainId: ChainId) {
     const chain = standardChainOf(chainId);
-    const current = this.#account;
+    const current = this.current;
     if (current && current.address === address && current.chains[0] === chain) return;
-    this.#account = new ReadonlyWalletAccount({
+    this.current = new ReadonlyWalletAccount({
       address,
       publicKey: new Uint8Array(),
       chains: [chain],
       features: [],
     });
-    this.#emit('change', { accounts: this.accounts });
+    this.emit('change', { accounts: this.accounts });
   }
 
-  #onAccountsChanged(accounts: string[] | undefined) {
-    if (!this.#account) return;
+  private onAccountsChanged(accounts: string[] | undefined) {
+    if (!this.current) return;
     const [address] = accounts ?? [];
     if (!address) {
-      this.#account = null;
-      this.#emit('change', { accounts: [] });
+      this.current = null;
+      this.emit('change', { accounts: [] });
       return;
     }
-    this.#setAccount(address, LISTED_CHAINS[this.#account.chains[0].slice('starknet:'.length)]);
+    this.setAccount(address, LISTED_CHAINS[this.current.chains[0].slice('starknet:'.length)]);
   }
 
-  #onNetworkChanged(chainId: string | undefined, accounts: string[] | undefined) {
-    if (!this.#account || !chainId) return;
-    this.#setAccount(accounts?.[0] ?? this.#account.address, chainId);
+  private onNetworkChanged(chainId: string | undefined, accounts: string[] | undefined) {
+    if (!this.current || !chainId) return;
+    this.setAccount(accounts?.[0] ?? this.current.address, chainId);
   }
 }
 
