@@ -29,7 +29,12 @@ export interface ChainOptions {
 }
 
 /** An upstream answer without its id: the JSON text of its result, or of its error. */
-export type Outcome = { result: string; error?: undefined } | { error: string; result?: undefined };
+export type Outcome = (
+  { result: string; error?: undefined } | { error: string; result?: undefined }
+) & {
+  /** Answered by the failover partner (for one key's call only: never kept or shared). */
+  fromPartner?: boolean;
+};
 
 // Every upstream request carries id 1: an answer starting with this passes through unparsed.
 const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":';
@@ -183,8 +188,11 @@ export class Chain {
       return outcome;
     }
     const finalBlock = this.finalBlock();
-    const scope = scopeOf(this.protocol, method, params, finalBlock);
-    const key = method + paramsJson;
+    let scope = scopeOf(this.protocol, method, params, finalBlock);
+    if (scope === 'head' && !this.head.fresh()) scope = 'none';
+    // A failover key's eth_getProof may be answered by the partner: never shared with others.
+    const key =
+      (options.failover && method === 'eth_getProof' ? 'failover:' : '') + method + paramsJson;
     if (scope !== 'none') {
       const hit = this.cache.get(key);
       if (hit !== undefined) {
@@ -209,6 +217,7 @@ export class Chain {
       }
       if (
         outcome.result !== undefined &&
+        !outcome.fromPartner &&
         (scope !== 'head' || current === this.head.generation) &&
         keepable(this.protocol, scope, outcome.result, finalBlock)
       ) {
@@ -224,10 +233,16 @@ export class Chain {
     return request;
   }
 
-  /** A merged caller waits for the leader, but never longer than the upstream timeout. */
+  /**
+   * A merged caller waits for the leader, but never longer than its own call could have taken
+   * (the upstream timeout, once per upstream a read may try): a hung leader does not hold it.
+   */
   private follow(leader: Promise<Outcome>): Promise<Outcome> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new UpstreamFailure('timeout')), this.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new UpstreamFailure('timeout')),
+        this.timeoutMs * this.upstreams.length,
+      );
       leader.then(
         (outcome) => {
           clearTimeout(timer);
@@ -254,11 +269,11 @@ export class Chain {
     try {
       outcome = unwrap(await this.send(body, options.retryable));
     } catch (error) {
-      if (failover) return unwrap(await this.partner!.send(body));
+      if (failover) return { ...unwrap(await this.partner!.send(body)), fromPartner: true };
       throw error;
     }
     if (outcome.error === undefined) return outcome;
-    if (failover) return unwrap(await this.partner!.send(body));
+    if (failover) return { ...unwrap(await this.partner!.send(body)), fromPartner: true };
     if (method === 'eth_call' || method === 'eth_estimateGas') {
       const error = JSON.parse(outcome.error) as RpcErrorBody;
       const normalised = normaliseRevert(error);

@@ -8,6 +8,8 @@ import { UpstreamSocket } from './socket';
 export class HeadTracker {
   number: bigint | undefined;
   generation = 0;
+  /** When the upstream last confirmed the head (a poll or a notification answered). */
+  private confirmedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private socket: UpstreamSocket | undefined;
   private polling = false;
@@ -23,7 +25,10 @@ export class HeadTracker {
     if (this.wsUrl) {
       this.socket = new UpstreamSocket(
         this.wsUrl,
-        (_id, head) => this.seen((head as { number?: string } | null)?.number),
+        (_id, head) => {
+          this.seen((head as { number?: string } | null)?.number);
+          this.confirmedAt = Date.now();
+        },
         () => this.subscribe(),
       );
       this.subscribe().catch(() => undefined); // the poll covers until the socket is back
@@ -42,11 +47,21 @@ export class HeadTracker {
     this.polling = true;
     try {
       this.seen(await this.poll());
+      this.confirmedAt = Date.now();
     } catch {
-      // the upstream is down: the head stays, and health checks report it
+      // The upstream is down: a new head could go unseen, so `latest` answers stop (fresh()).
+      this.confirmedAt = 0;
     } finally {
       this.polling = false;
     }
+  }
+
+  /**
+   * Whether the head is known to be current: confirmed within a few polls. A `latest` answer is
+   * served from memory only then, so an unreachable upstream cannot make one outlive its head.
+   */
+  fresh(): boolean {
+    return Date.now() - this.confirmedAt <= Math.max(1000, 3 * (this.wsUrl ? 1000 : this.pollMs));
   }
 
   /** A head seen by the subscription, the poll, or a write through the gateway. */
