@@ -175,6 +175,9 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       expect(address).toMatch(/^0x[0-9a-f]{64}$/);
       // The install prompt, then whatever the snap asks on the first account access.
       expect(flask.dialogs[0]).toMatchObject({ method: 'wallet_requestSnaps', action: 'approve' });
+      // The snap's grant for this site, asked on its first account access, names the site.
+      const grant = flask.dialogs.find((dialog) => dialog.method === 'l2_createAccount');
+      expect(grant?.text).toContain('dapp.example');
       await expect(walletApi.getPermissions(wallet)).resolves.toEqual(['accounts']);
       await expect(walletApi.requestAccounts(wallet, true)).resolves.toEqual([address]);
       await expect(walletApi.requestChainId(wallet)).resolves.toBe(SEPOLIA);
@@ -236,7 +239,9 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       expect(verifyTyped(MAIL, signature, address, publicKey)).toBe(true);
       const tampered = { ...MAIL, message: { ...MAIL.message, contents: 'changed' } };
       expect(verifyTyped(tampered, signature, address, publicKey)).toBe(false);
+      // The user saw the message and the site that asked.
       expect(flask.dialogs.at(-1)?.text).toContain('Hello from the wallet API test');
+      expect(flask.dialogs.at(-1)?.text).toContain('dapp.example');
     });
 
     it('watches an asset', async () => {
@@ -276,7 +281,13 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
         }),
         113,
       );
-      // 114: a payload the wallet API does not allow names the field.
+      // 114: typed data bound to another network (the snap refuses it, naming the field) ...
+      await expectWalletError(
+        account.signMessage({ ...MAIL, domain: { ...MAIL.domain, chainId: 'SN_MAIN' } }),
+        114,
+        /chainId/,
+      );
+      // ... and a payload the wallet API does not allow names the field.
       await expectWalletError(
         account.execute({ contractAddress: STRK_TOKEN, entrypoint: 'transfer', calldata: ['x1'] }),
         114,
