@@ -7,6 +7,7 @@
  * reads are settled separately, bounded by HOME_NODE_DEADLINE_MS, and a failure becomes a note.
  * Only the first HOME_MAX_SCANNED accounts are read from the node.
  */
+import { isFeltAnswer, malformedAnswer, u256Answer } from '../chain/answers';
 import { readHistory } from '../chain/history';
 import { classHashAtCall, getChain, viewCall } from '../chain/node';
 import { getNetwork, type Network } from '../networks';
@@ -46,11 +47,6 @@ export type HomeOverview = {
   grants: SiteGrant[];
 };
 
-const u256 = (words: unknown): bigint => {
-  const [low, high] = Array.isArray(words) ? (words as string[]) : [];
-  return BigInt(low ?? 0) + (BigInt(high ?? 0) << 128n);
-};
-
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : 'the node could not be read';
 }
@@ -80,12 +76,19 @@ async function readBalances(network: Network, accounts: AccountOverview[]): Prom
       viewCall(ETH_TOKEN_ADDRESS, 'balance_of', [account.address]),
     ]),
   );
-  accounts.forEach((account, index) => {
+  // Read in full first: a malformed answer rejects the whole read (a note on the page).
+  const read = accounts.map((_account, index) => {
     const [classHash, strk, eth] = answers.slice(index * 3, index * 3 + 3);
-    account.deployed = classHash.ok;
-    account.strk = strk.ok ? u256(strk.result) : undefined;
-    account.eth = eth.ok ? u256(eth.result) : undefined;
+    if (classHash.ok && !isFeltAnswer(classHash.result)) {
+      throw malformedAnswer('a class hash');
+    }
+    return {
+      deployed: classHash.ok,
+      strk: strk.ok ? u256Answer(strk.result, 'a balance') : undefined,
+      eth: eth.ok ? u256Answer(eth.result, 'a balance') : undefined,
+    };
   });
+  accounts.forEach((account, index) => Object.assign(account, read[index]));
 }
 
 async function readLastTransactions(

@@ -1,6 +1,6 @@
 import { type } from 'superstruct';
 
-import { u256FromFelts } from '../chain/account';
+import { u256Answer } from '../chain/answers';
 import { toChainError } from '../chain/errors';
 import { getChain, viewCall } from '../chain/node';
 import { defineMethod } from '../rpc/dispatcher';
@@ -30,8 +30,8 @@ export const getErc20TokenBalance = defineMethod({
       throw toChainError(pending.error, 'Reading the pending token balance');
     }
     return {
-      balancePending: toHex(u256FromFelts(pending.result)),
-      balanceLatest: toHex(u256FromFelts(latest.result)),
+      balancePending: toHex(u256Answer(pending.result, 'a token balance')),
+      balanceLatest: toHex(u256Answer(latest.result, 'a token balance')),
     };
   },
 });

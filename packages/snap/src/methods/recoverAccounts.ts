@@ -1,7 +1,7 @@
 import { defaulted, size, integer, type } from 'superstruct';
 
 import { accountRecordFor } from '../accounts';
-import { u256FromFelts } from '../chain/account';
+import { u256Answer } from '../chain/answers';
 import { toChainError } from '../chain/errors';
 import { findDeployTxnHash } from '../chain/explorerLookup';
 import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../chain/node';
@@ -83,8 +83,8 @@ export const recoverAccounts = defineMethod({
         }
         const deployed = classHash.ok;
         const hasBalance =
-          (strk.ok && u256FromFelts(strk.result as string[]) > 0n) ||
-          (eth.ok && u256FromFelts(eth.result as string[]) > 0n);
+          (strk.ok && u256Answer(strk.result, 'a balance') > 0n) ||
+          (eth.ok && u256Answer(eth.result, 'a balance') > 0n);
         scanned.push({ key, deployed, hasBalance });
         if (!deployed && !hasBalance) {
           missed += 1;
