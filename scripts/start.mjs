@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: the whole local stack with no internet.
 //   devnet (127.0.0.1:5050) -> snap dev server (mm-snap watch, bundle built against the devnet)
-//   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started.
-import { spawn, spawnSync } from 'node:child_process';
+//   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started
+// (each is a @l2wallet/testkit service: its own process group, killed with its tree).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { anvilBinary, portAnswers, rpcResponse } from '@l2wallet/testkit';
+import { anvilBinary, portAnswers, rpcResponse, runCommand, spawnService } from '@l2wallet/testkit';
 
 import { startEvmStack } from './start/evm.mjs';
 import { startGatewayDemo } from './start/gateway.mjs';
@@ -26,7 +26,7 @@ const devnetRpcUrl = `${devnetUrl}/rpc`;
 const snapId = `local:http://localhost:${SNAP_PORT}`;
 const siteUrl = `http://localhost:${SITE_PORT}`;
 
-const children = [];
+const services = [];
 let stopping = false;
 
 function log(message) {
@@ -39,73 +39,52 @@ async function portInUse(port) {
   return v4 || v6;
 }
 
-const running = (child) =>
-  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-
-function runOnce(label, command, args, cwd = root) {
+async function runOnce(label, command, args, cwd = root) {
   log(`${label}...`);
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env: process.env });
-  if (result.status !== 0) {
-    log(`${label} failed (exit ${result.status ?? result.signal}).`);
+  try {
+    await runCommand(command, args, { cwd, inherit: true, timeoutMs: 900_000 });
+  } catch (error) {
+    log(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }
 
+/**
+ * One long-running part of the stack, its output shown prefixed with its label. If it cannot
+ * start, or exits later, everything stops. Resolves with the testkit service once spawned.
+ */
 function start(label, command, args, { cwd = root, env = {} } = {}) {
-  // detached: each child leads its own process group, so Ctrl-C can stop its whole tree.
-  const child = spawn(command, args, {
+  const started = spawnService({
+    name: label,
+    command,
+    args,
     cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    env,
+    echo: (line) => process.stdout.write(`[${label}] ${line}\n`),
+    onExit: (code, signal) => {
+      if (!stopping) {
+        log(`${label} exited (${signal ?? code}); stopping everything.`);
+        stop(1);
+      }
+    },
   });
-  const prefix = (stream, out) => {
-    let buffer = '';
-    stream.on('data', (chunk) => {
-      buffer += chunk.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop() ?? '';
-      for (const line of lines) out.write(`[${label}] ${line}\n`);
-    });
-  };
-  prefix(child.stdout, process.stdout);
-  prefix(child.stderr, process.stderr);
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      log(`${label} exited (${signal ?? code}); stopping everything.`);
+  started.then(
+    (service) => services.push(service),
+    (error) => {
+      log(`${label} failed: ${error.message}; stopping everything.`);
       stop(1);
-    }
-  });
-  // A failed spawn (missing binary, EACCES) emits 'error' and maybe no 'exit': stop the others
-  // (the detached devnet would otherwise outlive this script).
-  child.on('error', (error) => {
-    log(`${label} failed: ${error.message}; stopping everything.`);
-    stop(1);
-  });
-  children.push({ label, child });
-  return child;
+    },
+  );
+  return started;
 }
 
 function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
   log('stopping...');
-  killGroups('SIGTERM');
-  const deadline = Date.now() + 5000;
-  const wait = setInterval(() => {
-    const alive = children.filter(({ child }) => running(child));
-    if (alive.length === 0 || Date.now() > deadline) {
-      for (const { child } of alive) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-      clearInterval(wait);
-      process.exit(exitCode);
-    }
-  }, 100);
+  Promise.all(services.map((service) => service.stop('SIGTERM', 5000))).finally(() =>
+    process.exit(exitCode),
+  );
 }
 
 // The snap dev servers rebuild with local endpoints and rewrite their manifest's shasum; the
@@ -118,19 +97,6 @@ const watchedManifests = ['packages/snap', 'packages/keyring-snap'].map((folder)
 function restoreManifests() {
   for (const { file, text } of watchedManifests) {
     if (text !== undefined && readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
-  }
-}
-
-/** Signals every process group still running; synchronous, so it also works in 'exit'. */
-function killGroups(signal) {
-  for (const { child } of children) {
-    if (running(child)) {
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // already gone
-      }
-    }
   }
 }
 
@@ -162,7 +128,7 @@ async function main() {
   // Backstop: however this process ends (an uncaught error, process.exit elsewhere), no
   // detached process group is left behind.
   process.on('exit', () => {
-    killGroups('SIGKILL');
+    for (const service of services) service.killNow();
     restoreManifests();
   });
 
@@ -179,8 +145,18 @@ async function main() {
   }
 
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  runOnce('building packages/devnet', npm, ['run', 'build', '--workspace', 'packages/devnet']);
-  runOnce('building packages/client', npm, ['run', 'build', '--workspace', 'packages/client']);
+  await runOnce('building packages/devnet', npm, [
+    'run',
+    'build',
+    '--workspace',
+    'packages/devnet',
+  ]);
+  await runOnce('building packages/client', npm, [
+    'run',
+    'build',
+    '--workspace',
+    'packages/client',
+  ]);
 
   start('devnet', process.execPath, [
     path.join(root, 'packages/devnet/dist/cli.js'),

@@ -46,7 +46,12 @@ export async function startGatewayDemo({
   waitFor,
 }) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  runOnce('building packages/gateway', npm, ['run', 'build', '--workspace', 'packages/gateway']);
+  await runOnce('building packages/gateway', npm, [
+    'run',
+    'build',
+    '--workspace',
+    'packages/gateway',
+  ]);
   const cli = path.join(root, 'packages/gateway/dist/cli.js');
   let port = Number(process.env.GATEWAY_PORT ?? 8545);
   if (await portAnswers(port)) port = await freePort();

@@ -29,9 +29,13 @@ export interface SpawnOptions {
   cwd?: string;
   /** Ready once this shows in the output... */
   readyLine?: RegExp;
-  /** ...or once this port accepts connections. */
+  /** ...or once this port accepts connections (with neither, as soon as it is spawned). */
   readyPort?: number;
   timeoutMs?: number;
+  /** Called with each line of its output (stdout and stderr), e.g. to show it on a terminal. */
+  echo?: (line: string) => void;
+  /** Called if it exits after it was ready without stop() (a dev server that died). */
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 const live = new Set<Service>();
@@ -85,6 +89,8 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
     readyLine,
     readyPort,
     timeoutMs = 60_000,
+    echo,
+    onExit,
   } = options;
   try {
     requireExecutable(command, name);
@@ -100,6 +106,8 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
     });
     let output = '';
     let settled = false;
+    let stopping = false;
+    let partialLine = '';
     // A child that never started (spawn error) has no pid and emits no 'exit': nothing to wait for.
     let exited = child.pid === undefined;
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
@@ -110,6 +118,11 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
     });
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      if (echo) {
+        const lines = (partialLine + chunk.toString()).split('\n');
+        partialLine = lines.pop() ?? '';
+        for (const line of lines) echo(line);
+      }
       if (output.length > 200_000) output = output.slice(-100_000);
       if (!settled && readyLine && readyLine.test(output)) ready();
     };
@@ -132,6 +145,7 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
       waitForExit: () => exit,
       stop: (signal = 'SIGTERM', graceMs = 5000) =>
         new Promise<void>((done) => {
+          stopping = true;
           live.delete(service);
           if (exited) return done();
           const force = setTimeout(() => killGroup('SIGKILL'), graceMs);
@@ -168,8 +182,10 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
     child.once('exit', (code, signal) => {
       exited = true;
       live.delete(service);
+      if (settled && !stopping) onExit?.(code, signal);
       fail(`exited before it was ready (${signal ?? code})`);
     });
+    if (!readyLine && !readyPort) child.once('spawn', ready);
     const timer = setTimeout(() => fail(`not ready after ${timeoutMs} ms`), timeoutMs);
     const poll = readyPort
       ? setInterval(async () => {
