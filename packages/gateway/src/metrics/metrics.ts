@@ -46,7 +46,10 @@ export class Metrics {
       h = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
       this.latency.set(upstream, h);
     }
-    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) h.buckets[i] += 1;
+    // One bucket per observation; render() sums them into Prometheus' cumulative buckets.
+    let i = 0;
+    while (i < BUCKETS.length && seconds > BUCKETS[i]) i++;
+    if (i < BUCKETS.length) h.buckets[i] += 1;
     h.sum += seconds;
     h.count += 1;
   }
@@ -87,9 +90,11 @@ export class Metrics {
     const name = 'gateway_upstream_latency_seconds';
     lines.push(`# HELP ${name} Upstream call latency.`, `# TYPE ${name} histogram`);
     for (const [upstream, h] of this.latency) {
-      BUCKETS.forEach((le, i) =>
-        lines.push(`${name}_bucket{upstream="${upstream}",le="${le}"} ${h.buckets[i]}`),
-      );
+      let cumulative = 0;
+      BUCKETS.forEach((le, i) => {
+        cumulative += h.buckets[i];
+        lines.push(`${name}_bucket{upstream="${upstream}",le="${le}"} ${cumulative}`);
+      });
       lines.push(`${name}_bucket{upstream="${upstream}",le="+Inf"} ${h.count}`);
       lines.push(`${name}_sum{upstream="${upstream}"} ${h.sum}`);
       lines.push(`${name}_count{upstream="${upstream}"} ${h.count}`);

@@ -2,7 +2,7 @@
  * One upstream node: an undici Pool (keep-alive) plus a health check that also reads what the
  * normalisation needs (the latest block's gas limit, the finalized block number).
  */
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import type { Metrics } from '../metrics/metrics';
 import type { Protocol } from './types';
 
@@ -16,6 +16,7 @@ const HEALTH_BODY = JSON.stringify([
   { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] },
   { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByNumber', params: ['finalized', false] },
 ]);
+const JSON_HEADERS = { 'content-type': 'application/json' };
 const STARKNET_HEALTH_BODY = '{"jsonrpc":"2.0","id":1,"method":"starknet_blockNumber","params":[]}';
 
 export class Upstream {
@@ -43,32 +44,56 @@ export class Upstream {
     });
   }
 
-  /** Sends a JSON-RPC body; resolves with the response text, or throws UpstreamFailure. */
-  async send(body: string, timeoutMs = this.timeoutMs): Promise<string> {
+  /**
+   * Sends a JSON-RPC body; resolves with the response text, or throws UpstreamFailure. The
+   * answer's bytes are collected by a bare dispatch handler: no response stream, no header
+   * parsing, on the path every call takes.
+   */
+  send(body: string, timeoutMs = this.timeoutMs): Promise<string> {
     const started = performance.now();
-    try {
-      const response = await this.pool.request({
-        path: this.path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await response.body.text();
-      // A JSON-RPC error is an answer; a 5xx or a body that is not JSON-RPC is a failure.
-      if (response.statusCode >= 500 || !(text.startsWith('{') || text.startsWith('['))) {
-        throw new UpstreamFailure('unavailable');
-      }
-      return text;
-    } catch (error) {
-      this.healthy = false;
-      if (error instanceof UpstreamFailure) throw error;
-      const code = (error as { code?: string }).code ?? '';
-      throw new UpstreamFailure(code.includes('TIMEOUT') ? 'timeout' : 'unavailable');
-    } finally {
-      this.metrics.upstreamLatency(this.label, (performance.now() - started) / 1000);
-    }
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      const fail = (error: unknown) => {
+        this.healthy = false;
+        this.metrics.upstreamLatency(this.label, (performance.now() - started) / 1000);
+        if (error instanceof UpstreamFailure) return reject(error);
+        const code = (error as { code?: string } | undefined)?.code ?? '';
+        reject(new UpstreamFailure(code.includes('TIMEOUT') ? 'timeout' : 'unavailable'));
+      };
+      this.pool.dispatch(
+        {
+          path: this.path,
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        {
+          onConnect: () => undefined,
+          onHeaders: (statusCode: number) => {
+            status = statusCode;
+            return true;
+          },
+          onData: (chunk: Buffer) => {
+            chunks.push(chunk);
+            return true;
+          },
+          onComplete: () => {
+            const text =
+              chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks).toString();
+            // A JSON-RPC error is an answer; a 5xx or a body that is not JSON-RPC is a failure.
+            if (status >= 500 || !(text.startsWith('{') || text.startsWith('['))) {
+              return fail(new UpstreamFailure('unavailable'));
+            }
+            this.metrics.upstreamLatency(this.label, (performance.now() - started) / 1000);
+            resolve(text);
+          },
+          onError: fail,
+        } as unknown as Dispatcher.DispatchHandler,
+      );
+    });
   }
 
   /** One health check; on EVM chains it also refreshes the gas limit and finalized block. */
