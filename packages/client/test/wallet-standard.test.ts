@@ -11,9 +11,10 @@ import {
   TESTNET_CHAIN_ID,
   createStarknetWindowObject,
   registerStarknetWallet,
+  setupStarknetSnap,
   type WalletWithStarknetFeatures,
 } from '../src';
-import { FakeProvider } from './fake-provider';
+import { FakeProvider, announceOnRequest, type FakeWindow } from './fake-provider';
 
 // A window for the Wallet Standard's events; getWallets() is required after it exists.
 (globalThis as { window?: unknown }).window = new EventTarget();
@@ -103,5 +104,38 @@ describe('registerStarknetWallet', () => {
     await expect(request({ type: 'wallet_getPermissions' })).resolves.toEqual([]);
     off();
     unregister();
+  });
+});
+
+describe('setupStarknetSnap', () => {
+  it('discovers MetaMask Flask (EIP-6963), registers the wallet and window.starknet_<id>; unregister undoes both', async () => {
+    const provider = new FakeProvider();
+    provider.walletMethods.set('wallet_getSnaps', () => ({ [SNAP_ID]: { id: SNAP_ID } }));
+    provider.snapMethods.set('l2_getCurrentNetwork', () => ({
+      name: 'x',
+      chainId: TESTNET_CHAIN_ID,
+    }));
+    provider.snapMethods.set('l2_createAccount', () => ({ address: '0xabc', addressIndex: 0 }));
+    const win = window as unknown as FakeWindow;
+    announceOnRequest(win, 'io.metamask.flask', provider);
+    const { wallet, client, unregister } = await setupStarknetSnap({
+      snapId: SNAP_ID,
+      name: 'Set up',
+      timeoutMs: 100,
+    });
+    expect(client.provider).toBe(provider);
+    const globals = window as unknown as Record<string, unknown>;
+    expect(globals['starknet_metamask-starknet-snap']).toBe(wallet);
+    const registered = ours('Set up');
+    await expect(registered.features['standard:connect'].connect()).resolves.toMatchObject({
+      accounts: [{ address: '0xabc', chains: ['starknet:SN_SEPOLIA'] }],
+    });
+    unregister();
+    expect(globals['starknet_metamask-starknet-snap']).toBeUndefined();
+    expect(
+      getWallets()
+        .get()
+        .map((w) => w.name),
+    ).not.toContain('Set up');
   });
 });
