@@ -10,4 +10,8 @@ require('node:child_process').execFileSync(
 
 module.exports = {
   projects: ['<rootDir>/packages/*/jest.config.js'],
+  // Jest's default on 2 cores is one worker: every file in turn. Most test time is waiting on
+  // servers, snaps and browsers, so two files side by side use the cores; the chain tests have a
+  // devnet per file, so none waits for another's port.
+  maxWorkers: 2,
 };
