@@ -15,6 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import {
   type AnvilService,
@@ -159,10 +160,13 @@ async function expectAlive(gateway: GatewayProcess): Promise<void> {
   expect(health.status).toBe(401); // answered (no key): the process serves
 }
 
-/** RSS back within 20% of `startKb` (V8 gives memory back in its own time: wait for it). */
+/**
+ * RSS back within 20% of `startKb`. V8 gives memory back in its own time (its memory reducer
+ * runs some seconds after a burst): wait for it, up to 25 s.
+ */
 async function expectRssBack(gateway: GatewayProcess, startKb: number): Promise<void> {
   let rss = rssKb(gateway.pid);
-  for (let i = 0; i < 100 && rss > startKb * 1.2; i++) {
+  for (let i = 0; i < 250 && rss > startKb * 1.2; i++) {
     await sleep(100);
     rss = rssKb(gateway.pid);
   }
@@ -267,19 +271,26 @@ async function stopStack(stack: Stack | undefined): Promise<void> {
   await stack?.anvil.stop();
 }
 
-/** Keeps HTTP and WebSocket calls going until stopped; collects the errors answered. */
+/** Keeps HTTP (4 at a time) and WebSocket calls going until stopped; collects the errors. */
 function load(stack: Stack, delivered: Delivered, caller: Client) {
   let running = true;
   const errors: any[] = [];
-  const done = (async () => {
+  const httpLoop = async (worker: number) => {
     for (let n = 0; running; n++) {
-      const reply = await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber', [], n));
+      const id = worker * 1_000_000 + n;
+      const reply = await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber', [], id));
       if (reply.json?.error) errors.push({ via: 'http', status: reply.status, ...reply.json });
-      const answer = await caller.answer(caller.send('eth_blockNumber'));
-      if (answer.error) errors.push({ via: 'ws', ...answer });
       await sleep(5);
     }
-  })();
+  };
+  const wsLoop = async () => {
+    while (running) {
+      const answer = await caller.answer(caller.send('eth_blockNumber'));
+      if (answer.error) errors.push({ via: 'ws', ...answer });
+      await sleep(2);
+    }
+  };
+  const done = Promise.all([0, 1, 2, 3].map(httpLoop).concat(wsLoop()));
   return {
     errors,
     stop: async () => {
@@ -321,9 +332,11 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
       clearInterval(miner);
       await running.stop();
     }
-    // Every error of the outage said "retry", and over WebSocket it answered the call's id.
-    expect(running.errors.length).toBeGreaterThan(0);
-    for (const error of running.errors) {
+    // Every error of the outage said "retry", and over WebSocket it answered the call's id (the
+    // load may also meet the key's per-second limit: 429, not charged).
+    const outage = running.errors.filter((e) => e.error.code !== -33200);
+    expect(outage.length).toBeGreaterThan(0);
+    for (const error of outage) {
       expect(error.error).toMatchObject({ code: -32603, data: { retryable: true } });
       if (error.via === 'ws') expect(typeof error.id).toBe('number');
       else expect(error.status).toBe(503);
@@ -392,7 +405,10 @@ describe('an upstream killed and restarted under load, with an open subscription
       .map((m) => m.params.result.number);
     expect(numbers).toHaveLength(3);
     expect(new Set(numbers).size).toBe(3);
-    for (const error of running.errors) expect([-32010, -32011]).toContain(error.error.code);
+    // Upstream down: 503/504, not charged (and the load may meet the per-second limit: 429).
+    for (const error of running.errors) {
+      expect([-32010, -32011, -33200]).toContain(error.error.code);
+    }
     subscriber.ws.close();
     caller.ws.close();
     await sleep(300);
@@ -508,16 +524,17 @@ describe('large answers and clients that do not read', () => {
 
   it('answers what fits, refunds the rest, over HTTP and WebSocket', async () => {
     const delivered = new Delivered();
-    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      call('eth_getBlockByHash', [small, true], i),
+    );
+    // Warm up with the same load: RSS then measures what the faults add, not the first use.
+    await httpCall(stack.rpcUrl, delivered, batch);
     const startRss = rssKb(stack.gateway.pid);
 
     const single = await httpCall(stack.rpcUrl, delivered, call('eth_getBlockByHash', [big, true]));
     expect(single.json.error).toMatchObject({ code: -32005, data: { limit: LIMIT } });
     expect(single.json.id).toBe(1);
 
-    const batch = Array.from({ length: 20 }, (_, i) =>
-      call('eth_getBlockByHash', [small, true], i),
-    );
     const viaHttp = await httpCall(stack.rpcUrl, delivered, batch);
     expect(viaHttp.status).toBe(200);
     expect(viaHttp.text.length).toBeLessThanOrEqual(LIMIT);
@@ -554,29 +571,105 @@ describe('large answers and clients that do not read', () => {
 
   it('pauses, then drops, clients that do not read, and frees what they held', async () => {
     const delivered = new Delivered(await usageTotal(stack.configFile, stack.key));
+    const round = async (count: number) => {
+      const clients = await Promise.all(
+        Array.from({ length: count }, async () => {
+          const client = new Client(stack.wsUrl, delivered);
+          await client.opened();
+          (client.ws as any)._socket.pause(); // reads nothing from now on
+          for (let i = 0; i < 40; i++) client.send('eth_getBlockByHash', [small, true]);
+          return client;
+        }),
+      );
+      await sleep(3000); // paused at the limit, then dropped after slowClientMs
+      // The client reads again: it gets what the kernel held, then the drop (no close frame).
+      const closed = clients.map(
+        (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
+      );
+      for (const client of clients) (client.ws as any)._socket.resume();
+      expect(await Promise.all(closed)).toEqual(clients.map(() => 1006));
+      for (const client of clients) {
+        expect(client.inbox.filter((m) => m.result).length).toBeLessThan(40);
+      }
+    };
+    await round(1); // warm-up
     const startRss = rssKb(stack.gateway.pid);
-    const clients = await Promise.all(
-      Array.from({ length: 5 }, async () => {
-        const client = new Client(stack.wsUrl, delivered);
-        await client.opened();
-        (client.ws as any)._socket.pause(); // reads nothing from now on
-        for (let i = 0; i < 40; i++) client.send('eth_getBlockByHash', [small, true]);
-        return client;
-      }),
-    );
-    await sleep(3000); // paused at the limit, then dropped after slowClientMs
-    // The client reads again: it gets what the kernel held, then the drop (no close frame).
-    const closed = clients.map(
-      (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
-    );
-    for (const client of clients) (client.ws as any)._socket.resume();
-    expect(await Promise.all(closed)).toEqual([1006, 1006, 1006, 1006, 1006]);
-    for (const client of clients) {
-      const got = client.inbox.filter((m) => m.result).length;
-      expect(got).toBeLessThan(40);
-    }
+    await round(5);
     await sleep(300);
 
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+  });
+
+  it('closes an HTTP connection that does not read, and charges only what arrived', async () => {
+    const delivered = new Delivered(await usageTotal(stack.configFile, stack.key));
+    const batch = Array.from({ length: 6 }, (_, i) => call('eth_getBlockByHash', [small, true], i));
+    const body = JSON.stringify(batch);
+    const request =
+      `POST /v3/${stack.key} HTTP/1.1\r\nhost: ${LOOPBACK}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const PIPELINED = 4; // 4 answers of ~1.8 MB on one connection: more than the kernel holds
+    /** The whole answers at the start of what a connection received, in order. */
+    const wholeAnswers = (received: Buffer): string[] => {
+      const answers: string[] = [];
+      let rest = received;
+      for (;;) {
+        const split = rest.indexOf('\r\n\r\n');
+        if (split === -1) return answers;
+        const length = Number(
+          /content-length: (\d+)/i.exec(rest.subarray(0, split).toString())?.[1],
+        );
+        if (rest.length < split + 4 + length) return answers;
+        answers.push(rest.subarray(split + 4, split + 4 + length).toString());
+        rest = rest.subarray(split + 4 + length);
+      }
+    };
+    const round = async (count: number) => {
+      const sockets = await Promise.all(
+        Array.from(
+          { length: count },
+          () =>
+            new Promise<Socket>((resolve) => {
+              const socket = connect(stack.gateway.port, LOOPBACK, () => resolve(socket));
+              socket.on('error', () => undefined);
+            }),
+        ),
+      );
+      for (const socket of sockets) {
+        socket.pause(); // reads nothing until told
+        socket.write(request.repeat(PIPELINED));
+      }
+      await sleep(2500); // past slowClientMs without progress
+      // Read what arrived: every answer (then hang up), or what came before the gateway hung up.
+      const received = await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<string[]>((resolve) => {
+              const chunks: Buffer[] = [];
+              socket.on('data', (chunk: Buffer) => {
+                chunks.push(chunk);
+                const answers = wholeAnswers(Buffer.concat(chunks));
+                if (answers.length === PIPELINED) {
+                  socket.destroy();
+                  resolve(answers);
+                }
+              });
+              socket.on('close', () => resolve(wholeAnswers(Buffer.concat(chunks))));
+              socket.resume();
+            }),
+        ),
+      );
+      for (const answer of received.flat()) {
+        for (const item of JSON.parse(answer)) {
+          delivered.add({ ...item, method: 'eth_getBlockByHash' });
+        }
+      }
+      return received.filter((answers) => answers.length < PIPELINED).length;
+    };
+    await round(1); // warm-up
+    const startRss = rssKb(stack.gateway.pid);
+    expect(await round(4)).toBeGreaterThan(0); // some connections were closed for not reading
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
     await expectRssBack(stack.gateway, startRss);

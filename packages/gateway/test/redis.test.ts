@@ -89,3 +89,11 @@ it('sees a key revoked through either instance', async () => {
   for (const g of gateways)
     expect((await post(`${g.url}/v3/${key}`, call('eth_chainId'))).status).toBe(401);
 });
+
+it('warns at start when Redis does not persist (this one runs without AOF)', () => {
+  for (const g of gateways) {
+    expect(g.output()).toMatch(
+      /warning: Redis at redis:\/\/127\.0\.0\.1:\d+ has append-only persistence off/,
+    );
+  }
+});

@@ -3,6 +3,7 @@
  * GET /healthz, GET /metrics. CORS is open so the site's Gateway page can call it from a browser;
  * a key's origin allowlist still applies.
  */
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { KeyRecord } from '../auth/keys';
 import { type Charge, type Gateway, ledgerError } from '../gateway';
@@ -33,10 +34,28 @@ export function buildHttp(
     connectionTimeout: options.slowClientMs,
   });
 
-  /** Billed by delivery: an answer whose connection closes before it is written is refunded. */
+  // A connection that makes no progress for slowClientMs (a client that does not read) is
+  // closed. Its unread input is read first: closing with unread input resets the connection,
+  // and the reset loses what the kernel still held for the client.
+  app.server.on('timeout', (socket: Socket) => {
+    socket.resume();
+    setTimeout(() => socket.destroy(), 50).unref();
+  });
+
+  /**
+   * Billed by delivery: an answer whose connection closes before it is written is refunded.
+   * Node reports a write that a destroy cut short as finished, so an answer that finishes only
+   * once its socket is gone counts as undelivered too (at worst, one answer is not charged).
+   */
   const refundIfUndelivered = (reply: FastifyReply, key: KeyRecord, charges: Charge[]) => {
+    // The request keeps its socket (a response is detached from it when it finishes).
+    const socket = reply.request.raw.socket;
+    let cutShort = false;
+    reply.raw.once('finish', () => {
+      cutShort = socket?.destroyed ?? false;
+    });
     reply.raw.once('close', () => {
-      if (reply.raw.writableFinished) return;
+      if (reply.raw.writableFinished && !cutShort) return;
       for (const { method, cost } of charges) void gateway.refund(key, method, cost);
     });
   };
