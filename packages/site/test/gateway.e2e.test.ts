@@ -1,8 +1,10 @@
 /**
  * The Gateway page in headless Chromium against the real gateway (packages/gateway dist, run by
  * its CLI) in front of a real anvil: paste a key, see today's credits, try the six SPEC methods
- * and watch the usage follow, checked against the gateway's own ledger. Reuses the site build of
- * this jest run when it is newer than the site's sources.
+ * and watch the usage follow, checked against the gateway's own ledger; then calls on the
+ * gateway's Starknet chain (the devnet, by path prefix, with starknet.js) show up under their own
+ * chain, and ?key= opens the page with the key filled in. Reuses the site build of this jest run
+ * when it is newer than the site's sources.
  */
 import { mkdirSync } from 'node:fs';
 import {
@@ -10,16 +12,19 @@ import {
   rpc,
   serveDirectory,
   startAnvil,
+  startDevnet,
   startGatewayWithKey,
   type AnvilService,
   type GatewayWithKey,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
+import { RpcProvider } from 'starknet';
 import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
 
 let anvil: AnvilService;
+let devnet: Awaited<ReturnType<typeof startDevnet>>;
 let gateway: GatewayWithKey;
 let gatewayUrl: string;
 let siteServer: StaticServer;
@@ -38,9 +43,21 @@ beforeAll(async () => {
       }
     })(),
   ]);
+  devnet = await startDevnet();
   gateway = await startGatewayWithKey({
     upstream: anvil.url,
     keyOptions: ['--plan', 'developer'],
+    config: {
+      chains: [
+        { name: 'local', hosts: ['*'], upstreams: [anvil.url] },
+        {
+          name: 'starknet-sepolia',
+          protocol: 'starknet',
+          hosts: ['starknet.localhost'],
+          upstreams: [devnet.rpcUrl],
+        },
+      ],
+    },
   });
   ({ key, url: gatewayUrl } = gateway);
   siteServer = await serveDirectory(site);
@@ -52,6 +69,7 @@ afterAll(async () => {
   await browser?.close();
   await siteServer?.close();
   await gateway?.stop();
+  await devnet?.stop();
   await anvil?.stop();
 });
 
@@ -93,6 +111,39 @@ it("shows a key's credits and charges each of the six SPEC methods tried from th
   );
   expect(ledger.total).toBe(expected);
   expect(ledger.methods.eth_getTransactionByBlockHashAndIndex).toBe(150);
+
+  // The same key on the Starknet chain: its usage is listed under that chain.
+  const starknet = new RpcProvider({ nodeUrl: `${gatewayUrl}/starknet-sepolia/v3/${key}` });
+  expect(await starknet.getChainId()).toBe('0x534e5f5345504f4c4941');
+  await starknet.getBlockNumber();
+  const usage = JSON.parse(
+    (await gatewayCli(['keys', 'usage', key, '--config', gateway.configFile])).stdout,
+  ) as { total: number; methods: Record<string, number> };
+  const onStarknet = Object.entries(usage.methods)
+    .filter(([method]) => method.startsWith('starknet_'))
+    .reduce((sum, [, credits]) => sum + credits, 0);
+  expect(usage.methods.starknet_chainId).toBe(5);
+  expect(usage.methods.starknet_blockNumber).toBe(80);
+  expect(usage.total).toBe(expected + onStarknet);
+  await page.getByRole('button', { name: 'Show usage' }).click();
+  await waitForText(page.getByTestId('gateway-totals'), new RegExp(`Used ${usage.total} credits`));
+  await waitForText(
+    page.getByTestId('gateway-chain-starknet'),
+    new RegExp(`Starknet chain\\s+${onStarknet}`),
+  );
+  await waitForText(page.getByTestId('gateway-chain-starknet'), /starknet_blockNumber\s+80/);
+  await waitForText(page.getByTestId('gateway-chain-evm'), new RegExp(`EVM chain\\s+${expected}`));
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await screenshot(page, SCREENSHOT_DIR, 'gateway-usage');
+
+  // ?key= (as npm start's build variables do) opens the page with the key filled in.
+  await page.goto(
+    `${siteServer.url}/gateway/?gateway=${encodeURIComponent(gatewayUrl)}&key=${key}`,
+  );
+  await page.waitForFunction(
+    (k) =>
+      (document.querySelector('[data-testid="gateway-key-input"]') as HTMLInputElement | null)
+        ?.value === k,
+    key,
+  );
 });
