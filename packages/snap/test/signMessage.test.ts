@@ -17,6 +17,8 @@ import { REV0_TYPED_DATA, REV1_TYPED_DATA } from './typedData';
 
 const { types: _types, ...withoutTypes } = REV0_TYPED_DATA;
 
+type SnapRequest = Awaited<ReturnType<typeof installSnap>>['request'];
+
 describe('l2_signMessage', () => {
   it.each([
     ['revision 0 as a JSON string, signerAddress', REV0_TYPED_DATA, true, 'signerAddress'],
@@ -116,6 +118,14 @@ describe('l2_signMessage', () => {
   });
 
   describe('invalid params (-32602)', () => {
+    // The table's rows touch no state: they share one installed snap (snaps-jest runs one snap
+    // at a time, so it is installed when this block starts, before the tests that install more).
+    let shared: { request: SnapRequest; address: string };
+    beforeAll(async () => {
+      const { request } = await snapWithAccounts([0]);
+      shared = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+    });
+
     it.each([
       ['no typed data', {}, /"typedDataMessage" is required/u],
       ['typed data that is not JSON', { typedDataMessage: '{not json' }, /"typedDataMessage"/u],
@@ -153,12 +163,10 @@ describe('l2_signMessage', () => {
       ],
       ['an unknown chainId', { typedDataMessage: REV0_TYPED_DATA, chainId: '0x5' }, /"chainId"/u],
     ])('%s', async (_label, params, message) => {
-      const account = await expectedAccount(DEFAULT_SRP, 0);
-      const { request } = await snapWithAccounts([0]);
       const { omitSigner, ...rest } = params as Record<string, unknown>;
-      const full = omitSigner ? rest : { signerAddress: account.address, ...rest };
+      const full = omitSigner ? rest : { signerAddress: shared.address, ...rest };
       expectError(
-        await request({ method: 'l2_signMessage', params: jsonParams(full) }),
+        await shared.request({ method: 'l2_signMessage', params: jsonParams(full) }),
         -32602,
         message,
       );
@@ -256,25 +264,33 @@ describe('l2_verifySignedMessage', () => {
     ).toBe(true);
   });
 
-  it.each([
-    ['a tampered signature', (sig: string) => sig.replace(/.$/u, (c) => (c === '1' ? '2' : '1'))],
-    ['r and s swapped', (sig: string) => sig.split(',').reverse().join(',')],
-    ['a signature with one value', (sig: string) => sig.split(',')[0]],
-    ['a signature with three values', (sig: string) => `${sig},0x1`],
-    ['garbage', () => 'hello,world'],
-    ['an empty string', () => ''],
-    ['values above the field prime', () => `0x${'f'.repeat(64)},0x1`],
-    ['zero values', () => '0x0,0x0'],
-  ])('is false for %s', async (_label, mangle) => {
-    const { request, address, signature } = await signed(REV0_TYPED_DATA);
-    expect(
-      resultOf(
-        await request({
-          method: 'l2_verifySignedMessage',
-          params: { typedDataMessage: REV0_TYPED_DATA, address, signature: mangle(signature) },
-        }),
-      ),
-    ).toBe(false);
+  // The rows below verify against one signature: one installed snap signs it once.
+  describe('one signature, mangled', () => {
+    let once: Awaited<ReturnType<typeof signed>>;
+    beforeAll(async () => {
+      once = await signed(REV0_TYPED_DATA);
+    });
+
+    it.each([
+      ['a tampered signature', (sig: string) => sig.replace(/.$/u, (c) => (c === '1' ? '2' : '1'))],
+      ['r and s swapped', (sig: string) => sig.split(',').reverse().join(',')],
+      ['a signature with one value', (sig: string) => sig.split(',')[0]],
+      ['a signature with three values', (sig: string) => `${sig},0x1`],
+      ['garbage', () => 'hello,world'],
+      ['an empty string', () => ''],
+      ['values above the field prime', () => `0x${'f'.repeat(64)},0x1`],
+      ['zero values', () => '0x0,0x0'],
+    ])('is false for %s', async (_label, mangle) => {
+      const { request, address, signature } = once;
+      expect(
+        resultOf(
+          await request({
+            method: 'l2_verifySignedMessage',
+            params: { typedDataMessage: REV0_TYPED_DATA, address, signature: mangle(signature) },
+          }),
+        ),
+      ).toBe(false);
+    });
   });
 
   it('is false when the message changed', async () => {
@@ -311,32 +327,39 @@ describe('l2_verifySignedMessage', () => {
     );
   });
 
-  it.each([
-    ['no typed data', { typedDataMessage: undefined }, /"typedDataMessage" is required/u],
-    ['bad typed data', { typedDataMessage: '[1,2' }, /"typedDataMessage"/u],
-    ['no signature', { signature: undefined }, /"signature" is required/u],
-    ['a numeric signature', { signature: 12 }, /"signature"/u],
-    ['no address', { address: undefined }, /"address" is required/u],
-    ['a malformed signerAddress', { signerAddress: '0x' }, /"signerAddress".*Starknet address/u],
-    ['an unknown chainId', { chainId: 'SN_MAINNET' }, /"chainId"/u],
-  ])('rejects %s with -32602', async (_label, override, message) => {
-    const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    const params: Record<string, unknown> = {
-      typedDataMessage: REV0_TYPED_DATA,
-      address: account.address,
-      signature: '0x1,0x2',
-      ...override,
-    };
-    for (const key of Object.keys(params)) {
-      if (params[key] === undefined) {
-        delete params[key];
+  describe('invalid params', () => {
+    // The rows touch no state: they share one installed snap.
+    let shared: { request: SnapRequest; address: string };
+    beforeAll(async () => {
+      const { request } = await snapWithAccounts([0]);
+      shared = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+    });
+
+    it.each([
+      ['no typed data', { typedDataMessage: undefined }, /"typedDataMessage" is required/u],
+      ['bad typed data', { typedDataMessage: '[1,2' }, /"typedDataMessage"/u],
+      ['no signature', { signature: undefined }, /"signature" is required/u],
+      ['a numeric signature', { signature: 12 }, /"signature"/u],
+      ['no address', { address: undefined }, /"address" is required/u],
+      ['a malformed signerAddress', { signerAddress: '0x' }, /"signerAddress".*Starknet address/u],
+      ['an unknown chainId', { chainId: 'SN_MAINNET' }, /"chainId"/u],
+    ])('rejects %s with -32602', async (_label, override, message) => {
+      const params: Record<string, unknown> = {
+        typedDataMessage: REV0_TYPED_DATA,
+        address: shared.address,
+        signature: '0x1,0x2',
+        ...override,
+      };
+      for (const key of Object.keys(params)) {
+        if (params[key] === undefined) {
+          delete params[key];
+        }
       }
-    }
-    expectError(
-      await request({ method: 'l2_verifySignedMessage', params: jsonParams(params) }),
-      -32602,
-      message,
-    );
+      expectError(
+        await shared.request({ method: 'l2_verifySignedMessage', params: jsonParams(params) }),
+        -32602,
+        message,
+      );
+    });
   });
 });
