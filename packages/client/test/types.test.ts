@@ -2,9 +2,12 @@
  * Compile-time checks of the param and result types against what the snap accepts and returns
  * (packages/snap/src/methods/*.ts): `npx tsc -p packages/client` fails if one of these breaks.
  */
+import type { RequestFn, StarknetWindowObject, WalletEventHandlers } from '@starknet-io/types-js';
+
 import {
   StarknetSnapClient,
   TESTNET_CHAIN_ID,
+  createStarknetWindowObject,
   type AddErc20TokenParams,
   type CreatedAccount,
   type DeployAccountResult,
@@ -107,6 +110,20 @@ export async function resultTypes(client: StarknetSnapClient) {
   const added: Token = await client.addErc20Token(token);
   const named: [string, string] = [added.name, added.chainId];
   return { created, deployed, wrong, signature, named };
+}
+
+// The wallet object is the ecosystem's StarknetWindowObject, its request the types-js RequestFn.
+export function walletApiTypes(client: StarknetSnapClient) {
+  const wallet: StarknetWindowObject = createStarknetWindowObject(client);
+  const request: RequestFn = wallet.request;
+  const onNetwork: WalletEventHandlers['networkChanged'] = (chainId, accounts) =>
+    void [chainId, accounts];
+  wallet.on('networkChanged', onNetwork);
+  // @ts-expect-error the result of wallet_requestChainId is a chain id, not a list
+  const wrongResult: Promise<string[]> = request({ type: 'wallet_requestChainId' });
+  // @ts-expect-error wallet_watchAsset needs its params
+  const noParams = request({ type: 'wallet_watchAsset' });
+  return { wrongResult, noParams };
 }
 
 describe('types', () => {
