@@ -77,17 +77,25 @@ describe('l2_createAccount', () => {
     expect(onMainnet.addressIndex).toBe(0);
   });
 
-  it.each([
-    [{ addressIndex: -1 }, /"addressIndex".*integer from 0 to 2147483647/u],
-    [{ addressIndex: 1.5 }, /"addressIndex"/u],
-    [{ addressIndex: '3' }, /"addressIndex"/u],
-    [{ addressIndex: 2 ** 31 }, /"addressIndex"/u],
-    [{ deploy: 'yes' }, /"deploy".*boolean/u],
-    [{ chainId: '0x1' }, /"chainId".*known chain ID/u],
-    [{ chainId: 5 }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const { request } = await installGranted();
-    expectError(await request({ method: 'l2_createAccount', params }), -32602, message);
+  // The rows touch no state: they share one installed snap (snaps-jest runs one snap at a time,
+  // so it is installed when this block starts).
+  describe('invalid params', () => {
+    let shared: Awaited<ReturnType<typeof installGranted>>;
+    beforeAll(async () => {
+      shared = await installGranted();
+    });
+
+    it.each([
+      [{ addressIndex: -1 }, /"addressIndex".*integer from 0 to 2147483647/u],
+      [{ addressIndex: 1.5 }, /"addressIndex"/u],
+      [{ addressIndex: '3' }, /"addressIndex"/u],
+      [{ addressIndex: 2 ** 31 }, /"addressIndex"/u],
+      [{ deploy: 'yes' }, /"deploy".*boolean/u],
+      [{ chainId: '0x1' }, /"chainId".*known chain ID/u],
+      [{ chainId: 5 }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      expectError(await shared.request({ method: 'l2_createAccount', params }), -32602, message);
+    });
   });
 
   it('returns the padded address form', async () => {
@@ -124,14 +132,22 @@ describe('l2_extractPublicKey', () => {
     );
   });
 
-  it.each([
-    [{}, /"userAddress" is required/u],
-    [{ userAddress: 'xyz' }, /"userAddress".*Starknet address/u],
-    [{ userAddress: '0x0' }, /"userAddress"/u],
-    [{ userAddress: pad(2n ** 251n) }, /"userAddress"/u],
-    [{ userAddress: '0x1', chainId: 'SN_GOERLI' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const { request } = await installGranted();
-    expectError(await request({ method: 'l2_extractPublicKey', params }), -32602, message);
+  // The rows touch no state: they share one installed snap (snaps-jest runs one snap at a time,
+  // so it is installed when this block starts).
+  describe('invalid params', () => {
+    let shared: Awaited<ReturnType<typeof installGranted>>;
+    beforeAll(async () => {
+      shared = await installGranted();
+    });
+
+    it.each([
+      [{}, /"userAddress" is required/u],
+      [{ userAddress: 'xyz' }, /"userAddress".*Starknet address/u],
+      [{ userAddress: '0x0' }, /"userAddress"/u],
+      [{ userAddress: pad(2n ** 251n) }, /"userAddress"/u],
+      [{ userAddress: '0x1', chainId: 'SN_GOERLI' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      expectError(await shared.request({ method: 'l2_extractPublicKey', params }), -32602, message);
+    });
   });
 });

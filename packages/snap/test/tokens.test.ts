@@ -183,29 +183,37 @@ describe('l2_addErc20Token', () => {
     expect(text).toContain('Add token');
   });
 
-  it.each([
-    ['no tokenAddress', { tokenAddress: undefined }, /"tokenAddress" is required/u],
-    ['a malformed tokenAddress', { tokenAddress: 'USDC' }, /"tokenAddress".*Starknet address/u],
-    ['a zero tokenAddress', { tokenAddress: '0x0' }, /"tokenAddress"/u],
-    ['no tokenName', { tokenName: undefined }, /"tokenName" is required/u],
-    ['an empty tokenName', { tokenName: '  ' }, /"tokenName".*1 to 64/u],
-    ['a tokenName too long', { tokenName: 'x'.repeat(65) }, /"tokenName"/u],
-    ['a non-ASCII tokenName', { tokenName: 'Ünicode' }, /"tokenName".*ASCII/u],
-    ['no tokenSymbol', { tokenSymbol: undefined }, /"tokenSymbol" is required/u],
-    ['a tokenSymbol with a space', { tokenSymbol: 'US DC' }, /"tokenSymbol".*without spaces/u],
-    ['a tokenSymbol too long', { tokenSymbol: 'ABCDEFGHIJKLMNOPQ' }, /"tokenSymbol"/u],
-    ['decimals 256', { tokenDecimals: 256 }, /"tokenDecimals".*0 to 255/u],
-    ['decimals -1', { tokenDecimals: -1 }, /"tokenDecimals"/u],
-    ['decimals 1.5', { tokenDecimals: 1.5 }, /"tokenDecimals"/u],
-    ['decimals "abc"', { tokenDecimals: 'abc' }, /"tokenDecimals"/u],
-    ['decimals "256"', { tokenDecimals: '256' }, /"tokenDecimals"/u],
-    ['a logo that is not https', { tokenLogo: 'javascript:alert(1)' }, /"tokenLogo".*https/u],
-    ['a malformed account address', { address: 'my account' }, /"address".*Starknet address/u],
-    ['no chainId', { chainId: undefined }, /"chainId" is required/u],
-    ['an unknown chainId', { chainId: '0x1' }, /"chainId"/u],
-  ])('rejects %s with -32602', async (_label, override, message) => {
-    const snap = await installSnap();
-    const params = JSON.parse(JSON.stringify({ ...USDC, ...override }));
-    expectError(await snap.request({ method: 'l2_addErc20Token', params }), -32602, message);
+  // The rows touch no state: they share one installed snap (snaps-jest runs one snap at a time,
+  // so it is installed when this block starts).
+  describe('invalid params', () => {
+    let shared: Awaited<ReturnType<typeof installSnap>>;
+    beforeAll(async () => {
+      shared = await installSnap();
+    });
+
+    it.each([
+      ['no tokenAddress', { tokenAddress: undefined }, /"tokenAddress" is required/u],
+      ['a malformed tokenAddress', { tokenAddress: 'USDC' }, /"tokenAddress".*Starknet address/u],
+      ['a zero tokenAddress', { tokenAddress: '0x0' }, /"tokenAddress"/u],
+      ['no tokenName', { tokenName: undefined }, /"tokenName" is required/u],
+      ['an empty tokenName', { tokenName: '  ' }, /"tokenName".*1 to 64/u],
+      ['a tokenName too long', { tokenName: 'x'.repeat(65) }, /"tokenName"/u],
+      ['a non-ASCII tokenName', { tokenName: 'Ünicode' }, /"tokenName".*ASCII/u],
+      ['no tokenSymbol', { tokenSymbol: undefined }, /"tokenSymbol" is required/u],
+      ['a tokenSymbol with a space', { tokenSymbol: 'US DC' }, /"tokenSymbol".*without spaces/u],
+      ['a tokenSymbol too long', { tokenSymbol: 'ABCDEFGHIJKLMNOPQ' }, /"tokenSymbol"/u],
+      ['decimals 256', { tokenDecimals: 256 }, /"tokenDecimals".*0 to 255/u],
+      ['decimals -1', { tokenDecimals: -1 }, /"tokenDecimals"/u],
+      ['decimals 1.5', { tokenDecimals: 1.5 }, /"tokenDecimals"/u],
+      ['decimals "abc"', { tokenDecimals: 'abc' }, /"tokenDecimals"/u],
+      ['decimals "256"', { tokenDecimals: '256' }, /"tokenDecimals"/u],
+      ['a logo that is not https', { tokenLogo: 'javascript:alert(1)' }, /"tokenLogo".*https/u],
+      ['a malformed account address', { address: 'my account' }, /"address".*Starknet address/u],
+      ['no chainId', { chainId: undefined }, /"chainId" is required/u],
+      ['an unknown chainId', { chainId: '0x1' }, /"chainId"/u],
+    ])('rejects %s with -32602', async (_label, override, message) => {
+      const params = JSON.parse(JSON.stringify({ ...USDC, ...override }));
+      expectError(await shared.request({ method: 'l2_addErc20Token', params }), -32602, message);
+    });
   });
 });
