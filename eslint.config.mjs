@@ -36,7 +36,7 @@ export default tseslint.config(
     ignores: ['packages/testkit/**'],
     rules: {
       'no-restricted-imports': [
-        'warn',
+        'error',
         {
           paths: [
             ...['child_process', 'node:child_process'].map((name) => ({
@@ -47,14 +47,14 @@ export default tseslint.config(
             ...['http', 'node:http', 'net', 'node:net'].map((name) => ({
               name,
               importNames: ['createServer'],
-              message: 'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveTcp, ...).',
+              message: 'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveSilent, ...).',
             })),
             { name: '@l2wallet/localstack', message: 'localstack became @l2wallet/testkit.' },
           ],
         },
       ],
       'no-restricted-syntax': [
-        'warn',
+        'error',
         {
           selector:
             "CallExpression[callee.name='fetch'] > ObjectExpression > Property[key.name='method'][value.value='POST']",
@@ -62,7 +62,7 @@ export default tseslint.config(
         },
         {
           selector: "CallExpression[callee.property.name='createServer']",
-          message: 'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveTcp, ...).',
+          message: 'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveSilent, ...).',
         },
         {
           selector:

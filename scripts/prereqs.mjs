@@ -3,6 +3,8 @@
 // packages/testkit/prerequisites.json. When one is missing: as root on Debian or Ubuntu it is
 // installed with apt-get (said so first); otherwise this stops at once, naming each missing
 // package and the command that installs it. PREREQS_NO_INSTALL=1 never installs.
+// It runs before anything is built, so it cannot use the testkit (a build) to run apt-get.
+// eslint-disable-next-line no-restricted-imports
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import path from 'node:path';

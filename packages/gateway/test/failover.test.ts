@@ -3,9 +3,8 @@
  * --load-state from the primary's dump, not --fork-url), and retry of reads past a dead or a
  * hanging upstream.
  */
-import net from 'node:net';
 import path from 'node:path';
-import { type AnvilService, startAnvil } from '@l2wallet/testkit';
+import { type AnvilService, serveSilent, startAnvil, type StubServer } from '@l2wallet/testkit';
 import { request } from 'undici';
 import type { RunningGateway } from '../src/server';
 import {
@@ -24,8 +23,7 @@ let primary: AnvilService;
 let partner: AnvilService;
 let seeded: Seeded;
 let gw: RunningGateway;
-let hanging: net.Server;
-const sockets: net.Socket[] = [];
+let hanging: StubServer;
 
 beforeAll(async () => {
   const state = path.join(tempDir(), 'state.json');
@@ -37,9 +35,8 @@ beforeAll(async () => {
     startAnvil({ args: ['--load-state', state] }),
   ]);
   // An upstream that accepts connections and never answers.
-  hanging = net.createServer((socket) => sockets.push(socket));
-  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  const hangingUrl = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
+  hanging = await serveSilent();
+  const hangingUrl = hanging.url;
   gw = await startGateway(
     gatewayConfig(primary.url, {
       upstreamTimeoutMs: 500,
@@ -58,8 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  sockets.forEach((s) => s.destroy());
-  hanging?.close();
+  await hanging?.close();
   await Promise.all([primary?.stop(), partner?.stop()]);
 });
 

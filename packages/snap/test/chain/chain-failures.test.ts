@@ -9,13 +9,13 @@
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
 import { mkdtempSync, rmSync } from 'fs';
-import { createServer as createHttpServer, type ServerResponse } from 'http';
-import { createServer, type Server, type Socket } from 'net';
+import type { ServerResponse } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Account, typedData } from 'starknet';
 
-import { startDevnetServer, type DevnetServer } from '@l2wallet/devnet';
+import type { DevnetServer } from '@l2wallet/devnet';
+import { serveHttp, serveSilent, startDevnet } from '@l2wallet/testkit';
 import {
   DEFAULT_SRP,
   expectedAccount,
@@ -208,12 +208,7 @@ describe('node killed mid-flow', () => {
 describe('slow node', () => {
   it('times out with a retryable -32002 when the node accepts but never answers', async () => {
     const revive = await killDevnet();
-    const sockets: Socket[] = [];
-    const silent: Server = createServer((socket) => {
-      sockets.push(socket);
-    });
-    const port = await devnetPort();
-    await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
+    const silent = await serveSilent({ port: await devnetPort() });
     try {
       const started = Date.now();
       const sent = submissions(devnet);
@@ -236,8 +231,7 @@ describe('slow node', () => {
       );
       expect(submissions(devnet)).toBe(sent);
     } finally {
-      sockets.forEach((socket) => socket.destroy());
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await silent.close();
       await revive();
     }
   });
@@ -255,17 +249,12 @@ async function behindSubmissionProxy(
   const path = join(dumpDir, `${name}.json`);
   await devnetRpc(devnet, 'devnet_dump', { path });
   await devnet.close();
-  const hidden = await startDevnetServer({ host: '127.0.0.1', port: 0, seed: 0, accounts: 2 });
+  const hidden = await startDevnet<DevnetServer>({ seed: 0, accounts: 2 });
   await devnetRpc(hidden, 'devnet_load', { path });
-  const stalled: Socket[] = [];
-  const proxy = createHttpServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
+  // Closing the proxy drops every connection, the stalled submissions' too.
+  const proxy = await serveHttp(
+    (req, res, body) => {
       if (body.includes('starknet_addInvokeTransaction') && onSubmission(res)) {
-        stalled.push(req.socket);
         return;
       }
       fetch(`${hidden.url}${req.url ?? '/'}`, {
@@ -278,16 +267,13 @@ async function behindSubmissionProxy(
           res.end(await answer.text());
         })
         .catch(() => res.writeHead(502).end());
-    });
-  });
-  const port = await devnetPort();
-  await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+    },
+    { port: await devnetPort() },
+  );
   return {
     hidden,
     restore: async () => {
-      stalled.forEach((socket) => socket.destroy());
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
       const after = join(dumpDir, `${name}-after.json`);
       await devnetRpc(hidden, 'devnet_dump', { path: after });
       await hidden.close();

@@ -5,8 +5,7 @@
  * explorer item parsing, and the JSON-RPC client (batches, node errors, dead and silent nodes)
  * against small local HTTP servers.
  */
-import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import { serveHttp, type StubServer } from '@l2wallet/testkit';
 
 import { decodeCall } from '../../src/chain/abi';
 import { abiString } from '../../src/chain/transactions';
@@ -373,67 +372,59 @@ describe('explorer items', () => {
 });
 
 describe('RpcClient', () => {
-  let server: Server;
+  let server: StubServer;
   let url: string;
   let requests = 0;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        requests += 1;
-        if (req.url === '/silent') {
-          return;
-        }
-        const http = /^\/http-(\d+)-(\w+)$/u.exec(req.url ?? '');
-        if (http) {
-          const bodies: Record<string, string> = {
-            gateway: '{"error":"Unauthorized"}',
-            html: '<html>Too Many Requests</html>',
-            empty: '',
-            jsonrpc: JSON.stringify({
-              jsonrpc: '2.0',
-              id: 1,
-              error: { code: 52, message: 'Invalid transaction nonce' },
-            }),
-          };
-          res.writeHead(Number(http[1]), { 'content-type': 'text/plain' });
-          res.end(bodies[http[2]]);
-          return;
-        }
-        if (req.url === '/headers-then-stall') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.flushHeaders();
-          res.write('{"jsonrpc":"2.0",');
-          return;
-        }
-        const payload = JSON.parse(body) as
-          { id: number; method: string } | { id: number; method: string }[];
-        const answer = (call: { id: number; method: string }) =>
-          call.method === 'starknet_specVersion'
-            ? { jsonrpc: '2.0', id: call.id, result: req.url === '/v0_8' ? '0.8.1' : '0.9.0' }
-            : call.method === 'fail'
-              ? {
-                  jsonrpc: '2.0',
-                  id: call.id,
-                  error: { code: 52, message: 'Invalid transaction nonce', data: 'x' },
-                }
-              : { jsonrpc: '2.0', id: call.id, result: call.method };
-        const out = Array.isArray(payload) ? [...payload].reverse().map(answer) : answer(payload);
+    server = await serveHttp((req, res, body) => {
+      requests += 1;
+      if (req.url === '/silent') {
+        return;
+      }
+      const http = /^\/http-(\d+)-(\w+)$/u.exec(req.url ?? '');
+      if (http) {
+        const bodies: Record<string, string> = {
+          gateway: '{"error":"Unauthorized"}',
+          html: '<html>Too Many Requests</html>',
+          empty: '',
+          jsonrpc: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            error: { code: 52, message: 'Invalid transaction nonce' },
+          }),
+        };
+        res.writeHead(Number(http[1]), { 'content-type': 'text/plain' });
+        res.end(bodies[http[2]]);
+        return;
+      }
+      if (req.url === '/headers-then-stall') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(out));
-      });
+        res.flushHeaders();
+        res.write('{"jsonrpc":"2.0",');
+        return;
+      }
+      const payload = JSON.parse(body) as
+        { id: number; method: string } | { id: number; method: string }[];
+      const answer = (call: { id: number; method: string }) =>
+        call.method === 'starknet_specVersion'
+          ? { jsonrpc: '2.0', id: call.id, result: req.url === '/v0_8' ? '0.8.1' : '0.9.0' }
+          : call.method === 'fail'
+            ? {
+                jsonrpc: '2.0',
+                id: call.id,
+                error: { code: 52, message: 'Invalid transaction nonce', data: 'x' },
+              }
+            : { jsonrpc: '2.0', id: call.id, result: call.method };
+      const out = Array.isArray(payload) ? [...payload].reverse().map(answer) : answer(payload);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(out));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   it('sends a batch in one round trip and returns results in call order', async () => {
@@ -547,22 +538,20 @@ describe('RpcClient', () => {
 });
 
 describe('explorer client and paging', () => {
-  let server: Server;
+  let server: StubServer;
   let base: string;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await serveHttp((req, res) => {
       const status = Number(/^\/(\d{3})\//u.exec(req.url ?? '')?.[1] ?? 200);
       res.writeHead(status, { 'content-type': 'text/plain' });
       res.end(status === 200 ? '{"items":[]}' : 'nope');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.url;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   it.each([
@@ -656,62 +645,47 @@ describe('history records from the node', () => {
     // A stub node on loopback (answers shaped as JSON-RPC 0.10's): more transactions than the
     // end-to-end chains hold, to see the batches split. The devnet tests cover the real answers.
     const batchSizes: number[] = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        const calls = JSON.parse(body) as {
-          id: number;
-          method: string;
-          params: { transaction_hash: string; block_id: { block_number: number } };
-        }[];
-        batchSizes.push(calls.length);
-        const answer = (call: (typeof calls)[number]) => {
-          const block = (txHash: string) => Number(BigInt(txHash) % 7n);
-          switch (call.method) {
-            case 'starknet_specVersion':
-              return '0.10.0';
-            case 'starknet_getTransactionByHash':
-              return {
-                type: 'INVOKE',
-                sender_address: ACCOUNT,
-                calldata: [
-                  '0x1',
-                  TOKEN,
-                  TRANSFER,
-                  '0x3',
-                  '0x9',
-                  call.params.transaction_hash,
-                  '0x0',
-                ],
-              };
-            case 'starknet_getTransactionReceipt':
-              return {
-                finality_status: 'ACCEPTED_ON_L2',
-                execution_status: 'SUCCEEDED',
-                block_number: block(call.params.transaction_hash),
-                events: [{}, {}],
-              };
-            default:
-              return {
-                block_number: call.params.block_id.block_number,
-                timestamp: 1_000 + call.params.block_id.block_number,
-              };
-          }
-        };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify(
-            calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: answer(call) })),
-          ),
-        );
-      });
+    const server = await serveHttp((req, res, body) => {
+      const calls = JSON.parse(body) as {
+        id: number;
+        method: string;
+        params: { transaction_hash: string; block_id: { block_number: number } };
+      }[];
+      batchSizes.push(calls.length);
+      const answer = (call: (typeof calls)[number]) => {
+        const block = (txHash: string) => Number(BigInt(txHash) % 7n);
+        switch (call.method) {
+          case 'starknet_specVersion':
+            return '0.10.0';
+          case 'starknet_getTransactionByHash':
+            return {
+              type: 'INVOKE',
+              sender_address: ACCOUNT,
+              calldata: ['0x1', TOKEN, TRANSFER, '0x3', '0x9', call.params.transaction_hash, '0x0'],
+            };
+          case 'starknet_getTransactionReceipt':
+            return {
+              finality_status: 'ACCEPTED_ON_L2',
+              execution_status: 'SUCCEEDED',
+              block_number: block(call.params.transaction_hash),
+              events: [{}, {}],
+            };
+          default:
+            return {
+              block_number: call.params.block_id.block_number,
+              timestamp: 1_000 + call.params.block_id.block_number,
+            };
+        }
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(
+          calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: answer(call) })),
+        ),
+      );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const rpc = new RpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const rpc = new RpcClient(server.url);
       const events = Array.from({ length: 2 * EVENTS_PER_BATCH + 10 }, (_, index) => ({
         transactionHash: `0x${(index + 1).toString(16)}`,
         blockNumber: (index + 1) % 7,
@@ -736,8 +710,7 @@ describe('history records from the node', () => {
       });
       expect(BigInt(records[4].contractAddress)).toBe(BigInt(TOKEN));
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
