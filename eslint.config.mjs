@@ -47,7 +47,8 @@ export default tseslint.config(
             ...['http', 'node:http', 'net', 'node:net'].map((name) => ({
               name,
               importNames: ['createServer'],
-              message: 'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveSilent, ...).',
+              message:
+                'Serve with @l2wallet/testkit (serveDirectory, serveHttp, serveSilent, ...).',
             })),
             { name: '@l2wallet/localstack', message: 'localstack became @l2wallet/testkit.' },
           ],
