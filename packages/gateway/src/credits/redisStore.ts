@@ -5,7 +5,7 @@
  *
  * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
  * fail at once while Redis is down (the call answers 503, retryable; nothing is served unmetered).
- * Each debit carries a call id, recorded beside it for a minute, so a debit whose answer was lost
+ * Each debit carries a call id, recorded beside it for ID_TTL_MS, so a debit whose answer was lost
  * is voided once Redis answers again, if it was applied at all; refunds carry an id too and are
  * retried until applied, exactly once.
  */
@@ -21,6 +21,13 @@ import {
   type Usage,
   utcDay,
 } from './store';
+
+/**
+ * How long Redis remembers a call id: a debit whose answer was lost is voided if Redis is back
+ * within this time (after it, the debit stays: never served, at worst charged). Ids take Redis
+ * memory in proportion to the call rate (about 80 bytes each).
+ */
+const ID_TTL_MS = 20_000;
 
 // KEYS: day hash, second counter, hour hash, this second's call ids.
 // ARGV: cost, daily limit, per-second limit, method, minute, call id.
@@ -39,7 +46,7 @@ redis.call('EXPIRE', KEYS[1], 172800)
 redis.call('HINCRBY', KEYS[3], ARGV[5], cost)
 redis.call('EXPIRE', KEYS[3], 7200)
 redis.call('HSET', KEYS[4], ARGV[6], 1)
-redis.call('PEXPIRE', KEYS[4], 60000)
+redis.call('PEXPIRE', KEYS[4], ${ID_TTL_MS})
 return 0
 `;
 
@@ -51,7 +58,7 @@ if ARGV[5] == 'void' then
   if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then return 0 end
 else
   if redis.call('HSETNX', KEYS[3], ARGV[4], 1) == 0 then return 0 end
-  redis.call('PEXPIRE', KEYS[3], 60000)
+  redis.call('PEXPIRE', KEYS[3], ${ID_TTL_MS})
 end
 local cost = tonumber(ARGV[1])
 redis.call('HINCRBY', KEYS[1], '*', -cost)
@@ -73,7 +80,7 @@ const refundsKey = (hash: string, ms: number) => `gw:{${hash}}:refunds:${epochSe
 const recordKey = (hash: string) => `gw:key:${hash}`;
 const KEY_SET = 'gw:keys';
 
-/** A give-back (void or refund) waiting for Redis; dropped after a minute (its id expired). */
+/** A give-back (void or refund) waiting for Redis; dropped once its id would have expired. */
 interface GiveBack {
   args: (string | number)[];
   until: number;
@@ -244,7 +251,7 @@ export class RedisStore implements Store {
     try {
       await this.redis.gwGiveBack(...args);
     } catch {
-      this.giveBacks.push({ args, until: Date.now() + 55_000 });
+      this.giveBacks.push({ args, until: Date.now() + ID_TTL_MS - 1000 });
       this.scheduleRetry();
     }
   }
