@@ -85,6 +85,15 @@ it('answers calls and errors per message exactly as HTTP does', async () => {
   client.ws.close();
 });
 
+it('answers subscription errors with the request id', async () => {
+  const client = await connect(key);
+  const refused = await client.ask(call('eth_subscribe', ['nope']));
+  expect(refused.error.code).toBe(-32602);
+  expect(typeof refused.id).toBe('number');
+  expect((await client.ask(call('eth_unsubscribe', []))).error.code).toBe(-32602);
+  client.ws.close();
+});
+
 it('refuses the upgrade for a missing or unknown key with 401', async () => {
   for (const path of ['/ws/v3/', `/ws/v3/${'f'.repeat(32)}`]) {
     const ws = new WebSocket(`${gw.url.replace('http', 'ws')}${path}`);
