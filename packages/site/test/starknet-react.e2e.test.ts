@@ -18,7 +18,7 @@ import {
 import type { Page } from 'playwright-core';
 import { RpcProvider, ec, hash, typedData as starknetTypedData, type TypedData } from 'starknet';
 import { SNAP_DIR, reuseOrBuildSite } from './harness/build';
-import { launchChromium, waitForText, type LaunchedBrowser } from './harness/browser';
+import { launchChromium, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 /** The snap's Testnet node is fixed at build time: one port, so the cached snap build is reused. */
 const DEVNET_PORT = 5089;
@@ -206,7 +206,9 @@ describe('starknet-react page', () => {
       ec.starkCurve.verify(new ec.starkCurve.Signature(r, s), messageHash, `${prefix}${x}`),
     );
     expect(verified).toBe(true);
+    // The dialog showed the message and named the page's site.
     expect(flask.dialogs.at(-1)?.text).toContain('Signed on the starknet-react page');
+    expect(flask.dialogs.at(-1)?.text).toContain(new URL(siteServer.url).host);
   });
 
   it('switches the network from the wallet API panel and back; the page follows', async () => {
