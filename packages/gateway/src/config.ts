@@ -30,7 +30,7 @@ export interface GatewayConfig {
   healthIntervalMs?: number;
   /** Answers kept in memory (default 10000; 0 turns the cache off). */
   cacheEntries?: number;
-  /** Bytes of answers kept in memory per chain (default 64 MB). */
+  /** Bytes of answers kept in memory per chain (default 16 MB; an answer over 1 MB is not kept). */
   cacheBytes?: number;
   /** Bytes one HTTP response or one WebSocket message may hold (default 32 MB). */
   responseLimitBytes?: number;

@@ -143,7 +143,7 @@ describe('merging identical calls in flight', () => {
 
   it('a failing leader fails every follower with the same error, and refunds them all', async () => {
     const usedBefore = (await usageOf(gw, key)).total;
-    proxy.mode.delayMs = 200;
+    proxy.mode.delayMs = 800;
     proxy.mode.fail = true;
     const before = proxy.count('eth_getBalance');
     const who = someAddress();
@@ -292,7 +292,7 @@ describe('the head-aware cache', () => {
   it('keeps blocks below finality and the chain id; never null, pending or recent blocks', async () => {
     const { gw, key, rpcUrl } = await gatewayOnProxy({ finalityDepth: 2 });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 400)); // head known
+      await post(rpcUrl, call('eth_blockNumber')); // the head, known to the gateway at once
       const head = BigInt((await post(anvil.url, call('eth_blockNumber'))).json.result);
       const hex = (n: bigint) => `0x${n.toString(16)}`;
       const block = (tag: string, id = 1) => call('eth_getBlockByNumber', [tag, false], id);

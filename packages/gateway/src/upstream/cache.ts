@@ -5,6 +5,9 @@
  * A cached answer is still charged as any other. Only result texts are kept: never `null`,
  * never an error. Least recently inserted entries are evicted first.
  */
+/** Answers larger than this are never kept. */
+export const MAX_ENTRY_BYTES = 1 << 20;
+
 export class AnswerCache {
   private readonly immutable = new Map<string, string>();
   private readonly head = new Map<string, string>();
@@ -21,7 +24,8 @@ export class AnswerCache {
 
   set(key: string, result: string, untilNextHead: boolean): void {
     const size = key.length + result.length;
-    if (this.maxEntries <= 0 || size > this.maxBytes / 4) return;
+    // A large answer (a block with its transactions, say) is not worth the memory it would hold.
+    if (this.maxEntries <= 0 || size > Math.min(MAX_ENTRY_BYTES, this.maxBytes / 4)) return;
     const into = untilNextHead ? this.head : this.immutable;
     const previous = into.get(key);
     if (previous !== undefined) this.bytes -= key.length + previous.length;

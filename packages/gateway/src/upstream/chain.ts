@@ -24,7 +24,7 @@ export interface ChainOptions {
   upstreamTimeoutMs?: number;
   /** Answers kept in memory, at most (default 10000; 0 turns the cache off). */
   cacheEntries?: number;
-  /** Bytes of answers kept in memory, at most (default 64 MB). */
+  /** Bytes of answers kept in memory, at most (default 16 MB). */
   cacheBytes?: number;
 }
 
@@ -85,7 +85,7 @@ export class Chain {
       : undefined;
     this.wsUpstream = config.wsUpstream;
     this.finalityDepth = config.finalityDepth;
-    this.cache = new AnswerCache(options.cacheEntries ?? 10_000, options.cacheBytes ?? 64 << 20);
+    this.cache = new AnswerCache(options.cacheEntries ?? 10_000, options.cacheBytes ?? 16 << 20);
     this.blockNumberMethod = this.protocol === 'evm' ? 'eth_blockNumber' : 'starknet_blockNumber';
     const blockNumber = `{"jsonrpc":"2.0","id":1,"method":"${this.blockNumberMethod}","params":[]}`;
     this.head = new HeadTracker(
