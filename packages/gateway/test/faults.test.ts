@@ -343,6 +343,10 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
     }
     expect(caller.ws.readyState).toBe(WebSocket.OPEN);
     expect((await caller.answer(caller.send('eth_chainId'))).result).toBe('0x7a69');
+    // Heads that came while the ledger was down were not delivered (nor charged), and said so.
+    const report = subscriber.inbox.find((m) => m.params?.error);
+    expect(report.params.error).toMatchObject({ code: -32603, data: { retryable: true } });
+    expect(report.params.error.data.dropped).toBeGreaterThan(0);
     subscriber.ws.close();
     caller.ws.close();
     await sleep(300);
