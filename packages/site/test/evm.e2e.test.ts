@@ -20,7 +20,7 @@ import {
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
+import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 const { ensureTestSnap } = require('../../keyring-snap/test/build-test-snap.cjs') as {
   ensureTestSnap(): string;

@@ -21,7 +21,7 @@ import {
 import type { Page } from 'playwright-core';
 import { RpcProvider } from 'starknet';
 import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
+import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 let anvil: AnvilService;
 let devnet: Awaited<ReturnType<typeof startDevnet>>;

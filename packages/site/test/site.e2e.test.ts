@@ -15,7 +15,7 @@ import {
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, buildSite, buildSnap } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from './harness/browser';
+import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 // The devnet's own types live in its dist, which a clean clone does not have yet: the testkit
 // starts it (jest maps @l2wallet/devnet to packages/devnet/src).

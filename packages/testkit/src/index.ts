@@ -16,5 +16,6 @@ export * from './snapBuild';
 export * from './snapVariant';
 export * from './snapWallet';
 export * from './flask';
+export * from './browser';
 export * from './devnet';
 export * from './gateway';

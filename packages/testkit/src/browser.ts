@@ -1,27 +1,39 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+/**
+ * Headless Chromium for the browser tests, driven through playwright-core (no browser download):
+ * the Debian chromium package, or the binary CHROMIUM_PATH names. A missing one is refused at
+ * once with its install command.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
-const { chromium } = require('playwright-core') as typeof import('playwright-core');
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { findExecutable, installHint } from './prerequisites';
 
 export interface LaunchedBrowser {
   context: BrowserContext;
   close(): Promise<void>;
 }
 
-/** Headless Debian Chromium with a fresh profile (--user-data-dir) and no background traffic. */
-export async function launchChromium(): Promise<LaunchedBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) {
+/** The Chromium the browser tests use: CHROMIUM_PATH, else `chromium` on PATH. */
+export function chromiumPath(): string {
+  const wanted = process.env.CHROMIUM_PATH ?? 'chromium';
+  const found = findExecutable(wanted);
+  if (!found) {
     throw new Error(
-      `No Chromium at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
+      `No Chromium at ${wanted}${process.env.CHROMIUM_PATH ? ' (CHROMIUM_PATH)' : ' on PATH'}. ${installHint('chromium')}`,
     );
   }
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'site-e2e-profile-'));
+  return found;
+}
+
+/** Headless Chromium with a fresh profile (--user-data-dir) and no background traffic. */
+export async function launchChromium(): Promise<LaunchedBrowser> {
+  const executablePath = chromiumPath();
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'browser-test-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     viewport: { width: 1280, height: 900 },
     args: [
@@ -66,6 +78,7 @@ export async function waitForText(
   throw new Error(`Timed out waiting for ${pattern} in visible text; last text was:\n${last}`);
 }
 
+/** A full-page screenshot `name`.png in `dir`; returns the file. */
 export async function screenshot(page: Page, dir: string, name: string): Promise<string> {
   const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
