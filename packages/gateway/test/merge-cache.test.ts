@@ -155,7 +155,11 @@ describe('merging identical calls in flight', () => {
     for (const [i, answer] of answers.entries()) {
       expect(answer.status).toBe(503);
       expect(answer.json.id).toBe(i);
-      expect(answer.json.error.code).toBe(-32010);
+      expect(answer.json.error).toEqual({
+        code: -32010,
+        message: 'upstream unavailable; not charged',
+        data: { retryable: true },
+      });
     }
     expect((await usageOf(gw, key)).total).toBe(usedBefore);
   });
@@ -174,7 +178,11 @@ describe('merging identical calls in flight', () => {
     const elapsed = Date.now() - started;
     for (const answer of [leader, ...followers]) {
       expect(answer.status).toBe(504);
-      expect(answer.json.error.code).toBe(-32011);
+      expect(answer.json.error).toEqual({
+        code: -32011,
+        message: 'upstream timeout; not charged',
+        data: { retryable: true },
+      });
     }
     // Generous bound (the timeout is 2 s): a follower never waits for a second timeout.
     expect(elapsed).toBeLessThan(4500);

@@ -1,0 +1,223 @@
+/**
+ * The starknet-react page in headless Chromium: @starknet-react/core with a connector that finds
+ * the snap through the Wallet Standard (@wallet-standard/app), the snap's calls running the real
+ * bundle in @metamask/snaps-simulation behind an injected EIP-6963 "MetaMask Flask", its Testnet
+ * a real packages/devnet on 127.0.0.1. Results are checked on the node and with starknet.js.
+ */
+import {
+  CLOSED_URL,
+  STRK_TOKEN,
+  SimulatedFlask,
+  ensureSnapBuild,
+  injectedProviderScript,
+  serveDirectory,
+  startDevnet,
+  type DevnetLike,
+  type StaticServer,
+} from '@l2wallet/testkit';
+import type { Page } from 'playwright-core';
+import { RpcProvider, ec, hash, typedData as starknetTypedData, type TypedData } from 'starknet';
+import { SNAP_DIR, reuseOrBuildSite } from './harness/build';
+import { launchChromium, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
+
+/** The snap's Testnet node is fixed at build time: one port, so the cached snap build is reused. */
+const DEVNET_PORT = 5089;
+const WALLET_ID = 'metamask-starknet-snap';
+const STRK = 10n ** 18n;
+const RECIPIENT = '0x' + '7'.repeat(63);
+const COUNTER_CLASS_HASH = '0x7c1460695c1b8eed37d48dd5922b3ebe92823d1824b62795875b6f6be65381b';
+
+let devnet: DevnetLike;
+let snapServer: StaticServer;
+let siteServer: StaticServer;
+let flask: SimulatedFlask;
+let browser: LaunchedBrowser;
+let page: Page;
+let provider: RpcProvider;
+const pageErrors: string[] = [];
+/** Requests the test's loopback-only route refused (the page's Mainnet node, once switched). */
+const failedRequests: string[] = [];
+
+async function strkBalance(address: string): Promise<bigint> {
+  const [low, high] = await provider.callContract({
+    contractAddress: STRK_TOKEN,
+    entrypoint: 'balance_of',
+    calldata: [address],
+  });
+  return BigInt(low) + (BigInt(high) << 128n);
+}
+
+async function walletApi(type: string, pattern: RegExp): Promise<string> {
+  const row = page.getByTestId(`wallet-api-${type}`);
+  await row.getByRole('button', { name: type, exact: true }).click();
+  return waitForText(page.getByTestId(`wallet-api-result-${type}`), pattern);
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: DEVNET_PORT });
+  const snapFolder = ensureSnapBuild({
+    snapRoot: SNAP_DIR,
+    env: {
+      SNAP_TESTNET_RPC_URL: devnet.rpcUrl,
+      SNAP_TESTNET_EXPLORER_URL: devnet.url,
+      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
+      SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+    },
+  });
+  snapServer = await serveDirectory(snapFolder);
+  siteServer = await serveDirectory(await reuseOrBuildSite());
+  flask = new SimulatedFlask(snapServer.url, snapFolder);
+  provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
+  browser = await launchChromium();
+  const context = browser.context;
+  await context.exposeBinding('__flaskRequest', async ({ page: from }, body: string) => {
+    const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
+    return JSON.stringify(await flask.handle(method, params, new URL(from.url()).origin));
+  });
+  await context.addInitScript(injectedProviderScript('__flaskRequest'));
+  // Only loopback traffic: anything else is refused, so a stray request fails loudly.
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('requestfailed', (request) => failedRequests.push(request.url()));
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await flask?.close();
+  await siteServer?.close();
+  await snapServer?.close();
+  await devnet?.close();
+});
+
+describe('starknet-react page', () => {
+  let address = '';
+  let publicKey = '';
+
+  it('lists the snap found through the Wallet Standard and connects with starknet-react', async () => {
+    const query = new URLSearchParams({ snapId: flask.snapId, devnet: devnet.rpcUrl });
+    await page.goto(`${siteServer.url}/starknet-react/?${query.toString()}`);
+    const connect = page.getByTestId(`sr-connect-${WALLET_ID}`);
+    await waitForText(connect, /Connect MetaMask Starknet Snap/);
+    await connect.click();
+    const account = await waitForText(
+      page.getByTestId('sr-account'),
+      /connected[\s\S]*0x[0-9a-f]{64}[\s\S]*Sepolia[\s\S]*0x534e5f5345504f4c4941/,
+    );
+    address = /0x[0-9a-f]{64}/.exec(account)?.[0] ?? '';
+    // The install prompt came first; every dialog since was approved.
+    expect(flask.dialogs[0]).toMatchObject({ method: 'wallet_requestSnaps', action: 'approve' });
+    expect(flask.dialogs.every((dialog) => dialog.action === 'approve')).toBe(true);
+  });
+
+  it('lists the full wallet API and answers its requests through the connector', async () => {
+    const rows = await page.getByTestId('wallet-api-panel').locator('li').allInnerTexts();
+    expect(rows.map((row) => row.trim())).toEqual([
+      'wallet_getPermissions',
+      'wallet_requestAccounts',
+      'wallet_requestChainId',
+      'wallet_deploymentData',
+      'wallet_addInvokeTransaction',
+      'wallet_addDeclareTransaction',
+      'wallet_signTypedData',
+      'wallet_watchAsset',
+      'wallet_switchStarknetChain',
+      'wallet_addStarknetChain',
+      'wallet_supportedSpecs',
+      'wallet_supportedWalletApi',
+    ]);
+    await walletApi('wallet_getPermissions', /"accounts"/);
+    await walletApi('wallet_requestChainId', /0x534e5f5345504f4c4941/);
+    await walletApi('wallet_supportedSpecs', /"0\.9",\s*"0\.10"/);
+    await walletApi('wallet_supportedWalletApi', /"0\.7",\s*"0\.8"/);
+    const shown = await walletApi('wallet_deploymentData', /class_hash/);
+    const deployment = JSON.parse(shown.slice(shown.indexOf('{'))) as {
+      address: string;
+      class_hash: string;
+      salt: string;
+      calldata: string[];
+    };
+    expect(BigInt(deployment.address)).toBe(BigInt(address));
+    expect(
+      BigInt(
+        hash.calculateContractAddressFromHash(
+          deployment.salt,
+          deployment.class_hash,
+          deployment.calldata,
+          0,
+        ),
+      ),
+    ).toBe(BigInt(address));
+    publicKey = deployment.calldata[0];
+  });
+
+  it('shows the STRK balance and sends a transfer that lands on chain', async () => {
+    await page.getByRole('button', { name: /Fund with 100 STRK/ }).click();
+    await waitForText(page.getByTestId('sr-balance'), /^100 STRK$/);
+    await page.getByTestId('sr-recipient').fill(RECIPIENT);
+    await page.getByTestId('sr-amount').fill('2.5');
+    await page.getByTestId('sr-transfer-panel').getByRole('button', { name: 'Send' }).click();
+    await waitForText(page.getByTestId('sr-transfer-result'), /0x[0-9a-f]+: SUCCEEDED/, 60_000);
+    expect(await strkBalance(RECIPIENT)).toBe((5n * STRK) / 2n);
+    // The balance shown follows the chain: 100 - 2.5 - the fee.
+    const shown = await waitForText(page.getByTestId('sr-balance'), /^9[0-7]\.\d+ STRK$/);
+    const paid = 100n * STRK - (await strkBalance(address));
+    expect(shown).toContain(String(Number(100n * STRK - paid) / 1e18).slice(0, 5));
+    const execute = flask.dialogs.find((dialog) => dialog.method === 'l2_executeTxn');
+    expect(execute?.text).toMatch(/transfer/i);
+  });
+
+  it('declares a class with wallet_addDeclareTransaction', async () => {
+    const result = await walletApi('wallet_addDeclareTransaction', /transaction_hash/);
+    const { transaction_hash, class_hash } = JSON.parse(result.slice(result.indexOf('{'))) as {
+      transaction_hash: string;
+      class_hash: string;
+    };
+    expect(BigInt(class_hash)).toBe(BigInt(COUNTER_CLASS_HASH));
+    const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 200 });
+    expect(receipt.isSuccess()).toBe(true);
+  });
+
+  it('signs typed data bound to Sepolia, verified with starknet.js', async () => {
+    await page.getByTestId('sr-sign-contents').fill('Signed on the starknet-react page');
+    await page.getByTestId('sr-sign-panel').getByRole('button', { name: 'Sign' }).click();
+    const text = await waitForText(
+      page.getByTestId('sr-sign-result'),
+      /\["0x[0-9a-f]+","0x[0-9a-f]+"\]/,
+    );
+    const [r, s] = (JSON.parse(text.trim()) as string[]).map(BigInt);
+    const data: TypedData = {
+      types: {
+        StarknetDomain: [
+          { name: 'name', type: 'shortstring' },
+          { name: 'version', type: 'shortstring' },
+          { name: 'chainId', type: 'shortstring' },
+          { name: 'revision', type: 'shortstring' },
+        ],
+        Message: [{ name: 'contents', type: 'string' }],
+      },
+      primaryType: 'Message',
+      domain: { name: 'starknet-react page', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
+      message: { contents: 'Signed on the starknet-react page' },
+    };
+    const messageHash = starknetTypedData.getMessageHash(data, address);
+    const x = BigInt(publicKey).toString(16).padStart(64, '0');
+    const verified = ['02', '03'].some((prefix) =>
+      ec.starkCurve.verify(new ec.starkCurve.Signature(r, s), messageHash, `${prefix}${x}`),
+    );
+    expect(verified).toBe(true);
+    // The dialog showed the message and named the page's site.
+    expect(flask.dialogs.at(-1)?.text).toContain('Signed on the starknet-react page');
+    expect(flask.dialogs.at(-1)?.text).toContain(new URL(siteServer.url).host);
+  });
+
+  it('switches the network from the wallet API panel and back; the page follows', async () => {
+    await walletApi('wallet_switchStarknetChain', /true/);
+    await waitForText(page.getByTestId('sr-account'), /0x534e5f4d41494e/);
+    await walletApi('wallet_switchStarknetChain', /true/);
+    await waitForText(page.getByTestId('sr-account'), /Sepolia[\s\S]*0x534e5f5345504f4c4941/);
+    expect(pageErrors).toEqual([]);
+    // Sepolia is the devnet; only Mainnet's public node (reads after the switch) was refused.
+    expect(failedRequests.filter((url) => !url.includes('starknet-mainnet'))).toEqual([]);
+  });
+});

@@ -86,9 +86,13 @@ export const errors = {
     new RpcError(CODES.rateLimit, `credits per second limit of ${perSecond} exceeded`, 429, {
       backoff_seconds: 1,
     }),
+  // Retryable: the call was not served and not charged (merged callers all get the same one).
   upstreamUnavailable: () =>
-    new RpcError(CODES.upstreamUnavailable, 'upstream unavailable; not charged', 503),
-  upstreamTimeout: () => new RpcError(CODES.upstreamTimeout, 'upstream timeout; not charged', 504),
+    new RpcError(CODES.upstreamUnavailable, 'upstream unavailable; not charged', 503, {
+      retryable: true,
+    }),
+  upstreamTimeout: () =>
+    new RpcError(CODES.upstreamTimeout, 'upstream timeout; not charged', 504, { retryable: true }),
   internal: () => new RpcError(CODES.internal, 'internal error', 500),
   /** The ledger did not answer (or its answer was lost): the call is not served, and not charged. */
   ledgerUnavailable: () =>

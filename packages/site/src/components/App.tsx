@@ -363,7 +363,8 @@ export function App() {
             <p>
               Create Starknet accounts in MetaMask, sign, send and declare — every snap method, one
               page. <a href="/gateway/">Node gateway credits →</a>{' '}
-              <a href="/evm/">EVM accounts →</a>
+              <a href="/evm/">EVM accounts →</a>{' '}
+              <a href="/starknet-react/">starknet-react dapp →</a>
             </p>
           </div>
           <div className="wallet-box" data-testid="wallet-status">
