@@ -18,4 +18,5 @@ export * from './snapWallet';
 export * from './flask';
 export * from './browser';
 export * from './devnet';
+export * from './starknet';
 export * from './gateway';

@@ -15,8 +15,11 @@ import { Account, RpcProvider, type CompiledSierra } from 'starknet';
 import type { DevnetServer } from '@l2wallet/devnet';
 import {
   approve,
+  erc20Balance,
   freePort,
+  isDeployed as deployedAt,
   LOOPBACK,
+  mintStrk as mint,
   rpc,
   serveSnap,
   startDevnet,
@@ -253,30 +256,21 @@ export async function mintStrk(
   address: string,
   amount: bigint,
 ): Promise<void> {
-  await devnetRpc(devnet, 'devnet_mint', { address, amount: amount.toString(), unit: 'FRI' });
+  await mint(devnet.rpcUrl, address, amount);
 }
 
-/** An ERC-20 balance read straight from the devnet with starknet.js (u256 [low, high]). */
+/** An ERC-20 balance read straight from the devnet (u256 [low, high]). */
 export async function balanceOf(
   devnet: DevnetServer,
   token: string,
   address: string,
-  blockIdentifier: 'latest' | 'pre_confirmed' = 'latest',
+  block: 'latest' | 'pre_confirmed' = 'latest',
 ): Promise<bigint> {
-  const result = await provider(devnet).callContract(
-    { contractAddress: token, entrypoint: 'balance_of', calldata: [address] },
-    blockIdentifier,
-  );
-  return BigInt(result[0]) + (BigInt(result[1] ?? 0) << 128n);
+  return erc20Balance(devnet.rpcUrl, address, { token, block });
 }
 
 export async function isDeployed(devnet: DevnetServer, address: string): Promise<boolean> {
-  try {
-    await provider(devnet).getClassHashAt(address, 'latest');
-    return true;
-  } catch {
-    return false;
-  }
+  return deployedAt(devnet.rpcUrl, address);
 }
 
 export { approve, decline, dialogOf } from '@l2wallet/testkit';
