@@ -20,7 +20,6 @@ import path from 'node:path';
 import {
   type AnvilService,
   createGatewayKey,
-  freePort,
   gatewayCli,
   type GatewayProcess,
   gatewayConfig,
@@ -28,8 +27,8 @@ import {
   postJson,
   type RedisService,
   serveGateway,
-  spawnService,
   startAnvil,
+  startRedis,
   writeGatewayConfig,
 } from '@l2wallet/testkit';
 import WebSocket from 'ws';
@@ -186,30 +185,6 @@ async function expectUsage(configFile: string, key: string, delivered: Delivered
 const mine = (anvil: AnvilService, blocks = 1) =>
   postJson(anvil.url, call('anvil_mine', [`0x${blocks.toString(16)}`]));
 
-/** A redis-server that persists (AOF) in `dir`, so a restart on the same port keeps the ledger. */
-async function startPersistentRedis(dir: string, port?: number): Promise<RedisService> {
-  const p = port ?? (await freePort());
-  const service = await spawnService({
-    name: 'redis-server',
-    command: 'redis-server',
-    args: [
-      '--port',
-      String(p),
-      '--bind',
-      LOOPBACK,
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--appendonly',
-      'yes',
-    ],
-    readyLine: /Ready to accept connections/,
-    timeoutMs: 30_000,
-  });
-  return { ...service, port: p, url: `redis://${LOOPBACK}:${p}` };
-}
-
 /** The status and body a refused WebSocket upgrade gets. */
 function upgradeRefusal(url: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -242,7 +217,7 @@ async function startStack(
 ): Promise<Stack> {
   const dir = tempDir();
   const anvil = await startAnvil();
-  const redis = options.redis ? await startPersistentRedis(dir) : undefined;
+  const redis = options.redis ? await startRedis({ persistDir: dir }) : undefined;
   const configFile = writeGatewayConfig(
     dir,
     gatewayConfig(anvil.url, {
@@ -326,7 +301,7 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
       const refused = await upgradeRefusal(stack.wsUrl);
       expect(refused.status).toBe(503);
       expect(refused.body.error).toMatchObject({ code: -32603, data: { retryable: true } });
-      stack.redis = await startPersistentRedis(stack.dir, stack.redis!.port);
+      stack.redis = await startRedis({ persistDir: stack.dir, port: stack.redis!.port });
       await sleep(1500);
     } finally {
       clearInterval(miner);
