@@ -8,14 +8,11 @@
  * ERC-7677 paymaster service on 127.0.0.1; ethers and viem recover every signature.
  */
 import {
-  deployAccountAbstraction,
-  startAlto,
-  startAnvil,
   rpcResponse,
-  startPaymasterService,
+  startAccountAbstractionStack,
   type AccountAbstractionDeployment,
+  type AccountAbstractionStack,
   type AltoService,
-  type AnvilService,
   type PaymasterService,
 } from '@l2wallet/testkit';
 import { SnapKeyring, type SnapKeyringMessenger } from '@metamask/eth-snap-keyring';
@@ -26,7 +23,8 @@ import { ethers } from 'ethers';
 import path from 'node:path';
 import { recoverMessageAddress, type Hex } from 'viem';
 
-import { answerDialog, recoverPersonal, recoverTyped, SITE, type TypedData } from './helpers';
+import type { UserOperation } from '../src/chain/userOperation';
+import { recoverPersonal, recoverTyped, setChainConfig, SITE, type TypedData } from './helpers';
 
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const CONTEXT = { chainId: '31337' };
@@ -47,25 +45,10 @@ const { Common } = require(require.resolve('@ethereumjs/common', { paths: [bridg
   Common: { custom(params: { chainId: number }): unknown };
 };
 
-type UserOperation = Record<
-  | 'sender'
-  | 'nonce'
-  | 'initCode'
-  | 'callData'
-  | 'callGasLimit'
-  | 'verificationGasLimit'
-  | 'preVerificationGas'
-  | 'maxFeePerGas'
-  | 'maxPriorityFeePerGas'
-  | 'paymasterAndData'
-  | 'signature',
-  Hex
->;
-
 type Added = { address: string; snapId: string; name?: string; options?: unknown };
 type Handled = { method: string; params: unknown; error?: { code: number; message: string } };
 
-let anvil: AnvilService;
+let stack: AccountAbstractionStack;
 let alto: AltoService;
 let paymasterService: PaymasterService;
 let contracts: AccountAbstractionDeployment;
@@ -145,20 +128,7 @@ async function bundler(method: string, params: unknown[]) {
 }
 
 async function setChain(paymasterUrl: string | null) {
-  const pending = snap.request({
-    origin: SITE,
-    method: 'keyring_setChainConfig',
-    params: {
-      chainId: '31337',
-      rpcUrl: anvil.url,
-      bundlerUrl: alto.url,
-      entryPoint: contracts.entryPoint,
-      factory: contracts.factory,
-      paymasterUrl,
-    },
-  });
-  await answerDialog(pending, true);
-  expect(await pending).toRespondWith(expect.objectContaining({ chainId: 31337 }));
+  await setChainConfig(snap, { ...stack.chainConfig, paymasterUrl });
 }
 
 async function waitForReceipt(hash: unknown) {
@@ -220,19 +190,10 @@ async function userOperationThroughBridge(
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil();
-  contracts = await deployAccountAbstraction(anvil.url);
-  [alto, paymasterService] = await Promise.all([
-    startAlto({ rpcUrl: anvil.url, entryPoint: contracts.entryPoint }),
-    startPaymasterService({
-      rpcUrl: anvil.url,
-      entryPoint: contracts.entryPoint,
-      paymaster: contracts.paymaster,
-      chainId: contracts.chainId,
-      signerKey: contracts.paymasterSignerKey,
-    }),
-  ]);
-  provider = new ethers.JsonRpcProvider(anvil.url, undefined, {
+  stack = await startAccountAbstractionStack();
+  ({ contracts, alto } = stack);
+  paymasterService = stack.paymaster as PaymasterService;
+  provider = new ethers.JsonRpcProvider(stack.anvilUrl, undefined, {
     staticNetwork: true,
     cacheTimeout: -1,
   });
@@ -248,8 +209,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   provider?.destroy();
-  await Promise.all([alto?.stop(), paymasterService?.stop()]);
-  await anvil?.stop();
+  await stack?.stop();
 });
 
 describe('accounts through the bridge', () => {

@@ -28,6 +28,7 @@ import {
   recoverTransaction,
   resultOf,
   SCOPE,
+  setChainConfig,
   signed,
   SITE,
   submit,
@@ -71,21 +72,9 @@ async function bundler(
   return rpcResponse(alto.url, method, params);
 }
 
+/** The snap's chain: this stack, its node behind the counting proxy. */
 async function setChain(paymasterUrl: string | null) {
-  const pending = snap.request({
-    origin: SITE,
-    method: 'keyring_setChainConfig',
-    params: {
-      chainId: '31337',
-      rpcUrl: nodeProxy.url,
-      bundlerUrl: alto.url,
-      entryPoint: contracts.entryPoint,
-      factory: contracts.factory,
-      paymasterUrl,
-    },
-  });
-  await answerDialog(pending, true);
-  expect(await pending).toRespondWith(expect.objectContaining({ chainId: 31337 }));
+  await setChainConfig(snap, { ...stack.chainConfig, rpcUrl: nodeProxy.url, paymasterUrl });
 }
 
 async function prepare(account: Account, intents: unknown[]): Promise<Details> {

@@ -2,7 +2,7 @@
  * Test helpers: drive the installed keyring snap through its real entry points and check every
  * signature with independent code (ethers and viem), never with the snap's modules.
  */
-import { ANVIL_CHAIN_ID } from '@l2wallet/testkit';
+import { ANVIL_CHAIN_ID, answerDialog, type KeyringChainConfig } from '@l2wallet/testkit';
 import type { Snap } from '@metamask/snaps-jest';
 import { randomUUID } from 'crypto';
 import { ethers } from 'ethers';
@@ -189,4 +189,15 @@ export function keyringEvents(): {
 }
 
 /** Approves (or rejects) the dialog a pending request shows; returns its text. */
-export { answerDialog } from '@l2wallet/testkit';
+export { answerDialog };
+
+/** keyring_setChainConfig from the site, its dialog approved: the user points the snap at a chain. */
+export async function setChainConfig(snap: Snap, config: KeyringChainConfig): Promise<void> {
+  const pending = snap.request({
+    origin: SITE,
+    method: 'keyring_setChainConfig',
+    params: { ...config },
+  });
+  await answerDialog(pending, true);
+  expect(await pending).toRespondWith(expect.objectContaining({ chainId: Number(config.chainId) }));
+}
