@@ -375,7 +375,9 @@ describe('an upstream killed and restarted under load, with an open subscription
         await mine(stack.anvil);
         await sleep(200);
       }
-      await sleep(500);
+      const heads = () => subscriber.inbox.filter((m) => m.params?.subscription === id).length;
+      for (let i = 0; i < 50 && heads() < 3; i++) await sleep(100);
+      await sleep(500); // time for a second copy of any head to show
     } finally {
       await running.stop();
     }
@@ -460,11 +462,15 @@ describe('subscriptions under churn and per-second limits', () => {
     await sleep(2000);
     const heads = client.inbox.filter((m) => m.params?.result);
     const reports = client.inbox.filter((m) => m.params?.error);
-    expect(heads.length).toBe(6);
     const dropped = reports.reduce((sum, m) => sum + m.params.error.data.dropped, 0);
-    expect(dropped).toBe(4);
+    // 6 fit the second (a very slow machine may reach the next second, and deliver more).
+    expect(heads.length).toBeGreaterThanOrEqual(6);
+    expect(dropped).toBeGreaterThan(0);
+    expect(heads.length + dropped).toBe(10);
     expect(reports[0].params.error).toMatchObject({ code: -33200 });
-    expect(reports[0].params.error.message).toMatch(/1 notification\(s\) dropped/);
+    expect(reports[0].params.error.message).toMatch(
+      /^\d+ notification\(s\) dropped: credits per second limit of 300 exceeded$/,
+    );
     client.ws.close();
     await expectUsage(stack.configFile, key, delivered);
   });
