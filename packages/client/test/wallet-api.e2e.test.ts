@@ -23,6 +23,8 @@ import {
 
 import {
   CLOSED_URL,
+  erc20Balance,
+  isDeployed,
   REPO_ROOT,
   STRK_TOKEN,
   SimulatedFlask,
@@ -88,24 +90,6 @@ async function expectWalletError(promise: Promise<unknown>, code: number, messag
     code,
     message: message ? expect.stringMatching(message) : expect.any(String),
   });
-}
-
-async function strkBalance(provider: RpcProvider, address: string): Promise<bigint> {
-  const [low, high] = await provider.callContract({
-    contractAddress: STRK_TOKEN,
-    entrypoint: 'balance_of',
-    calldata: [address],
-  });
-  return BigInt(low) + (BigInt(high) << 128n);
-}
-
-async function isDeployed(provider: RpcProvider, address: string): Promise<boolean> {
-  try {
-    await provider.getClassHashAt(address);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -192,7 +176,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       );
       expect(BigInt(recomputed)).toBe(BigInt(address));
       publicKey = deployment.calldata[0];
-      expect(await isDeployed(provider, address)).toBe(false);
+      expect(await isDeployed(devnet.rpcUrl, address)).toBe(false);
     });
 
     it('supportedSpecs, supportedWalletApi, addStarknetChain of a listed chain', async () => {
@@ -210,7 +194,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
         unit: 'FRI',
       });
       const recipient = '0x' + '5'.repeat(63);
-      const before = await strkBalance(provider, recipient);
+      const before = await erc20Balance(devnet.rpcUrl, recipient);
       const amount = 1234n;
       const dialogsBefore = flask.dialogs.length;
       const { transaction_hash } = await account.execute({
@@ -220,8 +204,8 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       });
       const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 200 });
       expect(receipt.isSuccess()).toBe(true);
-      expect(await strkBalance(provider, recipient)).toBe(before + amount);
-      expect(await isDeployed(provider, address)).toBe(true);
+      expect(await erc20Balance(devnet.rpcUrl, recipient)).toBe(before + amount);
+      expect(await isDeployed(devnet.rpcUrl, address)).toBe(true);
       // The user saw the transfer's call before it was sent.
       const shown = flask.dialogs
         .slice(dialogsBefore)
@@ -351,7 +335,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       });
       const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 200 });
       expect(receipt.isSuccess()).toBe(true);
-      expect(await strkBalance(provider, recipient)).toBe(77n);
+      expect(await erc20Balance(devnet.rpcUrl, recipient)).toBe(77n);
       const signature = (await account.signMessage(MAIL)) as string[];
       expect(verifyTyped(MAIL, signature, address, publicKey)).toBe(true);
     });

@@ -6,7 +6,7 @@
  */
 import {
   CLOSED_URL,
-  STRK_TOKEN,
+  erc20Balance,
   SimulatedFlask,
   ensureSnapBuild,
   injectedProviderScript,
@@ -38,14 +38,8 @@ const pageErrors: string[] = [];
 /** Requests the test's loopback-only route refused (the page's Mainnet node, once switched). */
 const failedRequests: string[] = [];
 
-async function strkBalance(address: string): Promise<bigint> {
-  const [low, high] = await provider.callContract({
-    contractAddress: STRK_TOKEN,
-    entrypoint: 'balance_of',
-    calldata: [address],
-  });
-  return BigInt(low) + (BigInt(high) << 128n);
-}
+/** STRK balance straight from the devnet, not through the page or the snap. */
+const strkBalance = (address: string): Promise<bigint> => erc20Balance(devnet.rpcUrl, address);
 
 async function walletApi(type: string, pattern: RegExp): Promise<string> {
   const row = page.getByTestId(`wallet-api-${type}`);
