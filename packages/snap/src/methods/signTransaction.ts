@@ -36,12 +36,6 @@ export const signTransaction = defineMethod({
       address ? 'address' : 'senderAddress',
       origin,
     );
-    const transactionHash = invokeTransactionHash({
-      senderAddress: key.address,
-      chainId,
-      calls: transactions,
-      details: transactionsDetail,
-    });
     const approved = await confirm(
       origin,
       SignTransactionScreen({
@@ -54,6 +48,14 @@ export const signTransaction = defineMethod({
     if (!approved) {
       throw userRejected();
     }
+    // Hashed only once approved: the hash of a large multicall costs seconds, which a request
+    // the dialog refuses (too large) or the user declines should not spend.
+    const transactionHash = invokeTransactionHash({
+      senderAddress: key.address,
+      chainId,
+      calls: transactions,
+      details: transactionsDetail,
+    });
     return signHash(key, transactionHash);
   },
 });
