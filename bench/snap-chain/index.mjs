@@ -231,7 +231,12 @@ try {
   );
   const executed = await call('l2_executeTxn', { address, calls: [transfer(2n)] }, true);
   executeAfter = executed.after.http;
-  row('l2_executeTxn', executed, true);
+  row(
+    'l2_executeTxn',
+    executed,
+    true,
+    'before the dialog: the class ABI from the chain, getClassHashAt + getClass (class not cached yet), beside the plan',
+  );
   row(
     'l2_executeTxn (details.nonce + resourceBounds)',
     await call(
@@ -254,6 +259,7 @@ try {
       true,
     ),
     true,
+    'class ABI cached per class hash: getClassHashAt only',
   );
   const { address: fresh } = (await call('l2_createAccount', { addressIndex: 1 }, false)).result;
   await rpc(devnet, 'devnet_mint', {

@@ -6,6 +6,7 @@
  */
 import { CallData, type Abi } from 'starknet';
 
+import { formatAddress } from '../rpc/structs';
 import type { DecodedArgument, DecodedCall } from './dialogs';
 import type { ChainCall } from './transactions';
 
@@ -69,7 +70,11 @@ function shortType(type: string): string {
   return type.split('::').pop() ?? type;
 }
 
-function show(value: unknown): string {
+/** A decoded value; addresses and class hashes as padded hex, as the user knows them. */
+function show(value: unknown, type: string): string {
+  if (typeof value === 'bigint' && /(ContractAddress|ClassHash)$/u.test(type)) {
+    return formatAddress(value);
+  }
   if (typeof value === 'bigint') {
     return value.toString();
   }
@@ -85,7 +90,15 @@ function rawArgs(calldata: readonly string[]): DecodedArgument[] {
   return calldata.map((value, index) => ({ label: `calldata[${index}]`, value }));
 }
 
-export function decodeCall(call: ChainCall, abis: unknown): DecodedCall {
+/**
+ * `namesFrom` says whose ABI `abis` is: the site's (the dialog labels the names as supplied by
+ * the site) or the chain's (chain/classAbi.ts).
+ */
+export function decodeCall(
+  call: ChainCall,
+  abis: unknown,
+  namesFrom: 'site' | 'chain' = 'site',
+): DecodedCall {
   for (const abi of abisFor(abis, call.contractAddress)) {
     const fn = findFunction(abi, call.entrypoint);
     if (!fn?.inputs) {
@@ -112,10 +125,10 @@ export function decodeCall(call: ChainCall, abis: unknown): DecodedCall {
         contractAddress: call.contractAddress,
         entrypoint: call.entrypoint,
         decoded: true,
-        namesFrom: 'site',
+        namesFrom,
         args: fn.inputs.map((input, index) => ({
           label: `${input.name} (${shortType(input.type)})`,
-          value: show(decodedValues[index]),
+          value: show(decodedValues[index], input.type),
         })),
       };
     } catch {

@@ -2,6 +2,7 @@ import { any, optional, type, union } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { decodeCall } from '../chain/abi';
+import { readContractAbis } from '../chain/classAbi';
 import { planInvoke, requireFunds, sendInvoke } from '../chain/account';
 import { ChainTxDetailsStruct } from '../chain/details';
 import { ExecuteScreen } from '../chain/dialogs';
@@ -51,14 +52,24 @@ export const executeTxn = defineMethod({
     const field = params.address ? 'address' : 'senderAddress';
     const key = await requireOwnAccountKey(address, chainId, field, origin);
     const chain = getChain(chainId);
-    const plan = await planInvoke(chain, key, calls, details);
+    // The contracts' ABIs from the chain, read beside the plan: names the site cannot dictate.
+    const [plan, chainAbis] = await Promise.all([
+      planInvoke(chain, key, calls, details),
+      readContractAbis(
+        chain,
+        calls.map((call) => call.contractAddress),
+      ),
+    ]);
     requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'this transaction');
     const approved = await confirm(
       origin,
       ExecuteScreen({
         sender: key.address,
         network: chain.network,
-        calls: calls.map((call) => decodeCall(call, abis)),
+        calls: calls.map((call) => {
+          const fromChain = decodeCall(call, chainAbis, 'chain');
+          return fromChain.decoded ? fromChain : decodeCall(call, abis, 'site');
+        }),
         includeDeploy: plan.includeDeploy,
         fields: {
           nonce:

@@ -203,8 +203,12 @@ describe('l2_executeTxn', () => {
     expect(text).toContain('12345');
     expect(text).toMatch(/Maximum fee \(total\)\n[0-9.]+ STRK \([0-9]+ FRI\)/u);
     expect(text).toMatch(/Nonce\n[0-9]+/u);
-    // The names come from the dapp's abis: labelled as the site's.
-    expect(text).toContain('supplied by the site');
+    // The names come from the token's class on chain (read by the snap), not the dapp's abis.
+    expect(text).toContain("Argument names and types read from the contract's class on chain.");
+    expect(text).not.toContain('supplied by the site');
+    expect(text).toContain(
+      `recipient (ContractAddress)\n0x${BigInt(RECIPIENT).toString(16).padStart(64, '0')}`,
+    );
     await dialog.ok();
     const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(await pending);
 
@@ -301,13 +305,36 @@ describe('l2_executeTxn', () => {
     );
   });
 
-  it('shows raw calldata when no ABI is given', async () => {
-    const pending = snap.request({
+  it('names the arguments from the class on chain without abis, and shows raw calldata that does not fit it', async () => {
+    const named = snap.request({
       method: 'l2_executeTxn',
       params: { address: sender.address, calls: [transferCall(7n)] },
     });
+    const namedDialog = await dialogOf(named);
+    expect(dialogText(namedDialog.content)).toContain("read from the contract's class on chain");
+    expect(dialogText(namedDialog.content)).toContain('amount (u256)\n7');
+    await namedDialog.cancel();
+    expectError(await named, 4001);
+
+    // A felt too many: no ABI decodes it, so every felt is shown raw (bounds given: the node
+    // would refuse to estimate it).
+    const call = transferCall(7n);
+    const pending = snap.request({
+      method: 'l2_executeTxn',
+      params: {
+        address: sender.address,
+        calls: [{ ...call, calldata: [...call.calldata, '0x9'] }],
+        details: {
+          resourceBounds: {
+            l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+            l2_gas: { max_amount: '0x100000', max_price_per_unit: '0x1' },
+            l1_data_gas: { max_amount: '0x100', max_price_per_unit: '0x1' },
+          },
+        },
+      },
+    });
     const dialog = await dialogOf(pending);
-    expect(dialogText(dialog.content)).toContain('calldata[1]');
+    expect(dialogText(dialog.content)).toContain('calldata[3]');
     await dialog.cancel();
     expectError(await pending, 4001);
   });

@@ -315,8 +315,11 @@ describe('ABI decoding for the dialog', () => {
     for (const abis of [abi, [abi], { '0x0001': abi }]) {
       const decoded = decodeCall(call, abis);
       expect(decoded.decoded).toBe(true);
+      // A dapp's abis: the dialog labels the names as the site's.
+      expect(decoded.namesFrom).toBe('site');
+      expect(decodeCall(call, abis, 'chain').namesFrom).toBe('chain');
       expect(decoded.args).toEqual([
-        { label: 'recipient (ContractAddress)', value: '291' },
+        { label: 'recipient (ContractAddress)', value: `0x${'0'.repeat(61)}123` },
         { label: 'amount (u256)', value: '5' },
       ]);
     }
