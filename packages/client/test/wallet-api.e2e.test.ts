@@ -6,7 +6,6 @@
  */
 import type { Wallet } from '@wallet-standard/base';
 import type { StandardEventsChangeProperties } from '@wallet-standard/features';
-import path from 'node:path';
 import {
   CallData,
   RpcProvider,
@@ -22,16 +21,15 @@ import {
 } from 'starknet';
 
 import {
-  CLOSED_URL,
   erc20Balance,
   isDeployed,
-  REPO_ROOT,
   STRK_TOKEN,
   SimulatedFlask,
   rpc,
   serveSnap,
   snapVariant,
   startDevnet,
+  starknetSnapBuild,
   type ServedSnap,
 } from '@l2wallet/testkit';
 import {
@@ -117,15 +115,9 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
 
   beforeAll(async () => {
     devnet = await startDevnet({ port: DEVNET_PORT, seed: 0, accounts: 1 });
-    const folder = await snapVariant({
-      snapRoot: path.join(REPO_ROOT, 'packages/snap'),
-      env: {
-        SNAP_TESTNET_RPC_URL: devnet.rpcUrl,
-        SNAP_TESTNET_EXPLORER_URL: devnet.url,
-        SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
-        SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
-      },
-    });
+    const folder = await snapVariant(
+      starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
+    );
     served = await serveSnap(folder);
     flask = new SimulatedFlask(served.url, folder);
     const eip1193: Eip1193Provider = {

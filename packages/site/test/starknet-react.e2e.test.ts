@@ -5,19 +5,19 @@
  * a real packages/devnet on 127.0.0.1. Results are checked on the node and with starknet.js.
  */
 import {
-  CLOSED_URL,
   erc20Balance,
   SimulatedFlask,
   ensureSnapBuild,
   injectedProviderScript,
   serveDirectory,
   startDevnet,
+  starknetSnapBuild,
   type DevnetLike,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { RpcProvider, ec, hash, typedData as starknetTypedData, type TypedData } from 'starknet';
-import { SNAP_DIR, reuseOrBuildSite } from './harness/build';
+import { reuseOrBuildSite } from './harness/build';
 import { launchChromium, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 /** The snap's Testnet node is fixed at build time: one port, so the cached snap build is reused. */
@@ -49,15 +49,9 @@ async function walletApi(type: string, pattern: RegExp): Promise<string> {
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: DEVNET_PORT });
-  const snapFolder = ensureSnapBuild({
-    snapRoot: SNAP_DIR,
-    env: {
-      SNAP_TESTNET_RPC_URL: devnet.rpcUrl,
-      SNAP_TESTNET_EXPLORER_URL: devnet.url,
-      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
-      SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
-    },
-  });
+  const snapFolder = ensureSnapBuild(
+    starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
+  );
   snapServer = await serveDirectory(snapFolder);
   siteServer = await serveDirectory(await reuseOrBuildSite());
   flask = new SimulatedFlask(snapServer.url, snapFolder);

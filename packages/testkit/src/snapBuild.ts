@@ -13,13 +13,37 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { REPO_ROOT } from './constants';
+import { CLOSED_URL, REPO_ROOT } from './constants';
 
 export interface SnapBuildOptions {
   /** The snap package folder (with snap.config.ts, snap.manifest.json, src/). */
   snapRoot: string;
   /** Build variables, as the package's snap.config.ts reads them from the environment. */
   env: Record<string, string>;
+}
+
+/** The Starknet snap's package folder. */
+export const STARKNET_SNAP_DIR = path.join(REPO_ROOT, 'packages/snap');
+
+/**
+ * The Starknet snap built for tests: Testnet's node at `rpcUrl` and its explorer at
+ * `explorerUrl` (a closed port unless given), Mainnet at a closed port, so a test never reaches
+ * a public node. `extra` adds build variables (say, SNAP_RPC_TIMEOUT_MS).
+ */
+export function starknetSnapBuild(
+  testnet: { rpcUrl: string; explorerUrl?: string },
+  extra: Record<string, string> = {},
+): SnapBuildOptions {
+  return {
+    snapRoot: STARKNET_SNAP_DIR,
+    env: {
+      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
+      SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+      SNAP_TESTNET_RPC_URL: testnet.rpcUrl,
+      SNAP_TESTNET_EXPLORER_URL: testnet.explorerUrl ?? CLOSED_URL,
+      ...extra,
+    },
+  };
 }
 
 export const SNAP_BUILD_CACHE = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-snap-builds');

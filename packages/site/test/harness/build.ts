@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CLOSED_URL, runCommand, snapVariant } from '@l2wallet/testkit';
+import { runCommand, snapVariant, starknetSnapBuild } from '@l2wallet/testkit';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 export const SITE_DIR = path.join(REPO_ROOT, 'packages/site');
-export const SNAP_DIR = path.join(REPO_ROOT, 'packages/snap');
 /** Gitignored: screenshots of the browser tests. */
 export const SCREENSHOT_DIR = path.join(SITE_DIR, 'screenshots');
 
@@ -57,13 +56,5 @@ export async function reuseOrBuildSite(): Promise<string> {
  * local port, so a Mainnet call fails fast instead of reaching the public node.
  */
 export function buildSnap(env: { rpcUrl: string; explorerUrl: string }): Promise<string> {
-  return snapVariant({
-    snapRoot: SNAP_DIR,
-    env: {
-      SNAP_TESTNET_RPC_URL: env.rpcUrl,
-      SNAP_TESTNET_EXPLORER_URL: env.explorerUrl,
-      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
-      SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
-    },
-  });
+  return snapVariant(starknetSnapBuild(env));
 }

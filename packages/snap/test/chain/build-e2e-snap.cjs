@@ -11,26 +11,21 @@
  *   ever reaches a public node and none depends on a devnet that another test file started.
  * Mainnet points at the closed port in all of them. `node build-e2e-snap.cjs` builds from the shell.
  */
-const path = require('path');
-const { CLOSED_URL, LOOPBACK, snapVariant, snapVariantDir } = require('@l2wallet/testkit');
+const {
+  CLOSED_URL,
+  LOOPBACK,
+  snapVariant,
+  snapVariantDir,
+  starknetSnapBuild,
+} = require('@l2wallet/testkit');
 
-const SNAP_ROOT = path.resolve(__dirname, '../..');
 const DEVNET_PORT = 5059;
 /** Short, so the slow-node test does not wait 20 s. */
 const E2E_RPC_TIMEOUT_MS = '4000';
 
-/** The build variables of a loopback test bundle: Testnet at `rpcUrl` / `explorerUrl`. */
+/** A loopback test bundle: Testnet at `rpcUrl` / `explorerUrl`, Mainnet at a closed port. */
 function testBuild(rpcUrl, explorerUrl) {
-  return {
-    snapRoot: SNAP_ROOT,
-    env: {
-      SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
-      SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
-      SNAP_TESTNET_RPC_URL: rpcUrl,
-      SNAP_TESTNET_EXPLORER_URL: explorerUrl,
-      SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS,
-    },
-  };
+  return starknetSnapBuild({ rpcUrl, explorerUrl }, { SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS });
 }
 
 /** The chain tests' bundle: Testnet is the devnet at `devnetUrl`; resolves to its folder. */
