@@ -230,6 +230,15 @@ describe('sites are granted, not assumed', () => {
       -32602,
       /"maxScanned"/u,
     );
+    expectError(
+      await snap.request({
+        origin: ORIGIN,
+        method: 'l2_recoverAccounts',
+        params: { startScanIndex: 2 ** 31 - 1, maxScanned: 2 },
+      }),
+      -32602,
+      /"maxScanned" reaches past the last address index 2147483647/u,
+    );
   });
 });
 

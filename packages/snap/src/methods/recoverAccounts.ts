@@ -7,6 +7,7 @@ import { findDeployTxnHash } from '../chain/explorerLookup';
 import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../chain/node';
 import type { RpcCall } from '../chain/rpc';
 import { deriveAccountKey, type AccountKey } from '../keys';
+import { invalidParams } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { askGrant, isGranted, MAX_ACCOUNTS_PER_CALL, recordGrant } from '../sites/grants';
@@ -23,6 +24,8 @@ import {
 export const RECOVERY_BATCH_ADDRESSES = 50;
 /** One call may add at most this many accounts to a site's grant. */
 const MAX_SCANNED = MAX_ACCOUNTS_PER_CALL;
+/** BIP-44 address indexes are non-hardened child numbers. */
+const MAX_ADDRESS_INDEX = 2 ** 31 - 1;
 
 type ScanResult = { key: AccountKey; deployed: boolean; hasBalance: boolean };
 
@@ -45,6 +48,12 @@ export const recoverAccounts = defineMethod({
     chainId: OptionalChainIdStruct,
   }),
   handler: async ({ startScanIndex, maxScanned, maxMissed, chainId }, { origin }) => {
+    if (startScanIndex + maxScanned - 1 > MAX_ADDRESS_INDEX) {
+      throw invalidParams(
+        'maxScanned',
+        `reaches past the last address index ${MAX_ADDRESS_INDEX}: at most ${MAX_ADDRESS_INDEX - startScanIndex + 1} from startScanIndex ${startScanIndex}`,
+      );
+    }
     const range = Array.from({ length: maxScanned }, (_, offset) => startScanIndex + offset);
     if (!isGranted(await stateStore.read(), origin, range)) {
       await askGrant(origin, {
