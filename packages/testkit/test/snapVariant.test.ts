@@ -1,0 +1,64 @@
+/**
+ * snapVariant against the real Starknet snap: the variants share one cached build (the one the
+ * snap's chain tests use, so no extra build), carry exactly the URLs asked for, and pass the
+ * shasum check snaps-simulation makes on install.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { getSnapChecksum, VirtualFile } from '@metamask/snaps-utils';
+
+import { CLOSED_URL, REPO_ROOT, snapVariant, snapVariantDir } from '@l2wallet/testkit';
+
+const SNAP_ROOT = path.join(REPO_ROOT, 'packages/snap');
+
+// The first call may build the snap (about 20 s on 2 busy cores).
+jest.setTimeout(300_000);
+
+function variables(port: number): Record<string, string> {
+  return {
+    SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
+    SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+    SNAP_TESTNET_RPC_URL: `http://127.0.0.1:${port}/rpc`,
+    SNAP_TESTNET_EXPLORER_URL: `http://127.0.0.1:${port}`,
+    SNAP_RPC_TIMEOUT_MS: '4000',
+  };
+}
+
+const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
+
+describe('snapVariant', () => {
+  it('makes per-URL variants of one build: only the URLs differ, and each shasum checks out', async () => {
+    const first = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41001) });
+    const second = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41002) });
+    expect(first).toBe(snapVariantDir({ snapRoot: SNAP_ROOT, env: variables(41001) }));
+    expect(second).not.toBe(first);
+
+    const bundle = read(first, 'dist/bundle.js');
+    expect(bundle).toContain('http://127.0.0.1:41001/rpc');
+    expect(bundle).not.toContain('snap-variant.invalid');
+    expect(read(second, 'dist/bundle.js')).toBe(
+      bundle.split('127.0.0.1:41001').join('127.0.0.1:41002'),
+    );
+
+    for (const dir of [first, second]) {
+      const manifest = JSON.parse(read(dir, 'snap.manifest.json'));
+      const shasum = await getSnapChecksum({
+        manifest: new VirtualFile({ value: '', result: manifest, path: 'snap.manifest.json' }),
+        sourceCode: new VirtualFile({ value: read(dir, 'dist/bundle.js'), path: 'dist/bundle.js' }),
+        svgIcon: new VirtualFile({ value: read(dir, 'images/icon.svg'), path: 'images/icon.svg' }),
+        auxiliaryFiles: [],
+        localizationFiles: [],
+      });
+      expect(manifest.source.shasum).toBe(shasum);
+    }
+  });
+
+  it('leaves a variant in place while its build is unchanged', async () => {
+    const dir = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41003) });
+    const written = statSync(path.join(dir, '.base')).mtimeMs;
+    const again = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41003) });
+    expect(again).toBe(dir);
+    expect(statSync(path.join(again, '.base')).mtimeMs).toBe(written);
+  });
+});
