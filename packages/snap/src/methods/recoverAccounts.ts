@@ -36,7 +36,7 @@ type ScanResult = { key: AccountKey; deployed: boolean; hasBalance: boolean };
  * account and returns their records, with `deployTxnHash` from the explorer when it knows it.
  *
  * A scan over indexes the site was not granted asks first (a dialog naming the site and the
- * range); a decline is 4001 and stores nothing. The accounts returned are granted to the site.
+ * range); a decline is 4001 and stores nothing. The approved range is granted to the site.
  * `maxScanned` is at most MAX_ACCOUNTS_PER_CALL (20).
  */
 export const recoverAccounts = defineMethod({
@@ -116,11 +116,9 @@ export const recoverAccounts = defineMethod({
     );
 
     return stateStore.update((state) => {
-      recordGrant(
-        state,
-        origin,
-        scanned.map(({ key }) => key.addressIndex),
-      );
+      // The range the user approved (or the site already held): a later scan of it, which may
+      // stop earlier or later, asks nothing again.
+      recordGrant(state, origin, range);
       return scanned.map(({ key }, position): AccountRecord => {
         const existing = findAccount(state, chainId, key.address);
         const record = {
