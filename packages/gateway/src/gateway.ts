@@ -53,8 +53,6 @@ export function ledgerError(error: unknown): RpcError {
 
 /** Room kept in a batch's budget for each call's error or envelope (an error is ~200 bytes). */
 const PER_CALL_RESERVE = 512;
-/** Calls of one batch in flight at once. */
-const BATCH_CONCURRENCY = 16;
 
 export interface Admitted {
   id: JsonRpcId;
@@ -135,22 +133,10 @@ export class Gateway {
     if (parsed instanceof RpcError) return this.refused(null, parsed);
     if (!parsed.batch) return handle(ctx, parsed.calls[0], { left: this.responseLimit });
     // Answers take from one budget as they arrive: those that fit are answered, the rest get a
-    // per-call error and a refund, so the batch stays within the limit. At most
-    // BATCH_CONCURRENCY calls of a batch are in flight, and once the budget is spent the calls
-    // not yet started are refused without an upstream call (nor a charge): a batch of huge
-    // answers holds a few of them in memory at a time, not all.
-    const calls = parsed.calls;
-    const budget = { left: this.responseLimit - calls.length * PER_CALL_RESERVE };
-    const answers: Answer[] = new Array(calls.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < calls.length) {
-        const i = next++;
-        answers[i] =
-          budget.left > 0 ? await handle(ctx, calls[i], budget) : this.tooLarge(ctx, calls[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, calls.length) }, worker));
+    // per-call error and a refund, so the batch stays within the limit. (All calls go out at
+    // once, so identical ones merge into one upstream call.)
+    const budget: Budget = { left: this.responseLimit - parsed.calls.length * PER_CALL_RESERVE };
+    const answers = await Promise.all(parsed.calls.map((call) => handle(ctx, call, budget)));
     // The batch itself succeeded; per-call errors sit in the array. One shared failure status
     // (every call over the balance, say) becomes the batch's status.
     const first = answers[0].status;
@@ -305,16 +291,6 @@ export class Gateway {
       throw errors.internal();
     }
     return text;
-  }
-
-  /** A batch call refused unasked because the batch's answer is already full: not charged. */
-  private tooLarge(ctx: CallContext, call: unknown): Answer {
-    const error = errors.responseTooLarge(this.responseLimit);
-    const method = String((call as { method?: unknown } | null)?.method);
-    // Only known methods become metric labels (a client could send any name).
-    const label = methodsFor(ctx.chain.protocol).has(method) ? method : 'invalid';
-    this.metrics.request(label, error.httpStatus);
-    return { status: error.httpStatus, text: errorResponse(idOf(call), error) };
   }
 
   refused(id: JsonRpcId, error: RpcError): Answer {
