@@ -14,7 +14,7 @@ import {
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, buildSite, buildSnap } from './harness/build';
+import { SCREENSHOT_DIR, buildSnap, reuseOrBuildSite } from './harness/build';
 import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
 
 // The devnet's own types live in its dist, which a clean clone does not have yet: the testkit
@@ -47,7 +47,7 @@ export async function startStack(): Promise<Stack> {
     });
     const [snapFolder, siteFolder] = await Promise.all([
       buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),
-      buildSite(),
+      reuseOrBuildSite(),
     ]);
     stack.snapFolder = snapFolder;
     stack.snapServer = await serveDirectory(snapFolder);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { runCommand, snapVariant, starknetSnapBuild } from '@l2wallet/testkit';
 
@@ -16,8 +16,41 @@ export async function buildClient(): Promise<void> {
   });
 }
 
+const BUILD_LOCK = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-site-build.lock');
+/** A lock older than this is left over from a killed run. */
+const BUILD_LOCK_STALE_MS = 600_000;
+
+/**
+ * Runs `task` holding the site-build lock: the browser test files run in parallel jest workers,
+ * and two gatsby builds into the same public/ at once would break both.
+ */
+async function withBuildLock<T>(task: () => Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > BUILD_LOCK_STALE_MS) {
+          rmSync(BUILD_LOCK, { recursive: true, force: true });
+        }
+      } catch {
+        // released meanwhile
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 /** gatsby build of the site into packages/site/public. The snap id and devnet URL come from the page URL. */
-export async function buildSite(): Promise<string> {
+async function gatsbyBuild(): Promise<string> {
   await buildClient();
   await runCommand(bin('gatsby'), ['build'], {
     cwd: SITE_DIR,
@@ -45,8 +78,10 @@ export async function reuseOrBuildSite(): Promise<string> {
     newestMtime(path.join(SITE_DIR, 'src')),
     newestMtime(path.join(REPO_ROOT, 'packages/client/src')),
   );
-  if (existsSync(page) && statSync(page).mtimeMs > sources) return path.join(SITE_DIR, 'public');
-  return buildSite();
+  const fresh = () => existsSync(page) && statSync(page).mtimeMs > sources;
+  if (fresh()) return path.join(SITE_DIR, 'public');
+  // Another worker may be building it: wait for it, then build only if it is still stale.
+  return withBuildLock(async () => (fresh() ? path.join(SITE_DIR, 'public') : gatsbyBuild()));
 }
 
 /**
