@@ -7,10 +7,10 @@
 import {
   erc20Balance,
   SimulatedFlask,
-  ensureSnapBuild,
   injectedProviderScript,
   serveDirectory,
   startDevnet,
+  snapVariant,
   starknetSnapBuild,
   type DevnetLike,
   type StaticServer,
@@ -49,7 +49,7 @@ async function walletApi(type: string, pattern: RegExp): Promise<string> {
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: DEVNET_PORT });
-  const snapFolder = ensureSnapBuild(
+  const snapFolder = await snapVariant(
     starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
   );
   snapServer = await serveDirectory(snapFolder);
