@@ -610,7 +610,7 @@ describe('large answers and clients that do not read', () => {
           return client;
         }),
       );
-      await sleep(3000); // paused at the limit, then dropped after slowClientMs
+      await sleep(4000); // paused at the limit, then dropped after slowClientMs (1 s)
       // The client reads again: it gets what the kernel held, then the drop (no close frame).
       const closed = clients.map(
         (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
@@ -669,7 +669,7 @@ describe('large answers and clients that do not read', () => {
         socket.pause(); // reads nothing until told
         socket.write(request.repeat(PIPELINED));
       }
-      await sleep(2500); // past slowClientMs without progress
+      await sleep(3500); // past slowClientMs (1 s) without progress
       // Read what arrived: every answer (then hang up), or what came before the gateway hung up.
       const received = await Promise.all(
         sockets.map(
