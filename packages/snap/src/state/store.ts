@@ -8,12 +8,28 @@ import { migrateState } from './migrations';
 import type { SnapState } from './schema';
 import { Mutex } from './mutex';
 
+/** A deep copy of JSON state: callers never share (or change) the kept copy. */
+const copyOf = (state: SnapState): SnapState => JSON.parse(JSON.stringify(state)) as SnapState;
+
 export class SnapStateStore {
   readonly #mutex = new Mutex();
 
+  /**
+   * The state as last read or written by this execution. Only the snap writes its state, so the
+   * copy stays true: every signing request (which checks the site's grant) then costs no
+   * snap_manageState round trip and decryption.
+   */
+  #kept: SnapState | undefined;
+
   async #load(): Promise<SnapState> {
-    const stored = await snap.request({ method: 'snap_manageState', params: { operation: 'get' } });
-    return migrateState(stored);
+    if (!this.#kept) {
+      const stored = await snap.request({
+        method: 'snap_manageState',
+        params: { operation: 'get' },
+      });
+      this.#kept = migrateState(stored);
+    }
+    return copyOf(this.#kept);
   }
 
   async #save(state: SnapState): Promise<void> {
@@ -21,6 +37,7 @@ export class SnapStateStore {
       method: 'snap_manageState',
       params: { operation: 'update', newState: state as unknown as Record<string, Json> },
     });
+    this.#kept = copyOf(state);
   }
 
   /** A snapshot for reading. Do not modify it: changes are not saved. */
