@@ -72,6 +72,37 @@ describe('l2_declareContract', () => {
     await expect(provider(devnet).getClassByHash(expectedClassHash)).rejects.toThrow();
   });
 
+  it('refuses a maxFee below the estimate, or bounds above it, naming the field, before any dialog', async () => {
+    const sent = submissions(devnet);
+    const declare = (invocationsDetails: {
+      maxFee: string;
+      resourceBounds?: Record<string, { max_amount: string; max_price_per_unit: string }>;
+    }) =>
+      snap.request({
+        method: 'l2_declareContract',
+        params: {
+          senderAddress: sender.address,
+          contractPayload: { contract: SIERRA_JSON, compiledClassHash: COMPILED_CLASS_HASH },
+          invocationsDetails,
+        },
+      });
+    expectError(
+      await declare({ maxFee: '1' }),
+      -32000,
+      /"invocationsDetails.maxFee" 1 is below the estimated fee [0-9]+ \(FRI\)/u,
+    );
+    const bound = { max_amount: '0x100000', max_price_per_unit: '0x100000' };
+    expectError(
+      await declare({
+        resourceBounds: { l1_gas: bound, l2_gas: bound, l1_data_gas: bound },
+        maxFee: '1000',
+      }),
+      -32000,
+      /"invocationsDetails.resourceBounds".*above "invocationsDetails.maxFee" 1000/u,
+    );
+    expect(submissions(devnet)).toBe(sent);
+  });
+
   it("accepts the production snap's names: address, payload, details", async () => {
     const sent = submissions(devnet);
     const pending = snap.request({
