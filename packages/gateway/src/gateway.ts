@@ -16,7 +16,7 @@ import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from 
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import type { Metrics } from './metrics/metrics';
-import type { Chain } from './upstream/chain';
+import { type Chain, type Outcome, outcomeBytes, responseText } from './upstream/chain';
 import type { Router } from './upstream/router';
 import { UpstreamFailure } from './upstream/upstream';
 
@@ -62,7 +62,7 @@ export interface Admitted {
   /** Resolves when this call's debit is on disk (its batch, not later ones). */
   durable: Promise<void>;
   /** A read already on its way upstream while the debit was decided (see admit). */
-  early?: Promise<string>;
+  early?: Promise<Outcome>;
 }
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
@@ -157,19 +157,25 @@ export class Gateway {
     try {
       admitted = await this.admit(ctx, call);
       const { id, method, params, spec, durable, early } = admitted;
-      const text = await this.forward(ctx, method, params, id, spec, early);
+      const outcome = await this.forward(ctx, method, params, spec, early);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
       try {
         await durable;
       } catch (error) {
         throw ledgerError(error);
       }
-      if (!this.fits(text, budget)) {
+      // Measured before this caller's text is built: merged callers share one outcome, and
+      // those past the budget are refused without a copy of a large answer each.
+      if (!this.fits(outcome, id, budget)) {
         await this.refund(ctx.key, method, spec.cost);
         throw errors.responseTooLarge(this.responseLimit);
       }
       this.metrics.request(method, 200);
-      return { status: 200, text, charges: [{ method, cost: spec.cost }] };
+      return {
+        status: 200,
+        text: responseText(outcome, id),
+        charges: [{ method, cost: spec.cost }],
+      };
     } catch (error) {
       const id = admitted?.id ?? idOf(call);
       const method =
@@ -183,14 +189,21 @@ export class Gateway {
     }
   }
 
-  /** Takes the answer's size from the budget, or leaves it untouched and says no. */
-  private fits(text: string, budget: Budget): boolean {
+  /**
+   * Takes the size of the answer's response text from the budget, or leaves it untouched and
+   * says no.
+   */
+  private fits(outcome: Outcome, id: JsonRpcId, budget: Budget): boolean {
+    const text = outcome.result ?? outcome.error!;
+    // `{"jsonrpc":"2.0","id":` + id + `,"result":` + text + `}`
+    const envelope =
+      33 + (typeof id === 'number' ? String(id).length : Buffer.byteLength(JSON.stringify(id)));
     // A character is at most 3 UTF-8 bytes: short answers need no byte count.
-    if (text.length * 3 <= budget.left) {
-      budget.left -= text.length;
+    if (text.length * 3 + envelope <= budget.left) {
+      budget.left -= text.length + envelope;
       return true;
     }
-    const bytes = Buffer.byteLength(text);
+    const bytes = outcomeBytes(outcome) + envelope;
     if (bytes > budget.left) return false;
     budget.left -= bytes;
     return true;
@@ -215,9 +228,9 @@ export class Gateway {
     // while the debit is decided, so a remote ledger (Redis) adds no round trip to the answer.
     // The answer is still given only after the debit passed; if it did not, it is dropped and
     // nothing is charged. A key that was refused waits for its debits again.
-    let early: Promise<string> | undefined;
+    let early: Promise<Outcome> | undefined;
     if (spec.retryable && (this.standing.get(ctx.key.hash) ?? 0) > this.now()) {
-      early = ctx.chain.forward(method, checked, id, {
+      early = ctx.chain.call(method, checked, {
         retryable: true,
         failover: ctx.key.failover,
       });
@@ -268,14 +281,13 @@ export class Gateway {
     ctx: CallContext,
     method: string,
     params: unknown[],
-    id: JsonRpcId,
     spec: MethodSpec,
-    early?: Promise<string>,
-  ): Promise<string> {
-    let text: string;
+    early?: Promise<Outcome>,
+  ): Promise<Outcome> {
+    let outcome: Outcome;
     try {
-      text = await (early ??
-        ctx.chain.forward(method, params, id, {
+      outcome = await (early ??
+        ctx.chain.call(method, params, {
           retryable: spec.retryable,
           failover: ctx.key.failover,
         }));
@@ -290,7 +302,7 @@ export class Gateway {
       if (error instanceof RpcError) throw error;
       throw errors.internal();
     }
-    return text;
+    return outcome;
   }
 
   refused(id: JsonRpcId, error: RpcError): Answer {

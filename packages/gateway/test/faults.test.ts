@@ -236,10 +236,10 @@ interface Stack {
 }
 
 async function startStack(
-  options: { redis?: boolean; config?: object; keyOptions?: string[] } = {},
+  options: { redis?: boolean; config?: object; keyOptions?: string[]; anvilArgs?: string[] } = {},
 ): Promise<Stack> {
   const dir = tempDir();
-  const anvil = await startAnvil();
+  const anvil = await startAnvil({ args: options.anvilArgs });
   const redis = options.redis ? await startRedis({ persistDir: dir }) : undefined;
   const configFile = writeGatewayConfig(
     dir,
@@ -530,7 +530,9 @@ async function blockWithCalldata(
   await postJson(anvil.url, call('evm_setAutomine', [false]));
   const hashes: string[] = [];
   for (let i = 0; i < count; i++) {
-    const tx = { from, to: from, data: '0x' + '00'.repeat(zeroBytes), gas: '0x7a1200' };
+    // Enough gas for the calldata floor (10 per zero byte since Prague).
+    const gas = `0x${(100_000 + 10 * zeroBytes).toString(16)}`;
+    const tx = { from, to: from, data: '0x' + '00'.repeat(zeroBytes), gas };
     hashes.push((await postJson(anvil.url, call('eth_sendTransaction', [tx]))).json.result);
   }
   await postJson(anvil.url, call('evm_mine'));
@@ -705,6 +707,70 @@ describe('large answers and clients that do not read', () => {
   });
 });
 
+/** The process's peak RSS since the last resetPeakRss (VmHWM), in KB. */
+function peakRssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)![1]);
+}
+
+function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // 5: reset the peak RSS to the current RSS
+}
+
+describe('a batch of 100 identical calls for an 8.8 MB block', () => {
+  let stack: Stack;
+  let huge: string;
+  beforeAll(async () => {
+    // The default response limit (32 MB): about 3 of the 100 answers fit.
+    stack = await startStack({ anvilArgs: ['--gas-limit', '60000000'] });
+    huge = await blockWithCalldata(stack.anvil, 880_000, 5); // anvil takes bodies under 2 MB
+  });
+  afterAll(() => stopStack(stack));
+
+  it('holds one copy of the answer: peak RSS bounded, over WebSocket and HTTP', async () => {
+    const delivered = new Delivered();
+    const single = await httpCall(
+      stack.rpcUrl,
+      delivered,
+      call('eth_getBlockByHash', [huge, true]),
+    );
+    expect(single.text.length).toBeGreaterThan(8_500_000);
+    const client = new Client(stack.wsUrl, delivered);
+    await client.opened();
+    await sleep(300);
+    await collectGarbage(stack.gateway);
+    const startRss = rssKb(stack.gateway.pid);
+    resetPeakRss(stack.gateway.pid);
+
+    // Merged into one upstream call; each caller used to get (and flatten) its own 8.8 MB copy
+    // before the size check: 1.38 GB at peak. Now only the ~3 that fit are ever built.
+    const ids = client.sendBatch(
+      Array.from({ length: 100 }, () => ['eth_getBlockByHash', [huge, true]]),
+    );
+    const viaWs = await client.next((m) => Array.isArray(m) && m[0].id === ids[0], 60_000);
+    const answered = viaWs.filter((a: any) => a.result).length;
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(5);
+    expect(viaWs.filter((a: any) => a.error?.code === -32005).length).toBe(100 - answered);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+
+    const batch = Array.from({ length: 100 }, (_, i) =>
+      call('eth_getBlockByHash', [huge, true], i),
+    );
+    const viaHttp = await httpCall(stack.rpcUrl, delivered, batch);
+    expect(viaHttp.status).toBe(200);
+    expect(viaHttp.json.filter((a: any) => a.result).length).toBe(answered);
+    const peakMb = peakRssKb(stack.gateway.pid) / 1024;
+    expect(peakMb).toBeLessThan(600);
+    client.ws.close();
+    await sleep(300);
+
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
+    await expectRssBack(stack.gateway, startRss);
+  });
+});
+
 describe('one SQLite ledger, one process', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -731,5 +797,51 @@ describe('one SQLite ledger, one process', () => {
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
     expect(existsSync(`${db}.lock`)).toBe(true);
+  });
+});
+
+describe('a SQLite ledger file deleted while serve runs', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stopStack(stack));
+
+  it('stops paid calls with a clear error, over HTTP and WebSocket, and stays alive', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    expect(delivered.credits).toBe(COSTS.eth_blockNumber);
+    const client = new Client(stack.wsUrl, delivered);
+    await client.opened();
+    expect((await client.answer(client.send('eth_chainId'))).result).toBeDefined();
+
+    rmSync(path.join(stack.dir, 'gateway.db'));
+    const lost = /ledger lost: .*gateway\.db was deleted while in use; paid calls are stopped/;
+    for (let i = 0; i < 3; i++) {
+      const stopped = await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber', [], i));
+      expect(stopped.status).toBe(503);
+      expect(stopped.json).toMatchObject({
+        id: i,
+        error: { code: -32603, data: { retryable: false } },
+      });
+      expect(stopped.json.error.message).toMatch(lost);
+    }
+    const batch = await httpCall(stack.rpcUrl, delivered, [
+      call('eth_chainId', [], 'a'),
+      call('eth_getBalance', [`0x${'22'.repeat(20)}`, 'latest'], 'b'),
+    ]);
+    expect(batch.json.map((a: any) => a.error?.message)).toEqual([
+      expect.stringMatching(lost),
+      expect.stringMatching(lost),
+    ]);
+    const overWs = await client.answer(client.send('eth_blockNumber'));
+    expect(overWs.error.message).toMatch(lost);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    client.ws.close();
+
+    await expectAlive(stack.gateway);
+    // Nothing was charged after the file went: only the first two calls were delivered.
+    expect(delivered.credits).toBe(COSTS.eth_blockNumber + COSTS.eth_chainId);
+    expect(stack.gateway.output().match(/was deleted while in use/g)).toHaveLength(1);
   });
 });

@@ -34,7 +34,26 @@ export type Outcome = (
 ) & {
   /** Answered by the failover partner (for one key's call only: never kept or shared). */
   fromPartner?: boolean;
+  /** UTF-8 bytes of the result or error text, counted once (see outcomeBytes). */
+  bytes?: number;
 };
+
+/**
+ * UTF-8 bytes of an outcome's text. Merged callers share one Outcome object, so a large answer
+ * is counted once, and measured without building (copying) any caller's response text.
+ */
+export function outcomeBytes(outcome: Outcome): number {
+  outcome.bytes ??= Buffer.byteLength(outcome.result ?? outcome.error!);
+  return outcome.bytes;
+}
+
+/** The response text for one caller: the shared outcome wrapped with the caller's own id. */
+export function responseText(outcome: Outcome, id: unknown): string {
+  const idText = typeof id === 'number' ? String(id) : JSON.stringify(id);
+  return outcome.result !== undefined
+    ? `{"jsonrpc":"2.0","id":${idText},"result":${outcome.result}}`
+    : `{"jsonrpc":"2.0","id":${idText},"error":${outcome.error}}`;
+}
 
 // Every upstream request carries id 1: an answer starting with this passes through unparsed.
 const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":';
@@ -152,23 +171,6 @@ export class Chain {
     if (known !== undefined) return known;
     for (const upstream of this.order()) if (await upstream.check()) return upstream.gasLimit;
     return undefined;
-  }
-
-  /**
-   * Forwards one validated call and resolves with the response text for the client (its id).
-   * Throws UpstreamFailure when no upstream answered (the caller refunds the debit).
-   */
-  async forward(
-    method: string,
-    params: unknown,
-    id: unknown,
-    options: ForwardOptions,
-  ): Promise<string> {
-    const outcome = await this.call(method, params, options);
-    const idText = typeof id === 'number' ? String(id) : JSON.stringify(id);
-    return outcome.result !== undefined
-      ? `{"jsonrpc":"2.0","id":${idText},"result":${outcome.result}}`
-      : `{"jsonrpc":"2.0","id":${idText},"error":${outcome.error}}`;
   }
 
   /** One call's outcome: from the cache, from an identical call in flight, or from upstream. */
