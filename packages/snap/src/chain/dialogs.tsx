@@ -97,29 +97,3 @@ export const ExecuteScreen = ({
     <TransactionFields fields={fields} />
   </Box>
 );
-
-export const DeclareScreen = ({
-  sender,
-  network,
-  classHash,
-  compiledClassHash,
-  maxFee,
-  overallFee,
-}: {
-  sender: string;
-  network: Network;
-  classHash: string;
-  compiledClassHash: string;
-  maxFee: bigint;
-  overallFee?: bigint;
-}): JSXElement => (
-  <Box>
-    <Title title="Declare contract" subtitle="Register this contract class on chain." />
-    <Field label="Sender" value={sender} />
-    <Field label="Network" value={network.name} />
-    <Field label="Class hash" value={classHash} />
-    <Field label="Compiled class hash" value={compiledClassHash} />
-    <Divider />
-    <FeeRows maxFee={maxFee} overallFee={overallFee} />
-  </Box>
-);

@@ -11,7 +11,6 @@ import {
   sendWithNonce,
 } from '../chain/account';
 import { ChainTxDetailsStruct } from '../chain/details';
-import { DeclareScreen } from '../chain/dialogs';
 import { toChainError } from '../chain/errors';
 import { getChain, submitTransaction } from '../chain/node';
 import { declareRecord, storeRecords } from '../chain/records';
@@ -20,7 +19,7 @@ import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, FeltStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
-import { confirm } from '../ui';
+import { confirm, DeclareScreen } from '../ui';
 
 const CLASS_HASH_NOT_FOUND = 28;
 
@@ -165,12 +164,19 @@ export const declareContract = defineMethod({
     const approved = await confirm(
       origin,
       DeclareScreen({
-        sender: key.address,
+        sends: true,
+        signer: key.address,
         network: chain.network,
         classHash: declare.classHash,
         compiledClassHash: declare.compiledClassHash,
-        maxFee: maxCharge,
-        overallFee,
+        fields: {
+          ...base,
+          accountDeploymentData: base.accountDeploymentData ?? [],
+          nonce: details?.nonce ?? `${snapshot.nonce} (the account's next nonce)`,
+          resourceBounds: bounds,
+          maxCharge,
+          estimatedFee: overallFee,
+        },
       }),
     );
     if (!approved) {

@@ -9,7 +9,7 @@ import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, ChainIdStruct, FeltStruct } from '../rpc/structs';
 import { V3DetailsFields } from '../transactions/details';
 import { declareTransactionHash } from '../transactions/hash';
-import { confirm, SignDeclareScreen } from '../ui';
+import { confirm, DeclareScreen } from '../ui';
 
 const DeclareDetailsStruct = type({
   ...V3DetailsFields,
@@ -54,7 +54,8 @@ export const signDeclareTransaction = defineMethod({
     });
     const approved = await confirm(
       origin,
-      SignDeclareScreen({
+      DeclareScreen({
+        sends: false,
         signer: key.address,
         network: getNetwork(chainId),
         classHash: details.classHash,

@@ -158,13 +158,20 @@ export const SignTransactionScreen = ({
   </Box>
 );
 
-export const SignDeclareScreen = ({
+/**
+ * A v3 declare: signed for the site (l2_signDeclareTransaction) or sent by the snap
+ * (l2_declareContract). Both show the class hashes and every hashed field.
+ */
+export const DeclareScreen = ({
+  sends,
   signer,
   network,
   classHash,
   compiledClassHash,
   fields,
 }: {
+  /** True when the snap sends the declaration itself, false when the site gets a signature. */
+  sends: boolean;
   signer: string;
   network: Network;
   classHash: string;
@@ -172,11 +179,15 @@ export const SignDeclareScreen = ({
   fields: TransactionFieldsView;
 }): JSXElement => (
   <Box>
-    <Title
-      title="Sign declare transaction"
-      subtitle="The signature lets this site declare a contract class."
-    />
-    <Field label="Signer" value={signer} />
+    {sends ? (
+      <Title title="Declare contract" subtitle="Register this contract class on chain." />
+    ) : (
+      <Title
+        title="Sign declare transaction"
+        subtitle="The signature lets this site declare a contract class."
+      />
+    )}
+    <Field label={sends ? 'Sender' : 'Signer'} value={signer} />
     <Field label="Network" value={network.name} />
     <Field label="Class hash" value={classHash} />
     <Field label="Compiled class hash" value={compiledClassHash} />

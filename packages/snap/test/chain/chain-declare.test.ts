@@ -15,6 +15,7 @@ import {
   expectedAccount,
   expectError,
   resultOf,
+  TEST_ORIGIN,
   type ExpectedAccount,
 } from '../helpers';
 import {
@@ -149,7 +150,9 @@ describe('l2_declareContract', () => {
     const text = dialogText(dialog.content);
     expect(text).toContain(sender.address);
     expect(text).toContain(expectedClassHash);
-    expect(text).toMatch(/Maximum fee/u);
+    expect(text).toContain(COMPILED_CLASS_HASH);
+    // The site that asked (the harness's requests come from TEST_ORIGIN).
+    expect(text).toContain(`Requested by\n${new URL(TEST_ORIGIN).host}`);
     await dialog.ok();
     const result = resultOf<{ transaction_hash: string; class_hash: string }>(await pending);
     expect(result.class_hash).toBe(expectedClassHash);
@@ -159,7 +162,30 @@ describe('l2_declareContract', () => {
       version: string;
       class_hash: string;
       compiled_class_hash: string;
+      nonce: string;
+      tip: string;
+      resource_bounds: Record<string, { max_amount: string; max_price_per_unit: string }>;
     }>(devnet, result.transaction_hash);
+    // Every hashed field was shown: the nonce sent and the total maximum fee of the bounds sent
+    // (each bound times its price, plus the tip on every L2 gas unit).
+    const bounds = tx.resource_bounds;
+    const maxCharge =
+      Object.values(bounds).reduce(
+        (sum, bound) => sum + BigInt(bound.max_amount) * BigInt(bound.max_price_per_unit),
+        0n,
+      ) +
+      BigInt(tx.tip) * BigInt(bounds.l2_gas!.max_amount);
+    expect(maxCharge).toBeGreaterThan(0n);
+    expect(text).toMatch(
+      new RegExp(`Maximum fee \\(total\\)\\n[0-9.]+ STRK \\(${maxCharge} FRI\\)`, 'u'),
+    );
+    expect(text).toContain(`Nonce\n${BigInt(tx.nonce)} (the account's next nonce)`);
+    for (const name of ['l1_gas', 'l2_gas', 'l1_data_gas']) {
+      expect(text).toContain(
+        `Max ${name}\n${BigInt(bounds[name]!.max_amount)} @ ${BigInt(bounds[name]!.max_price_per_unit)} FRI`,
+      );
+    }
+    expect(text).toContain('Data availability (nonce, fee)\nL1, L1');
     expect(tx.type).toBe('DECLARE');
     expect(tx.version).toBe('0x3');
     expect(BigInt(tx.class_hash)).toBe(BigInt(expectedClassHash));
