@@ -61,7 +61,18 @@ export const CHAINS = [
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
-export const EXAMPLE_TYPED_DATA = {
+/** A known network's chain id as its shortstring name (readable in the dialog), else the hex id. */
+function domainChainId(chainId: string): string {
+  if (chainId === MAINNET_CHAIN_ID) return 'SN_MAIN';
+  if (chainId === TESTNET_CHAIN_ID) return 'SN_SEPOLIA';
+  return chainId;
+}
+
+/**
+ * Example SNIP-12 typed data for the network `chainId`: the snap signs typed data only when its
+ * domain names the request's network (a signature cannot be replayed on the other one).
+ */
+export const exampleTypedData = (chainId: string) => ({
   types: {
     StarkNetDomain: [
       { name: 'name', type: 'felt' },
@@ -80,13 +91,18 @@ export const EXAMPLE_TYPED_DATA = {
     ],
   },
   primaryType: 'Mail',
-  domain: { name: 'Starknet Mail', version: '1', chainId: 'SN_SEPOLIA', verifyingContract: '0x1' },
+  domain: {
+    name: 'Starknet Mail',
+    version: '1',
+    chainId: domainChainId(chainId),
+    verifyingContract: '0x1',
+  },
   message: {
     from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
     to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
     contents: 'Hello, Bob!',
   },
-};
+});
 
 /** The counter class's Sierra class hash. */
 export const COUNTER_CLASS_HASH =
@@ -215,7 +231,7 @@ export const METHODS: MethodSpec[] = [
       { name: 'chainId', kind: 'chain', optional: true },
     ],
     defaults: (ctx) => ({
-      typedDataMessage: json(EXAMPLE_TYPED_DATA),
+      typedDataMessage: json(exampleTypedData(ctx.chainId)),
       signerAddress: ctx.address,
       chainId: ctx.chainId,
     }),
@@ -232,7 +248,7 @@ export const METHODS: MethodSpec[] = [
       { name: 'chainId', kind: 'chain', optional: true },
     ],
     defaults: (ctx) => ({
-      typedDataMessage: json(EXAMPLE_TYPED_DATA),
+      typedDataMessage: json(exampleTypedData(ctx.chainId)),
       address: ctx.address,
       signature: ctx.lastSignature,
       chainId: ctx.chainId,

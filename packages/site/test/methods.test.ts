@@ -17,6 +17,10 @@ const { V3DetailsFields, V3DetailsStruct } = require('../../snap/src/transaction
   V3DetailsFields: Record<string, AnyStruct>;
   V3DetailsStruct: AnyStruct;
 };
+// The snap's typed-data chain binding: the check l2_signMessage runs before any dialog.
+const { requireChainBinding } = require('../../snap/src/typedData/check') as {
+  requireChainBinding: (data: unknown, chainId: string) => void;
+};
 
 const ctx: DefaultsContext = {
   address: '0x0abc',
@@ -118,6 +122,24 @@ describe("pre-filled transaction details pass the snap's structs", () => {
     expect(payload.contract.sierra_program.length).toBeGreaterThan(10);
     check(FeltStruct, payload.compiledClassHash);
   });
+
+  it.each([
+    ['Testnet', STARKNET_TESTNET, STARKNET_MAINNET],
+    ['Mainnet', STARKNET_MAINNET, STARKNET_TESTNET],
+  ])(
+    'the typed data of l2_signMessage / l2_verifySignedMessage is bound to the current network (%s)',
+    (_name, current, other) => {
+      for (const method of ['l2_signMessage', 'l2_verifySignedMessage']) {
+        const card = spec(method);
+        const params = buildParams(card, card.defaults({ ...real, chainId: current }));
+        const typedData = params?.typedDataMessage;
+        expect(typedData).toMatchObject({ domain: { name: 'Starknet Mail' } });
+        expect(() => requireChainBinding(typedData, current)).not.toThrow();
+        // The same typed data on the other network is refused: the check is not vacuous.
+        expect(() => requireChainBinding(typedData, other)).toThrow(/domain\.chainId/);
+      }
+    },
+  );
 
   it('the old defaults are refused (the check is not vacuous)', () => {
     const [error] = validate({ nonce: '0x0', version: '0x3' }, V3DetailsStruct, { coerce: true });

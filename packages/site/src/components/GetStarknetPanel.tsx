@@ -7,7 +7,7 @@ import {
   type StarknetWindowObject,
   type WalletRequest,
 } from '@l2wallet/client';
-import { EXAMPLE_TYPED_DATA } from '../methods';
+import { exampleTypedData } from '../methods';
 import { ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
 
 declare global {
@@ -62,11 +62,21 @@ export function GetStarknetPanel({ client, onNetworkChanged }: Props) {
     }
   };
 
+  /** The wallet's current chain id (Testnet when it cannot be read). */
+  const currentChainId = async (): Promise<string> =>
+    wallet
+      ? wallet.request({ type: 'wallet_requestChainId' }).catch(() => TESTNET_CHAIN_ID)
+      : TESTNET_CHAIN_ID;
+
+  // Typed data for the wallet's current network: the snap refuses a domain naming another chain.
+  const signTypedData = async () => {
+    if (!wallet) return;
+    await send({ type: 'wallet_signTypedData', params: exampleTypedData(await currentChainId()) });
+  };
+
   const switchTo = async () => {
     if (!wallet) return;
-    const current = await wallet
-      .request({ type: 'wallet_requestChainId' })
-      .catch(() => TESTNET_CHAIN_ID);
+    const current = await currentChainId();
     await send({
       type: 'wallet_switchStarknetChain',
       params: { chainId: current === MAINNET_CHAIN_ID ? TESTNET_CHAIN_ID : MAINNET_CHAIN_ID },
@@ -105,12 +115,7 @@ export function GetStarknetPanel({ client, onNetworkChanged }: Props) {
         >
           wallet_requestChainId
         </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={disabled}
-          onClick={() => send({ type: 'wallet_signTypedData', params: EXAMPLE_TYPED_DATA })}
-        >
+        <button type="button" className="btn btn-small" disabled={disabled} onClick={signTypedData}>
           wallet_signTypedData
         </button>
         <button type="button" className="btn btn-small" disabled={disabled} onClick={switchTo}>
