@@ -75,6 +75,8 @@ afterAll(async () => {
 
 it("shows a key's credits and charges each of the six SPEC methods tried from the page", async () => {
   await page.goto(`${siteServer.url}/gateway/?gateway=${encodeURIComponent(gatewayUrl)}`);
+  // Typed before the page applied its URL parameters, the key would be reset to the default.
+  await page.locator('[data-testid="gateway-key"][data-ready="true"]').waitFor();
   await page.getByTestId('gateway-key-input').fill('0'.repeat(32));
   await page.getByRole('button', { name: 'Show usage' }).click();
   await waitForText(page.getByTestId('gateway-error'), /invalid project id/);

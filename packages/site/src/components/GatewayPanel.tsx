@@ -89,10 +89,13 @@ export function GatewayPanel() {
     null,
   );
   const [sample, setSample] = useState<Sample | null>(null);
+  // Set once the URL's ?gateway= / ?key= are applied: typing before that would be overwritten.
+  const [ready, setReady] = useState(false);
 
   useEffect(() => {
     setGateway(fromLocation('gateway', DEFAULT_GATEWAY));
     setKey(fromLocation('key', DEFAULT_KEY));
+    setReady(true);
   }, []);
 
   const rpc = useCallback(
@@ -151,7 +154,7 @@ export function GatewayPanel() {
 
   return (
     <main className="content">
-      <section className="card panel" data-testid="gateway-key">
+      <section className="card panel" data-testid="gateway-key" data-ready={ready}>
         <header className="card-head">
           <h2>API key</h2>
         </header>
