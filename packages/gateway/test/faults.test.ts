@@ -20,8 +20,6 @@ import path from 'node:path';
 import {
   type AnvilService,
   createGatewayKey,
-  ensureGatewayBuilt,
-  freePort,
   gatewayCli,
   type GatewayProcess,
   gatewayConfig,
@@ -29,7 +27,6 @@ import {
   postJson,
   type RedisService,
   serveGateway,
-  spawnService,
   startAnvil,
   startRedis,
   writeGatewayConfig,
@@ -250,26 +247,8 @@ async function startStack(
     }),
   );
   const key = await createGatewayKey(configFile, options.keyOptions);
-  // `serve` as serveGateway runs it, with the inspector on a free loopback port (collectGarbage).
-  const port = await freePort();
-  const service = await spawnService({
-    name: 'l2-gateway',
-    command: process.execPath,
-    args: [
-      `--inspect=${LOOPBACK}:0`,
-      ensureGatewayBuilt(),
-      'serve',
-      '--config',
-      configFile,
-      '--host',
-      LOOPBACK,
-      '--port',
-      String(port),
-    ],
-    readyLine: /listening on http/,
-    timeoutMs: 30_000,
-  });
-  const gateway = { ...service, port, url: `http://${LOOPBACK}:${port}` };
+  // The inspector on a free loopback port lets a test collect garbage in the gateway.
+  const gateway = await serveGateway(configFile, { nodeArgs: [`--inspect=${LOOPBACK}:0`] });
   return {
     dir,
     anvil,

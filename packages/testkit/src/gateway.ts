@@ -78,16 +78,20 @@ export interface GatewayProcess extends Service {
   url: string;
 }
 
-/** `serve` with the config on 127.0.0.1 (a free port unless `port`), ready when it listens. */
+/**
+ * `serve` with the config on 127.0.0.1 (a free port unless `port`), ready when it listens;
+ * `nodeArgs` go to node before the CLI (e.g. `--inspect=127.0.0.1:0`).
+ */
 export async function serveGateway(
   configFile: string,
-  options: { port?: number; name?: string } = {},
+  options: { port?: number; name?: string; nodeArgs?: string[] } = {},
 ): Promise<GatewayProcess> {
   const port = options.port ?? (await freePort());
   const service = await spawnService({
     name: options.name ?? 'l2-gateway',
     command: process.execPath,
     args: [
+      ...(options.nodeArgs ?? []),
       ensureGatewayBuilt(),
       'serve',
       '--config',
@@ -97,7 +101,8 @@ export async function serveGateway(
       '--port',
       String(port),
     ],
-    readyLine: /listening on/,
+    // Not the inspector's "Debugger listening on ws://…".
+    readyLine: /l2-gateway listening on http/,
     timeoutMs: 30_000,
   });
   return { ...service, port, url: `http://${LOOPBACK}:${port}` };
