@@ -13,7 +13,7 @@ import {
   startAnvil,
 } from '@l2wallet/testkit';
 import { request } from 'undici';
-import { createWalletClient, http as viemHttp } from 'viem';
+import { createPublicClient, createWalletClient, http as viemHttp } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { ChainConfig } from '../src/config';
@@ -216,7 +216,12 @@ describe('the head-aware cache', () => {
       chain: foundry,
       transport: viemHttp(anvil.url),
     });
-    await client.sendTransaction({ to: to as `0x${string}`, value: 12345n });
+    const hash = await client.sendTransaction({ to: to as `0x${string}`, value: 12345n });
+    // The hash can come back before anvil's block holds the transfer: wait for its receipt.
+    await createPublicClient({
+      chain: foundry,
+      transport: viemHttp(anvil.url),
+    }).waitForTransactionReceipt({ hash, pollingInterval: 20 });
   }
 
   async function staysFresh(gw: RunningGateway, rpcUrl: string, key: string): Promise<void> {
