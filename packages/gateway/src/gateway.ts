@@ -11,7 +11,7 @@ import {
   secretMatches,
   sha256,
 } from './auth/keys';
-import { LedgerLost, type Store } from './credits/store';
+import { type Durable, LedgerLost, type Store } from './credits/store';
 import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
@@ -60,7 +60,7 @@ export interface Admitted {
   params: unknown[];
   spec: MethodSpec;
   /** Resolves when this call's debit is on disk (its batch, not later ones). */
-  durable: Promise<void>;
+  durable: Durable;
   /** A read already on its way upstream while the debit was decided (see admit). */
   early?: Promise<Outcome>;
 }
@@ -160,7 +160,7 @@ export class Gateway {
       const outcome = await this.forward(ctx, method, params, spec, early);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
       try {
-        await durable;
+        await durable();
       } catch (error) {
         throw ledgerError(error);
       }
@@ -236,7 +236,7 @@ export class Gateway {
       });
       early.catch(() => undefined); // awaited (and refunded) in forward(), or dropped
     }
-    let durable: Promise<void>;
+    let durable: Durable;
     try {
       ({ durable } = await this.charge(ctx.key, method, spec.cost));
     } catch (error) {
@@ -249,7 +249,7 @@ export class Gateway {
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
-  async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Promise<void> }> {
+  async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Durable }> {
     let outcome;
     try {
       outcome = await this.store.debit(key, method, cost, this.now());
@@ -259,11 +259,8 @@ export class Gateway {
     if (outcome === 'daily') throw errors.dailyLimit(key.dailyCredits);
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
-    // Taken right after the debit: the batch holding it (wrapped, so it is not awaited here).
-    // A failed call never awaits it, so a failed commit must not become an unhandled rejection.
-    const durable = this.store.durable();
-    durable.catch(() => undefined);
-    return { durable };
+    // Taken right after the debit: the batch holding it, asked for when the answer is ready.
+    return { durable: this.store.durable() };
   }
 
   /** Gives a charge back. Never throws: a store that cannot refund now keeps it and retries. */

@@ -632,6 +632,8 @@ describe('large answers and clients that do not read', () => {
         const length = Number(
           /content-length: (\d+)/i.exec(rest.subarray(0, split).toString())?.[1],
         );
+        // Every answer carries its length (the gateway never sends a body chunked).
+        if (!Number.isInteger(length)) throw new Error('an answer without content-length');
         if (rest.length < split + 4 + length) return answers;
         answers.push(rest.subarray(split + 4, split + 4 + length).toString());
         rest = rest.subarray(split + 4 + length);

@@ -14,6 +14,7 @@ import Redis from 'ioredis';
 import type { KeyRecord } from '../auth/keys';
 import {
   type DebitOutcome,
+  type Durable,
   epochMinute,
   epochSecond,
   lastHourFrom,
@@ -66,6 +67,9 @@ redis.call('HINCRBY', KEYS[1], ARGV[2], -cost)
 redis.call('HINCRBY', KEYS[2], ARGV[3], -cost)
 return 1
 `;
+
+const done = Promise.resolve();
+const applied: Durable = () => done;
 
 type LedgerRedis = Redis & {
   gwDebit(...args: (string | number)[]): Promise<number>;
@@ -230,7 +234,9 @@ export class RedisStore implements Store {
   }
 
   /** A debit is in Redis when its script has answered. */
-  async durable(): Promise<void> {}
+  durable(): Durable {
+    return applied;
+  }
 
   /** Never fails: a refund Redis cannot take now is retried (once applied, by its id). */
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {

@@ -1,10 +1,12 @@
 /**
  * SQLite ledger (better-sqlite3) for one gateway process. Balances are decided in memory (this
- * process is the only writer of its file), and debits are written with group commit: the debits
- * of one event-loop turn go into one transaction, and each is durable only after that commit.
- * The gateway answers a call after its debit is durable, so a `kill -9` right after the responses
- * loses no debit (WAL: a commit is a write to the -wal file). The upstream call runs while the
- * commit is pending (durable()), so group commit adds no wait of its own. Use Redis for several
+ * process is the only writer of its file), and debits are written with group commit: debits
+ * queue in an open batch, and the batch is committed in one transaction when an answer needs
+ * one of its debits on disk (or after COMMIT_WITHIN_MS at the latest). The gateway answers a call
+ * after its debit is durable, so a `kill -9` right after the responses loses no debit (WAL: a
+ * commit is a write to the -wal file). The upstream call runs while its debit waits, and the
+ * first answer back commits every debit queued by then, so under load one commit serves the
+ * calls of a whole upstream round trip instead of one event-loop turn. Use Redis for several
  * processes: `serve` takes a lock file beside the ledger, and a second `serve` refuses to start.
  * A ledger file deleted or replaced under a running gateway is noticed before the next commit
  * (its inode changed): from then on debits fail with LedgerLost and paid calls stop.
@@ -15,6 +17,7 @@ import type { KeyRecord } from '../auth/keys';
 import { PerSecondWindow } from './perSecond';
 import {
   type DebitOutcome,
+  type Durable,
   epochMinute,
   LedgerLost,
   lastHourFrom,
@@ -24,6 +27,8 @@ import {
 } from './store';
 
 const TOTAL = '*';
+/** A debit no answer has asked for yet is still written this soon (the file follows memory). */
+const COMMIT_WITHIN_MS = 20;
 
 interface Entry {
   key: string;
@@ -40,9 +45,8 @@ export class SqliteStore implements Store {
   private readonly write;
   /** Today's total per key hash, loaded from the file on first use. */
   private readonly used = new Map<string, { day: string; credits: number }>();
-  private queue: Entry[] = [];
-  private waiters: { resolve(): void; reject(error: Error): void }[] = [];
-  private pending: Promise<void> = Promise.resolve();
+  /** Entries not yet committed, and the promise of their commit. */
+  private batch: Batch | undefined;
   private readonly inode: { dev: number; ino: number };
   private lost: LedgerLost | undefined;
   private lockFile: string | undefined;
@@ -113,19 +117,40 @@ export class SqliteStore implements Store {
     return used;
   }
 
-  /** Queues an entry; resolves once it is committed. */
-  private record(entry: Entry): Promise<void> {
-    this.queue.push(entry);
-    const committed = new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      if (this.waiters.length === 1) setImmediate(() => this.flush());
-    });
-    this.pending = committed;
-    return committed;
+  /** Queues an entry in the open batch (committed when asked for, or within COMMIT_WITHIN_MS). */
+  private record(entry: Entry): Batch {
+    let batch = this.batch;
+    if (!batch) {
+      let resolve!: () => void;
+      let reject!: (error: Error) => void;
+      const committed = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      committed.catch(() => undefined); // each waiter sees the failure; none is left unhandled
+      batch = { entries: [], committed, resolve, reject, asked: false, timer: undefined };
+      const open = batch;
+      batch.timer = setTimeout(() => this.commitSoon(open), COMMIT_WITHIN_MS);
+      this.batch = batch;
+    }
+    batch.entries.push(entry);
+    return batch;
   }
 
-  durable(): Promise<void> {
-    return this.pending;
+  /** Commits `batch` once this turn's other answers have asked too (one transaction for all). */
+  private commitSoon(batch: Batch): void {
+    if (batch.asked) return;
+    batch.asked = true;
+    setImmediate(() => this.flush(batch));
+  }
+
+  durable(): Durable {
+    const batch = this.batch;
+    if (!batch) return committed;
+    return () => {
+      this.commitSoon(batch);
+      return batch.committed;
+    };
   }
 
   /**
@@ -169,25 +194,26 @@ export class SqliteStore implements Store {
     }
   }
 
-  private flush(): void {
-    const entries = this.queue;
-    const waiters = this.waiters;
-    this.queue = [];
-    this.waiters = [];
+  private flush(batch: Batch): void {
+    if (this.batch === batch) this.batch = undefined;
+    else if (batch.entries.length === 0) return; // committed already
+    clearTimeout(batch.timer);
+    const entries = batch.entries;
+    batch.entries = [];
     try {
       this.checkFile();
       if (this.lost) throw this.lost;
       this.write.immediate(entries);
     } catch (error) {
-      // Nothing was written: give the in-memory balances back and fail every debit of the turn.
+      // Nothing was written: give the in-memory balances back and fail every debit of the batch.
       for (const e of entries) {
         const used = this.used.get(e.key);
         if (used?.day === e.day) used.credits -= e.credits;
       }
-      for (const w of waiters) w.reject(error as Error);
+      batch.reject(error as Error);
       return;
     }
-    for (const w of waiters) w.resolve();
+    batch.resolve();
   }
 
   async addKey(record: KeyRecord): Promise<void> {
@@ -218,21 +244,27 @@ export class SqliteStore implements Store {
     if (used.credits + cost > key.dailyCredits) return 'daily';
     if (!this.window.take(key.hash, cost, key.creditsPerSecond, nowMs)) return 'rate';
     used.credits += cost;
-    // Decided now; written with this turn's batch (durable() resolves after that commit).
-    this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: cost }).catch(
-      () => undefined,
-    );
+    // Decided now; written with the open batch (durable() waits for that commit).
+    this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: cost });
     return 'ok';
   }
 
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
     const day = utcDay(nowMs);
     this.today(key.hash, day).credits -= cost;
-    await this.record({ key: key.hash, day, method, minute: epochMinute(nowMs), credits: -cost });
+    const batch = this.record({
+      key: key.hash,
+      day,
+      method,
+      minute: epochMinute(nowMs),
+      credits: -cost,
+    });
+    this.commitSoon(batch);
+    await batch.committed;
   }
 
   async usage(hash: string, nowMs: number): Promise<Usage> {
-    await this.durable().catch(() => undefined);
+    await this.durable()().catch(() => undefined);
     const rows = this.stmts.methods.all(hash, utcDay(nowMs)) as {
       method: string;
       credits: number;
@@ -252,7 +284,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.waiters.length > 0) this.flush();
+    if (this.batch) this.flush(this.batch);
     this.db.close();
     if (this.lockFile) {
       try {
@@ -264,6 +296,20 @@ export class SqliteStore implements Store {
     }
   }
 }
+
+interface Batch {
+  entries: Entry[];
+  committed: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+  /** An answer waits for it: its commit is scheduled. */
+  asked: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const done = Promise.resolve();
+/** Nothing is waiting to be written. */
+const committed: Durable = () => done;
 
 function alive(pid: number): boolean {
   try {

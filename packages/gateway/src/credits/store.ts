@@ -18,6 +18,9 @@ export interface Usage {
   lastHour: number[];
 }
 
+/** Resolves once the debits it was taken after are on disk; calling it asks for that write. */
+export type Durable = () => Promise<void>;
+
 export interface Store {
   addKey(record: KeyRecord): Promise<void>;
   getKey(hash: string): Promise<KeyRecord | undefined>;
@@ -28,8 +31,11 @@ export interface Store {
    * may decide first and write a moment later: see durable().
    */
   debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome>;
-  /** Resolves once every debit and refund made so far is on disk (the gateway answers after). */
-  durable(): Promise<void>;
+  /**
+   * A handle on every debit and refund made so far: calling it asks for them to be written now,
+   * and resolves once they are on disk (the gateway answers a call after its debit is).
+   */
+  durable(): Durable;
   /** Gives back a debit whose upstream call failed (failures are not charged). */
   refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void>;
   usage(hash: string, nowMs: number): Promise<Usage>;

@@ -1,176 +1,248 @@
 /**
- * HTTP transport: POST /v3/<KEY> (JSON-RPC, one call or a batch), GET /v3/<KEY>/usage (free),
- * GET /healthz, GET /metrics. CORS is open so the site's Gateway page can call it from a browser;
- * a key's origin allowlist still applies.
+ * HTTP transport on node:http: POST [/<chain>]/v3/<KEY> (JSON-RPC, one call or a batch),
+ * GET [/<chain>]/v3/<KEY>/usage (free), GET /healthz, GET /metrics. CORS is open so the site's
+ * Gateway page can call it from a browser; a key's origin allowlist still applies.
+ *
+ * No framework: every call goes through here, and the few routes need no router. The body is
+ * read as bytes up to BODY_LIMIT, then handed to the transport-free gateway as text.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { KeyRecord } from '../auth/keys';
 import { type Charge, type Gateway, ledgerError } from '../gateway';
-import { BODY_LIMIT, errorResponse, errors } from '../jsonrpc/errors';
+import { BODY_LIMIT, errorResponse, errors, type RpcError } from '../jsonrpc/errors';
 import { health } from '../metrics/health';
 
-const JSON_TYPE = 'application/json';
+// [/<chain name>]/v3[/<KEY>][/] and [/<chain name>]/v3/<KEY>/usage, with any query string.
+const RPC_PATH = /^(?:\/([^/?#]+))?\/v3(?:\/([^/?#]*))?\/?(?:\?.*)?$/;
+const USAGE_PATH = /^(?:\/([^/?#]+))?\/v3\/([^/?#]+)\/usage\/?(?:\?.*)?$/;
 
-function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  // Not an RpcError: the ledger (the only other thing these handlers wait on) failed.
-  const rpcError = ledgerError(error);
-  return reply.code(rpcError.httpStatus).type(JSON_TYPE).send(errorResponse(null, rpcError));
-}
+const JSON_HEADERS = {
+  'content-type': 'application/json',
+  'access-control-allow-origin': '*',
+} as const;
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-max-age': '86400',
+} as const;
 
 export interface HttpOptions {
   /** A connection that makes no progress for this long (a client not reading) is dropped. */
   slowClientMs: number;
 }
 
+/** A path segment as sent, decoded; undefined when it does not decode (then it matches nothing). */
+function segment(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** One whole answer: headers and body in one write, with its length (never chunked). */
+function send(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Readonly<Record<string, string>> = JSON_HEADERS,
+): void {
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: unknown): void {
+  // Not an RpcError: the ledger (the only other thing these handlers wait on) failed.
+  const rpcError = ledgerError(error);
+  send(res, rpcError.httpStatus, errorResponse(null, rpcError));
+}
+
+/**
+ * The request body as UTF-8 text, or an error once it passes BODY_LIMIT (413: the rest is read
+ * and dropped, and the connection closed after the answer).
+ */
+function readBody(req: IncomingMessage, done: (text: string | RpcError) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge();
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > BODY_LIMIT) return tooLarge();
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (over) return;
+    done(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, size).toString());
+  });
+  req.on('error', () => undefined); // a client gone mid-body: nothing to answer
+  function tooLarge(): void {
+    over = true;
+    req.resume();
+    done(errors.bodyTooLarge());
+  }
+}
+
+export interface HttpServer {
+  server: Server;
+  /** Stops accepting, closes idle keep-alive connections; resolves when all are closed. */
+  close(): Promise<void>;
+}
+
 export function buildHttp(
   gateway: Gateway,
   options: HttpOptions = { slowClientMs: 30_000 },
-): FastifyInstance {
-  const app = Fastify({
-    logger: false,
-    bodyLimit: BODY_LIMIT,
-    return503OnClosing: false,
-    connectionTimeout: options.slowClientMs,
-  });
-
-  // A connection that makes no progress for slowClientMs (a client that does not read) is
-  // closed. Its unread input is read first: closing with unread input resets the connection,
-  // and the reset loses what the kernel still held for the client.
-  app.server.on('timeout', (socket: Socket) => {
-    socket.resume();
-    setTimeout(() => socket.destroy(), 50).unref();
-  });
-
+): HttpServer {
   /**
    * Billed by delivery: an answer whose connection closes before it is written is refunded.
    * Node reports a write that a destroy cut short as finished, so an answer that finishes only
    * once its socket is gone counts as undelivered too (at worst, one answer is not charged).
    */
-  const refundIfUndelivered = (reply: FastifyReply, key: KeyRecord, charges: Charge[]) => {
+  const refundIfUndelivered = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: KeyRecord,
+    charges: Charge[],
+  ) => {
     // The request keeps its socket (a response is detached from it when it finishes).
-    const socket = reply.request.raw.socket;
+    const socket = req.socket;
     let cutShort = false;
-    reply.raw.once('finish', () => {
-      cutShort = socket?.destroyed ?? false;
+    res.once('finish', () => {
+      cutShort = socket.destroyed;
     });
-    reply.raw.once('close', () => {
-      if (reply.raw.writableFinished && !cutShort) return;
+    res.once('close', () => {
+      if (res.writableFinished && !cutShort) return;
       for (const { method, cost } of charges) void gateway.refund(key, method, cost);
     });
   };
 
-  // Bodies reach the handler as text whatever the content type: the gateway parses JSON itself,
-  // after the key check, so malformed JSON is a JSON-RPC -32700 and not a fastify 400.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-
-  // CORS on every answer; set through a synchronous onRequest hook (cheaper than onSend).
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('access-control-allow-origin', '*');
-    done();
-  });
-
-  app.setErrorHandler((error: { statusCode?: number; code?: string }, _request, reply) => {
-    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, errors.bodyTooLarge());
-    }
-    return sendError(reply, errors.internal());
-  });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, errors.notFound()));
-
-  app.options('/*', async (_request, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'content-type, authorization')
-      .header('access-control-max-age', '86400')
-      .send(),
-  );
-
   const rpc = async (
-    request: FastifyRequest<{ Params: { key?: string; chain?: string } }>,
-    reply: FastifyReply,
+    req: IncomingMessage,
+    res: ServerResponse,
+    named: string | undefined,
+    keyText: string | undefined,
+    body: string,
   ) => {
-    const named = request.params.chain;
-    const chain = named
-      ? gateway.router.byName(named)
-      : gateway.router.chainFor(request.headers.host);
+    const chain = named ? gateway.router.byName(named) : gateway.router.chainFor(req.headers.host);
     if (!chain) {
       return sendError(
-        reply,
-        named
-          ? errors.unknownChainName(named)
-          : errors.unknownChain(hostName(request.headers.host)),
+        res,
+        named ? errors.unknownChainName(named) : errors.unknownChain(hostName(req.headers.host)),
       );
     }
     let key;
     try {
-      key = await gateway.authenticate(
-        request.params.key,
-        request.headers.authorization,
-        request.headers.origin,
-      );
+      key = await gateway.authenticate(keyText, req.headers.authorization, req.headers.origin);
     } catch (error) {
-      return sendError(reply, error);
+      return sendError(res, error);
     }
-    const body = typeof request.body === 'string' ? request.body : '';
     const answer = await gateway.handleBody({ chain, key, ws: false }, body);
-    if (answer.charges?.length) refundIfUndelivered(reply, key, answer.charges);
-    return reply.code(answer.status).type(JSON_TYPE).send(answer.text);
+    if (answer.charges?.length) refundIfUndelivered(req, res, key, answer.charges);
+    send(res, answer.status, answer.text);
   };
-  app.post('/v3/:key', rpc);
-  app.post('/v3', rpc);
-  app.post('/v3/', rpc);
-  // A chain picked by name: /<chain>/v3/<KEY> (Host routing still serves the plain /v3/<KEY>).
-  app.post('/:chain/v3/:key', rpc);
-  app.post('/:chain/v3', rpc);
-  app.post('/:chain/v3/', rpc);
 
-  const usage = async (
-    request: FastifyRequest<{ Params: { key: string } }>,
-    reply: FastifyReply,
-  ) => {
-    try {
-      const key = await gateway.authenticate(
-        request.params.key,
-        request.headers.authorization,
-        request.headers.origin,
-      );
-      const now = gateway.now();
-      const usage = await gateway.store.usage(key.hash, now);
-      const currentMinute = Math.floor(now / 60_000);
-      return reply.type(JSON_TYPE).send({
-        total: usage.total,
+  const usage = async (req: IncomingMessage, res: ServerResponse, keyText: string | undefined) => {
+    const key = await gateway.authenticate(keyText, req.headers.authorization, req.headers.origin);
+    const now = gateway.now();
+    const used = await gateway.store.usage(key.hash, now);
+    const currentMinute = Math.floor(now / 60_000);
+    send(
+      res,
+      200,
+      JSON.stringify({
+        total: used.total,
         limit: key.dailyCredits,
-        left: Math.max(0, key.dailyCredits - usage.total),
+        left: Math.max(0, key.dailyCredits - used.total),
         creditsPerSecond: key.creditsPerSecond,
         plan: key.plan,
-        methods: usage.methods,
-        lastHour: usage.lastHour.map((credits, i) => ({
+        methods: used.methods,
+        lastHour: used.lastHour.map((credits, i) => ({
           minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
           credits,
         })),
         resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
-      });
-    } catch (error) {
-      return sendError(reply, error);
-    }
+      }),
+    );
   };
-  // A key's usage covers every chain; under a chain prefix too, so one base URL serves both.
-  app.get('/v3/:key/usage', usage);
-  app.get('/:chain/v3/:key/usage', usage);
 
-  app.get('/healthz', async (_request, reply) => {
-    const report = health(gateway.router);
-    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+  const route = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
+    const url = req.url ?? '/';
+    if (req.method === 'POST') {
+      const match = RPC_PATH.exec(url);
+      if (!match) return sendError(res, errors.notFound());
+      return readBody(req, (body) => {
+        if (typeof body !== 'string') {
+          res.shouldKeepAlive = false;
+          return sendError(res, body);
+        }
+        rpc(req, res, segment(match[1]), segment(match[2]), body).catch((error) =>
+          fail(res, error),
+        );
+      });
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const path = url.split('?', 1)[0];
+      if (path === '/healthz') {
+        const report = health(gateway.router);
+        return send(res, report.status === 'ok' ? 200 : 503, JSON.stringify(report));
+      }
+      if (path === '/metrics') {
+        return send(res, 200, gateway.metrics.render(), {
+          'content-type': 'text/plain; version=0.0.4',
+          'access-control-allow-origin': '*',
+        });
+      }
+      const match = USAGE_PATH.exec(url);
+      if (match) return usage(req, res, segment(match[2])).catch((error) => sendError(res, error));
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, PREFLIGHT_HEADERS);
+      return void res.end();
+    }
+    sendError(res, errors.notFound());
+  };
+
+  /** Our own failure while answering: a generic 500 (no stack or detail leaves the process). */
+  const fail = (res: ServerResponse, _error: unknown) => {
+    if (res.headersSent) return void res.destroy();
+    sendError(res, errors.internal());
+  };
+
+  const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
+    // A GET or OPTIONS body is not read for anything: drop it so the connection can be reused.
+    if (req.method !== 'POST') req.resume();
+    try {
+      const pending = route(req, res);
+      if (pending) pending.catch((error) => fail(res, error));
+    } catch (error) {
+      fail(res, error);
+    }
+  });
+  // A connection that makes no progress for slowClientMs (a client that does not read) is
+  // closed. Its unread input is read first: closing with unread input resets the connection,
+  // and the reset loses what the kernel still held for the client.
+  server.setTimeout(options.slowClientMs, (socket: Socket) => {
+    socket.resume();
+    setTimeout(() => socket.destroy(), 50).unref();
+  });
+  server.on('clientError', (_error, socket: Socket) => {
+    if (socket.writable && !socket.destroyed) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    } else socket.destroy();
   });
 
-  app.get('/metrics', async (_request, reply) =>
-    reply.type('text/plain; version=0.0.4').send(gateway.metrics.render()),
-  );
-
-  return app;
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
 }
 
 export function hostName(host: string | undefined): string {

@@ -22,17 +22,23 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
   const gateway = new Gateway(store, router, metrics, Date.now, config.responseLimitBytes);
   const slowClientMs = config.slowClientMs ?? 30_000;
-  const app = buildHttp(gateway, { slowClientMs });
-  const ws = attachWebSocket(app.server, gateway, { slowClientMs });
-  await app.listen({ host: config.listen.host, port: config.listen.port });
-  const { port } = app.server.address() as AddressInfo;
+  const http = buildHttp(gateway, { slowClientMs });
+  const ws = attachWebSocket(http.server, gateway, { slowClientMs });
+  await new Promise<void>((resolve, reject) => {
+    http.server.once('error', reject);
+    http.server.listen(config.listen.port, config.listen.host, () => {
+      http.server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = http.server.address() as AddressInfo;
   return {
     url: `http://${config.listen.host}:${port}`,
     port,
     gateway,
     async close() {
       await ws.close();
-      await app.close();
+      await http.close();
       await Promise.all(router.chains.map((c) => c.close()));
       await store.close();
     },

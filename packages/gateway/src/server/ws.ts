@@ -248,12 +248,19 @@ class Connection {
     try {
       const admitted = await this.gateway.admit(ctx, call);
       const cost = admitted.spec.cost;
-      const result =
-        method === 'eth_subscribe'
-          ? await this.subscribe(admitted.params, cost)
-          : await this.unsubscribe(String(admitted.params[0]));
+      let result: string | boolean;
       try {
-        await admitted.durable;
+        result =
+          method === 'eth_subscribe'
+            ? await this.subscribe(admitted.params)
+            : await this.unsubscribe(String(admitted.params[0]));
+      } catch (error) {
+        // Charged at admission, not served (the client left, or the upstream failed).
+        await this.gateway.refund(ctx.key, method, cost);
+        throw error;
+      }
+      try {
+        await admitted.durable();
       } catch (error) {
         throw ledgerError(error);
       }
@@ -280,14 +287,14 @@ class Connection {
     return this.upstream;
   }
 
-  private async subscribe(params: unknown[], cost: number): Promise<string> {
+  /** A new subscription's client id; throws (the caller refunds) when it cannot be made. */
+  private async subscribe(params: unknown[]): Promise<string> {
     if (this.closed) throw errors.upstreamUnavailable();
     const upstream = this.socket();
     let upstreamId: string;
     try {
       upstreamId = String(await upstream.request('eth_subscribe', params));
     } catch {
-      await this.gateway.refund(this.ctx.key, 'eth_subscribe', cost);
       throw errors.upstreamUnavailable();
     }
     // The client left while the upstream answered: closing its upstream socket ended this
@@ -375,7 +382,7 @@ class Connection {
         cost,
         this.gateway.now(),
       );
-      if (outcome === 'ok') await this.gateway.store.durable(); // right after the debit
+      if (outcome === 'ok') await this.gateway.store.durable()(); // right after the debit
     } catch (error) {
       return this.drop(subscription, ledgerError(error));
     }

@@ -95,11 +95,7 @@ export class UpstreamSocket {
     if (this.connecting === ws) this.connecting = undefined;
     if (this.ws === ws) {
       this.ws = undefined;
-      for (const [id, pending] of this.pending) {
-        clearTimeout(pending.timer);
-        pending.reject(new Error('upstream websocket closed'));
-        this.pending.delete(id);
-      }
+      this.failPending();
     }
     // A socket that failed to open also closes: either way one reconnect is scheduled.
     if (!this.closed && !this.ws) this.scheduleReconnect();
@@ -130,9 +126,21 @@ export class UpstreamSocket {
     });
   }
 
-  /** Ends the socket (open or still opening): every upstream subscription on it ends too. */
+  private failPending(): void {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new Error('upstream websocket closed'));
+      this.pending.delete(id);
+    }
+  }
+
+  /**
+   * Ends the socket (open or still opening): every upstream subscription on it ends too, and
+   * requests in flight fail now (not at their timeout), so their callers refund at once.
+   */
   close(): void {
     this.closed = true;
+    this.failPending();
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.ws?.terminate();
