@@ -340,8 +340,11 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
     }
     expect(caller.ws.readyState).toBe(WebSocket.OPEN);
     expect((await caller.answer(caller.send('eth_chainId'))).result).toBe('0x7a69');
-    // Heads that came while the ledger was down were not delivered (nor charged), and said so.
-    const report = subscriber.inbox.find((m) => m.params?.error);
+    // Heads that came while the ledger was down were not delivered (nor charged), and said so
+    // (a report of heads the per-second limit dropped, -33200, may come first under the load).
+    const reports = subscriber.inbox.filter((m) => m.params?.error);
+    expect(reports.every((m) => [-32603, -33200].includes(m.params.error.code))).toBe(true);
+    const report = reports.find((m) => m.params.error.code === -32603);
     expect(report.params.error).toMatchObject({ code: -32603, data: { retryable: true } });
     expect(report.params.error.data.dropped).toBeGreaterThan(0);
     subscriber.ws.close();

@@ -1,13 +1,16 @@
 /**
- * Redis ledger, shared by any number of gateway instances. A debit is one Lua script: it checks
- * the daily total and this second's window and charges both, or nothing, atomically. Keys of one
- * API key share a hash tag ({hash}) so the script also runs on a Redis Cluster.
+ * Redis ledger, shared by any number of gateway instances. Debits of one key made in the same
+ * event-loop turn (and second) go to Redis together as one Lua script call: in order, it checks
+ * each against the daily total and this second's window and charges it, or refuses it, all
+ * atomically. One round trip and one script run per key and turn, not per call, so Redis costs
+ * the gateway and the Redis server little more than the SQLite ledger does. Keys of one API key
+ * share a hash tag ({hash}) so the script also runs on a Redis Cluster.
  *
  * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
- * fail at once while Redis is down (the call answers 503, retryable; nothing is served unmetered).
- * Each debit carries a call id, recorded beside it for ID_TTL_MS, so a debit whose answer was lost
- * is voided once Redis answers again, if it was applied at all; refunds carry an id too and are
- * retried until applied, exactly once.
+ * fail at once while Redis is down (the calls answer 503, retryable; nothing is served unmetered).
+ * Each batch of debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch
+ * whose answer was lost is voided once Redis answers again, if it was applied at all; refunds
+ * carry an id too and are retried until applied, exactly once.
  */
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
@@ -24,43 +27,73 @@ import {
 } from './store';
 
 /**
- * How long Redis remembers a call id: a debit whose answer was lost is voided if Redis is back
- * within this time (after it, the debit stays: never served, at worst charged). Ids take Redis
- * memory in proportion to the call rate (about 80 bytes each).
+ * How long Redis remembers a batch or refund id: a batch whose answer was lost is voided if Redis
+ * is back within this time (after it, the debits stay: never served, at worst charged). Ids take
+ * Redis memory in proportion to the batch rate (about 100 bytes each).
  */
 const ID_TTL_MS = 20_000;
 
-// KEYS: day hash, second counter, hour hash, this second's call ids.
-// ARGV: cost, daily limit, per-second limit, method, minute, call id.
+// KEYS: day hash, second counter, hour hash, this second's batch ids.
+// ARGV: daily limit, per-second limit, minute, batch id, then cost and method of each debit.
+// Returns one outcome per debit: 0 charged, 1 over the daily limit, 2 over the per-second limit.
+// What the batch charged is kept under its id (per method, as JSON) for a void.
 const DEBIT = `
-if redis.call('HEXISTS', KEYS[4], ARGV[6]) == 1 then return 0 end
-local cost = tonumber(ARGV[1])
+local daily = tonumber(ARGV[1])
+local perSecond = tonumber(ARGV[2])
 local used = tonumber(redis.call('HGET', KEYS[1], '*') or '0')
-if used + cost > tonumber(ARGV[2]) then return 1 end
 local second = tonumber(redis.call('GET', KEYS[2]) or '0')
-if second + cost > tonumber(ARGV[3]) then return 2 end
-redis.call('INCRBY', KEYS[2], cost)
-redis.call('PEXPIRE', KEYS[2], 2000)
-redis.call('HINCRBY', KEYS[1], '*', cost)
-redis.call('HINCRBY', KEYS[1], ARGV[4], cost)
-redis.call('EXPIRE', KEYS[1], 172800)
-redis.call('HINCRBY', KEYS[3], ARGV[5], cost)
-redis.call('EXPIRE', KEYS[3], 7200)
-redis.call('HSET', KEYS[4], ARGV[6], 1)
-redis.call('PEXPIRE', KEYS[4], ${ID_TTL_MS})
-return 0
+local outcomes = {}
+local methods = {}
+local total = 0
+for i = 5, #ARGV, 2 do
+  local cost = tonumber(ARGV[i])
+  if used + cost > daily then
+    outcomes[#outcomes + 1] = 1
+  elseif second + cost > perSecond then
+    outcomes[#outcomes + 1] = 2
+  else
+    used = used + cost
+    second = second + cost
+    total = total + cost
+    methods[ARGV[i + 1]] = (methods[ARGV[i + 1]] or 0) + cost
+    outcomes[#outcomes + 1] = 0
+  end
+end
+if total > 0 then
+  redis.call('INCRBY', KEYS[2], total)
+  redis.call('PEXPIRE', KEYS[2], 2000)
+  redis.call('HINCRBY', KEYS[1], '*', total)
+  for method, credits in pairs(methods) do redis.call('HINCRBY', KEYS[1], method, credits) end
+  redis.call('EXPIRE', KEYS[1], 172800)
+  redis.call('HINCRBY', KEYS[3], ARGV[3], total)
+  redis.call('EXPIRE', KEYS[3], 7200)
+  redis.call('HSET', KEYS[4], ARGV[4], cjson.encode(methods))
+  redis.call('PEXPIRE', KEYS[4], ${ID_TTL_MS})
+end
+return outcomes
 `;
 
-// Gives credits back once per id. KEYS: day hash, hour hash, the id's hash.
-// ARGV: cost, method, minute, id, mode ('void': only if the debit with this id was applied,
-// 'refund': unless a refund with this id was applied already).
-const GIVE_BACK = `
-if ARGV[5] == 'void' then
-  if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then return 0 end
-else
-  if redis.call('HSETNX', KEYS[3], ARGV[4], 1) == 0 then return 0 end
-  redis.call('PEXPIRE', KEYS[3], ${ID_TTL_MS})
+// Gives back what a batch whose answer was lost charged, if it was applied at all, once.
+// KEYS: day hash, hour hash, the batch ids' hash. ARGV: batch id, minute.
+const VOID = `
+local charged = redis.call('HGET', KEYS[3], ARGV[1])
+if not charged then return 0 end
+redis.call('HDEL', KEYS[3], ARGV[1])
+local total = 0
+for method, credits in pairs(cjson.decode(charged)) do
+  redis.call('HINCRBY', KEYS[1], method, -credits)
+  total = total + credits
 end
+redis.call('HINCRBY', KEYS[1], '*', -total)
+redis.call('HINCRBY', KEYS[2], ARGV[2], -total)
+return 1
+`;
+
+// Gives credits back once per refund id. KEYS: day hash, hour hash, the refund ids' hash.
+// ARGV: cost, method, minute, refund id.
+const REFUND = `
+if redis.call('HSETNX', KEYS[3], ARGV[4], 1) == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[3], ${ID_TTL_MS})
 local cost = tonumber(ARGV[1])
 redis.call('HINCRBY', KEYS[1], '*', -cost)
 redis.call('HINCRBY', KEYS[1], ARGV[2], -cost)
@@ -71,9 +104,38 @@ return 1
 const done = Promise.resolve();
 const applied: Durable = () => done;
 
+/** One debit waiting for its batch to go to Redis. */
+interface PendingDebit {
+  method: string;
+  cost: number;
+  resolve(outcome: DebitOutcome): void;
+  reject(error: Error): void;
+}
+
+/** Debits of one key and second, gathered until one of them is wanted or BATCH_MS passed. */
+interface DebitBatch {
+  key: KeyRecord;
+  nowMs: number;
+  debits: PendingDebit[];
+  /** Sent, or about to be at the end of this turn. */
+  sending: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * How long debits may gather before they go to Redis. A debit whose answer is still upstream
+ * (a read of a key in good standing, see Gateway.admit) is not wanted before the answer is back,
+ * which takes longer than this: gathering costs it no time, and one script call then decides the
+ * debits of many calls. A debit wanted at once goes at the end of the turn.
+ */
+const BATCH_MS = 1;
+
+const OUTCOMES: DebitOutcome[] = ['ok', 'daily', 'rate'];
+
 type LedgerRedis = Redis & {
-  gwDebit(...args: (string | number)[]): Promise<number>;
-  gwGiveBack(...args: (string | number)[]): Promise<number>;
+  gwDebit(...args: (string | number)[]): Promise<number[]>;
+  gwVoid(...args: (string | number)[]): Promise<number>;
+  gwRefund(...args: (string | number)[]): Promise<number>;
 };
 
 const dayKey = (hash: string, ms: number) => `gw:{${hash}}:day:${utcDay(ms)}`;
@@ -86,6 +148,7 @@ const KEY_SET = 'gw:keys';
 
 /** A give-back (void or refund) waiting for Redis; dropped once its id would have expired. */
 interface GiveBack {
+  script: 'gwVoid' | 'gwRefund';
   args: (string | number)[];
   until: number;
 }
@@ -107,6 +170,8 @@ export class RedisStore implements Store {
   private down = false;
   private giveBacks: GiveBack[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Open batches of debits, by key and second. */
+  private readonly batches = new Map<string, DebitBatch>();
 
   /** Connects (or throws a clear error); `serve` also warns when Redis does not persist. */
   static async open(url: string, options: { warnIfVolatile?: boolean } = {}): Promise<RedisStore> {
@@ -134,7 +199,8 @@ export class RedisStore implements Store {
       retryStrategy: (times) => Math.min(times * 100, 1000),
     });
     redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
-    redis.defineCommand('gwGiveBack', { numberOfKeys: 3, lua: GIVE_BACK });
+    redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
+    redis.defineCommand('gwRefund', { numberOfKeys: 3, lua: REFUND });
     // One line per outage, not one per reconnect attempt.
     redis.on('error', (error: Error) => {
       if (this.down) return;
@@ -199,38 +265,78 @@ export class RedisStore implements Store {
     return `${this.idPrefix}.${(this.nextId++).toString(36)}`;
   }
 
-  async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
+  /**
+   * Joins the open batch of the key (and second); resolves once Redis decided it. The batch goes
+   * when one of its debits is wanted (at once, or when its `wantedAfter` settles), or BATCH_MS
+   * after it opened.
+   */
+  debit(
+    key: KeyRecord,
+    method: string,
+    cost: number,
+    nowMs: number,
+    wantedAfter?: Promise<unknown>,
+  ): Promise<DebitOutcome> {
+    return new Promise((resolve, reject) => {
+      const id = `${key.hash}:${epochSecond(nowMs)}`;
+      let batch = this.batches.get(id);
+      if (!batch) {
+        const opened: DebitBatch = { key, nowMs, debits: [], sending: false, timer: undefined };
+        opened.timer = setTimeout(() => this.send(id, opened), BATCH_MS);
+        this.batches.set(id, opened);
+        batch = opened;
+      }
+      batch.debits.push({ method, cost, resolve, reject });
+      const wanted = batch;
+      const now = () => {
+        if (wanted.sending) return;
+        wanted.sending = true;
+        setImmediate(() => this.send(id, wanted));
+      };
+      if (wantedAfter) wantedAfter.then(now, now);
+      else now();
+    });
+  }
+
+  /** Takes the batch out of the open ones and sends it (once). */
+  private send(id: string, batch: DebitBatch): void {
+    clearTimeout(batch.timer);
+    if (this.batches.get(id) !== batch) return; // sent already
+    this.batches.delete(id);
+    void this.sendBatch(batch);
+  }
+
+  private async sendBatch({ key, nowMs, debits }: DebitBatch): Promise<void> {
     const minute = epochMinute(nowMs);
     const id = this.callId();
-    let outcome: number;
+    const args: (string | number)[] = [
+      dayKey(key.hash, nowMs),
+      secondKey(key.hash, nowMs),
+      hourKey(key.hash, minute),
+      callsKey(key.hash, nowMs),
+      key.dailyCredits,
+      key.creditsPerSecond,
+      minute,
+      id,
+    ];
+    for (const debit of debits) args.push(debit.cost, debit.method);
+    let outcomes: number[];
     try {
-      outcome = await this.redis.gwDebit(
-        dayKey(key.hash, nowMs),
-        secondKey(key.hash, nowMs),
-        hourKey(key.hash, minute),
-        callsKey(key.hash, nowMs),
-        cost,
-        key.dailyCredits,
-        key.creditsPerSecond,
-        method,
-        minute,
-        id,
-      );
+      outcomes = await this.redis.gwDebit(...args);
+      if (outcomes.length !== debits.length) throw new Error('the debit script answered amiss');
     } catch (error) {
       // Outcome unknown (the answer may be lost after the script ran): void it if it applied.
-      this.giveBack([
+      void this.giveBack('gwVoid', [
         dayKey(key.hash, nowMs),
         hourKey(key.hash, minute),
         callsKey(key.hash, nowMs),
-        cost,
-        method,
-        minute,
         id,
-        'void',
+        minute,
       ]);
-      throw error;
+      for (const debit of debits) debit.reject(error as Error);
+      return;
     }
-    return outcome === 0 ? 'ok' : outcome === 1 ? 'daily' : 'rate';
+    debits.forEach((debit, i) => debit.resolve(OUTCOMES[outcomes[i]]));
   }
 
   /** A debit is in Redis when its script has answered. */
@@ -241,7 +347,7 @@ export class RedisStore implements Store {
   /** Never fails: a refund Redis cannot take now is retried (once applied, by its id). */
   async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
     const minute = epochMinute(nowMs);
-    await this.giveBack([
+    await this.giveBack('gwRefund', [
       dayKey(key.hash, nowMs),
       hourKey(key.hash, minute),
       refundsKey(key.hash, nowMs),
@@ -249,15 +355,14 @@ export class RedisStore implements Store {
       method,
       minute,
       this.callId(),
-      'refund',
     ]);
   }
 
-  private async giveBack(args: (string | number)[]): Promise<void> {
+  private async giveBack(script: GiveBack['script'], args: (string | number)[]): Promise<void> {
     try {
-      await this.redis.gwGiveBack(...args);
+      await this.redis[script](...args);
     } catch {
-      this.giveBacks.push({ args, until: Date.now() + ID_TTL_MS - 1000 });
+      this.giveBacks.push({ script, args, until: Date.now() + ID_TTL_MS - 1000 });
       this.scheduleRetry();
     }
   }
@@ -276,7 +381,7 @@ export class RedisStore implements Store {
     this.giveBacks = [];
     for (const g of due) {
       try {
-        await this.redis.gwGiveBack(...g.args);
+        await this.redis[g.script](...g.args);
       } catch {
         this.giveBacks.push(g);
       }

@@ -237,6 +237,7 @@ export class SqliteStore implements Store {
     return true;
   }
 
+  /** Decided at once, in memory (`wantedAfter` does not matter here). */
   async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     if (this.lost) throw this.lost;
     const day = utcDay(nowMs);
