@@ -70,7 +70,7 @@ const KEY_TTL_MS = 500;
 
 export class Gateway {
   private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
-  /** SHA-256 per key string seen, so a busy key is not hashed on every call (memory only). */
+  /** SHA-256 per well-formed key string seen, so a busy key is not hashed on every call. */
   private readonly hashes = new Map<string, string>();
   /** Keys whose last debit passed, until when: their reads go upstream while the debit runs. */
   private readonly standing = new Map<string, number>();
@@ -91,9 +91,9 @@ export class Gateway {
     origin: string | undefined,
   ): Promise<KeyRecord> {
     if (!key) throw errors.keyMissing();
-    if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
     let hash = this.hashes.get(key);
     if (hash === undefined) {
+      if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
       hash = sha256(key);
       if (this.hashes.size > 100_000) this.hashes.clear();
       this.hashes.set(key, hash);

@@ -42,7 +42,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly window = new PerSecondWindow();
   private readonly stmts;
-  private readonly write;
+  private readonly write: Database.Transaction<(batch: Batch) => void>;
   /** Today's total per key hash, loaded from the file on first use. */
   private readonly used = new Map<string, { day: string; credits: number }>();
   /** Entries not yet committed, and the promise of their commit. */
@@ -87,24 +87,20 @@ export class SqliteStore implements Store {
       methods: db.prepare('SELECT method, credits FROM usage WHERE key = ? AND day = ?'),
       minutes: db.prepare('SELECT minute, credits FROM usage_minute WHERE key = ? AND minute > ?'),
     };
-    // One transaction for a whole turn's entries, summed per row first.
-    this.write = db.transaction((entries: Entry[]) => {
-      const rows = new Map<string, [string, string, string, number]>();
-      const minutes = new Map<string, [string, number, number]>();
-      for (const e of entries) {
-        for (const method of [TOTAL, e.method]) {
-          const id = `${e.key}|${e.day}|${method}`;
-          const row = rows.get(id);
-          if (row) row[3] += e.credits;
-          else rows.set(id, [e.key, e.day, method, e.credits]);
+    // One transaction for a whole batch, summed per row as it was recorded.
+    this.write = db.transaction((batch: Batch) => {
+      for (const sums of batch.sums.values()) {
+        this.stmts.add.run(sums.key, sums.day, TOTAL, sums.total);
+        for (const [method, credits] of sums.methods) {
+          this.stmts.add.run(sums.key, sums.day, method, credits);
         }
-        const id = `${e.key}|${e.minute}`;
-        const minute = minutes.get(id);
-        if (minute) minute[2] += e.credits;
-        else minutes.set(id, [e.key, e.minute, e.credits]);
+        this.stmts.addMinute.run(sums.key, sums.minute, sums.total);
       }
-      for (const row of rows.values()) this.stmts.add.run(...row);
-      for (const minute of minutes.values()) this.stmts.addMinute.run(...minute);
+      for (const e of batch.others) {
+        this.stmts.add.run(e.key, e.day, TOTAL, e.credits);
+        this.stmts.add.run(e.key, e.day, e.method, e.credits);
+        this.stmts.addMinute.run(e.key, e.minute, e.credits);
+      }
     });
   }
 
@@ -117,7 +113,7 @@ export class SqliteStore implements Store {
     return used;
   }
 
-  /** Queues an entry in the open batch (committed when asked for, or within COMMIT_WITHIN_MS). */
+  /** Adds an entry to the open batch (committed when asked for, or within COMMIT_WITHIN_MS). */
   private record(entry: Entry): Batch {
     let batch = this.batch;
     if (!batch) {
@@ -128,12 +124,30 @@ export class SqliteStore implements Store {
         reject = rej;
       });
       committed.catch(() => undefined); // each waiter sees the failure; none is left unhandled
-      batch = { entries: [], committed, resolve, reject, asked: false, timer: undefined };
-      const open = batch;
-      batch.timer = setTimeout(() => this.commitSoon(open), COMMIT_WITHIN_MS);
-      this.batch = batch;
+      const open: Batch = {
+        sums: new Map(),
+        others: [],
+        committed,
+        resolve,
+        reject,
+        asked: false,
+        timer: undefined,
+      };
+      open.timer = setTimeout(() => this.commitSoon(open), COMMIT_WITHIN_MS);
+      this.batch = batch = open;
     }
-    batch.entries.push(entry);
+    // Summed per key as it comes (no per-entry rows to build at the commit).
+    let sums = batch.sums.get(entry.key);
+    if (!sums) {
+      sums = { key: entry.key, day: entry.day, minute: entry.minute, total: 0, methods: new Map() };
+      batch.sums.set(entry.key, sums);
+    }
+    if (sums.day === entry.day && sums.minute === entry.minute) {
+      sums.total += entry.credits;
+      sums.methods.set(entry.method, (sums.methods.get(entry.method) ?? 0) + entry.credits);
+    } else {
+      batch.others.push(entry); // the batch spans a minute: the rare case keeps its own rows
+    }
     return batch;
   }
 
@@ -196,22 +210,25 @@ export class SqliteStore implements Store {
 
   private flush(batch: Batch): void {
     if (this.batch === batch) this.batch = undefined;
-    else if (batch.entries.length === 0) return; // committed already
+    else if (batch.sums.size === 0) return; // committed already
     clearTimeout(batch.timer);
-    const entries = batch.entries;
-    batch.entries = [];
     try {
       this.checkFile();
       if (this.lost) throw this.lost;
-      this.write.immediate(entries);
+      this.write.immediate(batch);
     } catch (error) {
       // Nothing was written: give the in-memory balances back and fail every debit of the batch.
-      for (const e of entries) {
-        const used = this.used.get(e.key);
-        if (used?.day === e.day) used.credits -= e.credits;
-      }
+      const giveBack = (key: string, day: string, credits: number) => {
+        const used = this.used.get(key);
+        if (used?.day === day) used.credits -= credits;
+      };
+      for (const sums of batch.sums.values()) giveBack(sums.key, sums.day, sums.total);
+      for (const e of batch.others) giveBack(e.key, e.day, e.credits);
       batch.reject(error as Error);
       return;
+    } finally {
+      batch.sums.clear();
+      batch.others = [];
     }
     batch.resolve();
   }
@@ -298,8 +315,20 @@ export class SqliteStore implements Store {
   }
 }
 
+/** What one batch adds to one key's rows (day total, per method, per minute). */
+interface KeySums {
+  key: string;
+  day: string;
+  minute: number;
+  total: number;
+  methods: Map<string, number>;
+}
+
 interface Batch {
-  entries: Entry[];
+  /** Entries summed per key hash. */
+  sums: Map<string, KeySums>;
+  /** Entries of a key whose day or minute differs from its sums' (a batch across a minute). */
+  others: Entry[];
   committed: Promise<void>;
   resolve(): void;
   reject(error: Error): void;

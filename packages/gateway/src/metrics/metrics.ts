@@ -26,8 +26,7 @@ export class Metrics {
   }
 
   cacheHit(method: string): void {
-    const key = `method="${method}"`;
-    this.cacheHits.set(key, (this.cacheHits.get(key) ?? 0) + 1);
+    this.cacheHits.set(method, (this.cacheHits.get(method) ?? 0) + 1);
   }
 
   /** A call that joined an identical one in flight instead of going upstream. */
@@ -75,7 +74,11 @@ export class Metrics {
       requests,
     );
     counter('gateway_credits_total', 'Credits charged, by method.', credits);
-    counter('gateway_cache_hits_total', 'Calls answered from the answer cache.', this.cacheHits);
+    counter(
+      'gateway_cache_hits_total',
+      'Calls answered from the answer cache.',
+      new Map([...this.cacheHits].map(([method, count]) => [`method="${method}"`, count])),
+    );
     counter(
       'gateway_merged_total',
       'Calls that shared an identical upstream request already in flight.',

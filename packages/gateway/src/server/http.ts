@@ -33,9 +33,10 @@ export interface HttpOptions {
   slowClientMs: number;
 }
 
-/** A path segment as sent, decoded; undefined when it does not decode (then it matches nothing). */
+/** A path segment, percent-decoded (as sent when it does not decode); undefined when empty. */
 function segment(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
