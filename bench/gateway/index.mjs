@@ -5,7 +5,11 @@
 // - eth_call with distinct params on every request (nothing to merge or cache: the hot path
 //   itself), to anvil direct, a bare node:http pass-through, and the gateway on SQLite and Redis;
 // - the hot read mix many dapps polling one chain produce (eth_blockNumber, eth_chainId, the
-//   latest block, 8 balances, 8 eth_calls, repeated), to anvil direct and the gateway.
+//   latest block, 8 balances, 8 eth_calls, repeated), one call per request, to anvil direct, the
+//   gateway, and a bare node:http server answering a fixed result from memory (the most any
+//   Node server can do per request on this machine: the ceiling for the gateway's row);
+// - the same mix sent as one JSON-RPC batch of its 19 calls per request (as ethers'
+//   JsonRpcProvider batches a poll by default), to anvil direct and the gateway.
 // CPU per request is the server process's own (utime + stime from /proc over the measured run),
 // so it does not depend on what else shares the machine. Build first: npm run build -w packages/gateway
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -113,6 +117,7 @@ try {
       body('eth_call', [{ to: contract, data: `0x0${i + 1}` }, 'latest']),
     ),
   ].map((text) => ({ method: 'POST', body: text }));
+  const hotMixBatched = [{ method: 'POST', body: `[${hotMix.map((r) => r.body).join(',')}]` }];
 
   const passPort = await freePort();
   const pass = await spawnService({
@@ -122,6 +127,14 @@ try {
     readyLine: /listening on/,
   });
   services.push(pass);
+  const fixedPort = await freePort();
+  const fixed = await spawnService({
+    name: 'fixed',
+    command: process.execPath,
+    args: [join(here, 'fixed.mjs'), String(fixedPort)],
+    readyLine: /listening on/,
+  });
+  services.push(fixed);
   const sqlite = await gateway(dir, 'sqlite', { sqlite: 'sqlite.db' }, anvil.url);
   const onRedis = await gateway(dir, 'redis', { redis: redis.url }, anvil.url);
   services.push(sqlite.service, onRedis.service);
@@ -139,6 +152,9 @@ try {
     ['gateway, Redis ledger', 'eth_call, distinct', onRedis.url, onRedis.pid, distinctCall],
     ['anvil direct', 'hot read mix', anvil.url, anvil.pid, hotMix],
     ['gateway, SQLite ledger', 'hot read mix', sqlite.url, sqlite.pid, hotMix],
+    ['node:http fixed answer', 'hot read mix', `http://127.0.0.1:${fixedPort}/`, fixed.pid, hotMix],
+    ['anvil direct', 'mix, batch of 19', anvil.url, anvil.pid, hotMixBatched],
+    ['gateway, SQLite ledger', 'mix, batch of 19', sqlite.url, sqlite.pid, hotMixBatched],
   ];
   // Every row runs ROUNDS times, the rows taking turns, and the table shows the means: on a
   // shared 2-core machine one window can be much busier than the next.
@@ -170,7 +186,17 @@ try {
     ),
   }));
 
-  const [, floor, onSqlite, onRedisRow, mixDirect, mixGateway] = results;
+  const [
+    ,
+    floor,
+    onSqlite,
+    onRedisRow,
+    mixDirect,
+    mixGateway,
+    mixCeiling,
+    batchDirect,
+    batchGateway,
+  ] = results;
   const commit = await runCommand('git', ['rev-parse', '--short', 'HEAD'], { cwd: here }).then(
     (output) => output.trim(),
     () => 'unknown',
@@ -217,6 +243,15 @@ try {
   );
   console.log(
     `| gateway / anvil direct req/s, hot read mix               | ${pad(ratio(mixGateway.rps, mixDirect.rps), 6)} | >= 1.50 ${pad(check(mixShare >= 1.5), 8)} |`,
+  );
+  console.log(
+    `| node:http fixed answer / anvil direct req/s, hot read mix | ${pad(ratio(mixCeiling.rps, mixDirect.rps), 6)} | (the ceiling)    |`,
+  );
+  console.log(
+    `| gateway / node:http fixed answer CPU us per request, mix | ${pad(ratio(mixGateway.cpu, mixCeiling.cpu), 6)} | (load-independent) |`,
+  );
+  console.log(
+    `| gateway / anvil direct req/s, mix in batches of 19      | ${pad(ratio(batchGateway.rps, batchDirect.rps), 6)} | >= 1.50 ${pad(check(batchGateway.rps / batchDirect.rps >= 1.5), 8)} |`,
   );
 } finally {
   await Promise.all(services.map((s) => s.stop()));

