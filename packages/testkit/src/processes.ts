@@ -2,7 +2,7 @@
  * Services as owned process groups on 127.0.0.1: started, awaited until ready, stopped with their
  * whole tree. A missing binary fails at once with its install command, never a long wait.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -44,6 +44,25 @@ const live = new Set<Service>();
 process.once('exit', () => {
   for (const service of live) service.killNow();
 });
+
+/**
+ * The second backstop, for a runner that dies without running 'exit' handlers (a fatal V8 error,
+ * SIGKILL): a detached shell that ends the service's process group once this process is gone.
+ * It ends itself with the service.
+ */
+function watchdog(group: number): ChildProcess {
+  const guard = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -KILL -${group} 2>/dev/null`,
+    ],
+    { stdio: 'ignore', detached: true },
+  );
+  guard.on('error', () => undefined); // no shell: only the 'exit' backstop then
+  guard.unref();
+  return guard;
+}
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {
@@ -104,6 +123,8 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const guard = child.pid === undefined ? undefined : watchdog(child.pid);
+    child.once('exit', () => guard?.kill('SIGKILL'));
     let output = '';
     let settled = false;
     let stopping = false;
