@@ -238,7 +238,7 @@ export class Gateway {
     }
     let durable: Durable;
     try {
-      ({ durable } = await this.charge(ctx.key, method, spec.cost, early));
+      ({ durable } = await this.charge(ctx.key, method, spec.cost));
     } catch (error) {
       this.standing.delete(ctx.key.hash);
       throw error;
@@ -248,19 +248,11 @@ export class Gateway {
     return { id, method, params: checked, spec, durable, early };
   }
 
-  /**
-   * Takes credits or throws 402 / 429 (and then nothing is taken). With `early` (the answer
-   * already on its way upstream), the decision is needed only once that answer is back.
-   */
-  async charge(
-    key: KeyRecord,
-    method: string,
-    cost: number,
-    early?: Promise<unknown>,
-  ): Promise<{ durable: Durable }> {
+  /** Takes credits or throws 402 / 429 (and then nothing is taken). */
+  async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Durable }> {
     let outcome;
     try {
-      outcome = await this.store.debit(key, method, cost, this.now(), early);
+      outcome = await this.store.debit(key, method, cost, this.now());
     } catch (error) {
       throw ledgerError(error);
     }

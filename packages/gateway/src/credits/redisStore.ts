@@ -1,9 +1,9 @@
 /**
- * Redis ledger, shared by any number of gateway instances. Debits of one key made in the same
- * event-loop turn (and second) go to Redis together as one Lua script call: in order, it checks
- * each against the daily total and this second's window and charges it, or refuses it, all
- * atomically. One round trip and one script run per key and turn, not per call, so Redis costs
- * the gateway and the Redis server little more than the SQLite ledger does. Keys of one API key
+ * Redis ledger, shared by any number of gateway instances. Debits of one key go to Redis together
+ * as one Lua script call (group commit: what arrives while a call is in flight goes in the next
+ * one): in order, the script checks each against the daily total and this second's window and
+ * charges it, or refuses it, all atomically. Under load that is one round trip and one script
+ * run per key and round trip, not per call. Keys of one API key
  * share a hash tag ({hash}) so the script also runs on a Redis Cluster.
  *
  * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
@@ -112,23 +112,12 @@ interface PendingDebit {
   reject(error: Error): void;
 }
 
-/** Debits of one key and second, gathered until one of them is wanted or BATCH_MS passed. */
+/** Debits of one key and second, waiting to go to Redis together. */
 interface DebitBatch {
   key: KeyRecord;
   nowMs: number;
   debits: PendingDebit[];
-  /** Sent, or about to be at the end of this turn. */
-  sending: boolean;
-  timer: NodeJS.Timeout | undefined;
 }
-
-/**
- * How long debits may gather before they go to Redis. A debit whose answer is still upstream
- * (a read of a key in good standing, see Gateway.admit) is not wanted before the answer is back,
- * which takes longer than this: gathering costs it no time, and one script call then decides the
- * debits of many calls. A debit wanted at once goes at the end of the turn.
- */
-const BATCH_MS = 1;
 
 const OUTCOMES: DebitOutcome[] = ['ok', 'daily', 'rate'];
 
@@ -170,8 +159,11 @@ export class RedisStore implements Store {
   private down = false;
   private giveBacks: GiveBack[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Open batches of debits, by key and second. */
-  private readonly batches = new Map<string, DebitBatch>();
+  /** Debits not yet sent, batched by key and second. */
+  private readonly waiting = new Map<string, DebitBatch>();
+  /** Script calls sent and not yet answered; more debits wait for them. */
+  private inFlight = 0;
+  private sendScheduled = false;
 
   /** Connects (or throws a clear error); `serve` also warns when Redis does not persist. */
   static async open(url: string, options: { warnIfVolatile?: boolean } = {}): Promise<RedisStore> {
@@ -266,44 +258,39 @@ export class RedisStore implements Store {
   }
 
   /**
-   * Joins the open batch of the key (and second); resolves once Redis decided it. The batch goes
-   * when one of its debits is wanted (at once, or when its `wantedAfter` settles), or BATCH_MS
-   * after it opened.
+   * Joins the waiting batch of the key (and second); resolves once Redis decided it. Batches go at
+   * the end of the turn when no script call is in flight, else as soon as the calls in flight
+   * are answered (group commit): at low load a debit waits for nothing, and under load each
+   * round trip decides all that came during the one before.
    */
-  debit(
-    key: KeyRecord,
-    method: string,
-    cost: number,
-    nowMs: number,
-    wantedAfter?: Promise<unknown>,
-  ): Promise<DebitOutcome> {
+  debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     return new Promise((resolve, reject) => {
       const id = `${key.hash}:${epochSecond(nowMs)}`;
-      let batch = this.batches.get(id);
+      let batch = this.waiting.get(id);
       if (!batch) {
-        const opened: DebitBatch = { key, nowMs, debits: [], sending: false, timer: undefined };
-        opened.timer = setTimeout(() => this.send(id, opened), BATCH_MS);
-        this.batches.set(id, opened);
-        batch = opened;
+        batch = { key, nowMs, debits: [] };
+        this.waiting.set(id, batch);
       }
       batch.debits.push({ method, cost, resolve, reject });
-      const wanted = batch;
-      const now = () => {
-        if (wanted.sending) return;
-        wanted.sending = true;
-        setImmediate(() => this.send(id, wanted));
-      };
-      if (wantedAfter) wantedAfter.then(now, now);
-      else now();
+      this.sendSoon();
     });
   }
 
-  /** Takes the batch out of the open ones and sends it (once). */
-  private send(id: string, batch: DebitBatch): void {
-    clearTimeout(batch.timer);
-    if (this.batches.get(id) !== batch) return; // sent already
-    this.batches.delete(id);
-    void this.sendBatch(batch);
+  private sendSoon(): void {
+    if (this.sendScheduled || this.inFlight > 0) return;
+    this.sendScheduled = true;
+    setImmediate(() => {
+      this.sendScheduled = false;
+      const batches = [...this.waiting.values()];
+      this.waiting.clear();
+      this.inFlight += batches.length;
+      for (const batch of batches) {
+        void this.sendBatch(batch).finally(() => {
+          this.inFlight -= 1;
+          if (this.inFlight === 0 && this.waiting.size > 0) this.sendSoon();
+        });
+      }
+    });
   }
 
   private async sendBatch({ key, nowMs, debits }: DebitBatch): Promise<void> {

@@ -254,7 +254,7 @@ export class SqliteStore implements Store {
     return true;
   }
 
-  /** Decided at once, in memory (`wantedAfter` does not matter here). */
+  /** Decided at once, in memory. */
   async debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     if (this.lost) throw this.lost;
     const day = utcDay(nowMs);

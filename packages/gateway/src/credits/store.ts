@@ -28,17 +28,9 @@ export interface Store {
   revokeKey(hash: string): Promise<boolean>;
   /**
    * Atomically takes `cost` from the key's balance for the day of `nowMs`, or nothing. A store
-   * may decide first and write a moment later: see durable(). A store may also gather debits a
-   * moment before deciding them together: when `wantedAfter` is given, the outcome is needed only
-   * once it settles (an answer still on its way upstream); otherwise at the end of this turn.
+   * may decide first and write a moment later: see durable().
    */
-  debit(
-    key: KeyRecord,
-    method: string,
-    cost: number,
-    nowMs: number,
-    wantedAfter?: Promise<unknown>,
-  ): Promise<DebitOutcome>;
+  debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome>;
   /**
    * A handle on every debit and refund made so far: calling it asks for them to be written now,
    * and resolves once they are on disk (the gateway answers a call after its debit is).
