@@ -33,6 +33,7 @@ import {
 } from '@l2wallet/testkit';
 import WebSocket from 'ws';
 import { COSTS, NOTIFICATION_COSTS } from '../src/credits/costs';
+import { COMMAND_TIMEOUT_MS } from '../src/credits/redisStore';
 import { tempDir } from './helpers';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages are checked field by field */
@@ -358,6 +359,40 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
     expect(output.match(/Redis ledger .* is unavailable/g)).toHaveLength(1);
     expect(output).not.toMatch(/Unhandled error event|unhandled rejection/i);
     expect(output).not.toMatch(/persistence off/);
+  });
+});
+
+describe('a Redis ledger that stops answering (SIGSTOP), then comes back', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ redis: true });
+  });
+  afterAll(() => stopStack(stack));
+
+  it('answers 503 retryable within the command timeout, never hangs, and bills exactly', async () => {
+    const delivered = new Delivered();
+    await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
+    const redisPid = stack.redis!.pid;
+    process.kill(redisPid, 'SIGSTOP');
+    let replies: Awaited<ReturnType<typeof httpCall>>[];
+    const started = Date.now();
+    try {
+      replies = await Promise.all(
+        [1, 2, 3].map((id) => httpCall(stack.rpcUrl, delivered, call('eth_chainId', [], id))),
+      );
+    } finally {
+      process.kill(redisPid, 'SIGCONT');
+    }
+    expect(Date.now() - started).toBeLessThan(COMMAND_TIMEOUT_MS + 1500);
+    for (const reply of replies) {
+      expect(reply.status).toBe(503);
+      expect(reply.json.error).toMatchObject({ code: -32603, data: { retryable: true } });
+    }
+    // Back: calls are served and charged again, and what timed out was voided, not billed.
+    await sleep(600);
+    expect((await httpCall(stack.rpcUrl, delivered, call('eth_chainId'))).status).toBe(200);
+    await expectAlive(stack.gateway);
+    await expectUsage(stack.configFile, stack.key, delivered);
   });
 });
 

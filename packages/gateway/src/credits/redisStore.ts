@@ -33,6 +33,9 @@ import {
  */
 const ID_TTL_MS = 20_000;
 
+/** How long a command may wait for Redis before its call answers 503 (retryable). */
+export const COMMAND_TIMEOUT_MS = 2000;
+
 // KEYS: day hash, second counter, hour hash, this second's batch ids.
 // ARGV: daily limit, per-second limit, minute, batch id, then cost and method of each debit.
 // Returns one outcome per debit: 0 charged, 1 over the daily limit, 2 over the per-second limit.
@@ -189,6 +192,10 @@ export class RedisStore implements Store {
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 1,
       retryStrategy: (times) => Math.min(times * 100, 1000),
+      // A Redis that holds the connection but does not answer (stopped, swapping) fails the
+      // calls waiting on it (503, retryable) instead of holding them: a debit that timed out is
+      // voided, by its id, once Redis answers again.
+      commandTimeout: COMMAND_TIMEOUT_MS,
     });
     redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
     redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
@@ -285,15 +292,25 @@ export class RedisStore implements Store {
       this.waiting.clear();
       this.inFlight += batches.length;
       for (const batch of batches) {
-        void this.sendBatch(batch).finally(() => {
+        void this.sendBatch(batch).then((failure) => {
           this.inFlight -= 1;
+          // Redis failed (down, or no answer within the timeout): what waited behind that call
+          // fails with it now, instead of each batch waiting out its own timeout in turn.
+          if (failure) this.failWaiting(failure);
           if (this.inFlight === 0 && this.waiting.size > 0) this.sendSoon();
         });
       }
     });
   }
 
-  private async sendBatch({ key, nowMs, debits }: DebitBatch): Promise<void> {
+  private failWaiting(error: Error): void {
+    const batches = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const batch of batches) for (const debit of batch.debits) debit.reject(error);
+  }
+
+  /** Sends one batch and settles its debits; returns the error when Redis failed. */
+  private async sendBatch({ key, nowMs, debits }: DebitBatch): Promise<Error | undefined> {
     const minute = epochMinute(nowMs);
     const id = this.callId();
     const args: (string | number)[] = [
@@ -321,9 +338,10 @@ export class RedisStore implements Store {
         minute,
       ]);
       for (const debit of debits) debit.reject(error as Error);
-      return;
+      return error as Error;
     }
     debits.forEach((debit, i) => debit.resolve(OUTCOMES[outcomes[i]]));
+    return undefined;
   }
 
   /** A debit is in Redis when its script has answered. */
