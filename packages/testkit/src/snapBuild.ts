@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { markUsed, pruneUnused } from './cacheFolders';
 import { CLOSED_URL, REPO_ROOT } from './constants';
 
 export interface SnapBuildOptions {
@@ -26,9 +27,17 @@ export interface SnapBuildOptions {
 export const STARKNET_SNAP_DIR = path.join(REPO_ROOT, 'packages/snap');
 
 /**
+ * The node timeout of the Starknet snap's test builds (the snap's own default is 20 s): short,
+ * so a node that answers late is seen in seconds. A test of a node that never answers passes a
+ * shorter one; every timeout is a variant of the same build (snapVariant.ts).
+ */
+export const TEST_SNAP_RPC_TIMEOUT_MS = 4000;
+
+/**
  * The Starknet snap built for tests: Testnet's node at `rpcUrl` and its explorer at
  * `explorerUrl` (a closed port unless given), Mainnet at a closed port, so a test never reaches
- * a public node. `extra` adds build variables (say, SNAP_RPC_TIMEOUT_MS).
+ * a public node; the node timeout TEST_SNAP_RPC_TIMEOUT_MS. `extra` adds or replaces build
+ * variables (say, SNAP_RPC_TIMEOUT_MS).
  */
 export function starknetSnapBuild(
   testnet: { rpcUrl: string; explorerUrl?: string },
@@ -41,13 +50,14 @@ export function starknetSnapBuild(
       SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
       SNAP_TESTNET_RPC_URL: testnet.rpcUrl,
       SNAP_TESTNET_EXPLORER_URL: testnet.explorerUrl ?? CLOSED_URL,
+      SNAP_RPC_TIMEOUT_MS: String(TEST_SNAP_RPC_TIMEOUT_MS),
       ...extra,
     },
   };
 }
 
 export const SNAP_BUILD_CACHE = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-snap-builds');
-/** Builds kept per snap package; older variants are removed after a new build. */
+/** Builds kept per snap package beyond those in recent use (see pruneUnused). */
 const KEEP_PER_SNAP = 16;
 const LOCK_STALE_MS = 300_000;
 
@@ -133,21 +143,6 @@ function prepare(snapRoot: string, dir: string): string[] {
   ];
 }
 
-/** Keeps the newest KEEP_PER_SNAP builds of this snap package. */
-function prune(dir: string): void {
-  const prefix = `${path.basename(dir).replace(/-[0-9a-f]{16}$/, '')}-`;
-  const siblings = fs
-    .readdirSync(SNAP_BUILD_CACHE, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
-    .map((entry) => path.join(SNAP_BUILD_CACHE, entry.name))
-    .filter((full) => full !== dir && fs.existsSync(path.join(full, '.stamp')))
-    .map((full) => ({ full, time: fs.statSync(path.join(full, '.stamp')).mtimeMs }))
-    .sort((a, b) => b.time - a.time);
-  for (const { full } of siblings.slice(KEEP_PER_SNAP - 1)) {
-    fs.rmSync(full, { recursive: true, force: true });
-  }
-}
-
 function tryLock(lockDir: string): boolean {
   try {
     fs.mkdirSync(lockDir);
@@ -189,10 +184,13 @@ function* buildSteps(options: SnapBuildOptions): Generator<Step, string, void> {
   }
   try {
     const stamp = sourceStamp(options);
-    if (upToDate(dir, stamp)) return dir;
+    if (upToDate(dir, stamp)) {
+      markUsed(dir, '.stamp');
+      return dir;
+    }
     yield { run: prepare(options.snapRoot, dir), cwd: dir, env: options.env };
     fs.writeFileSync(path.join(dir, '.stamp'), stamp);
-    prune(dir);
+    pruneUnused(dir, '.stamp', KEEP_PER_SNAP);
     return dir;
   } finally {
     fs.rmSync(lockDir, { recursive: true, force: true });

@@ -1,24 +1,30 @@
 /**
- * Snap variants that differ only in their URL build variables (a node or explorer per test,
- * per jest worker, per port) without a build each: one real `mm-snap build` (snapBuild.ts) with
- * a marker origin in place of every URL variable, then per variant a copy whose bundle has the
- * markers replaced by the wanted origins and whose manifest carries the new shasum, computed by
- * @metamask/snaps-utils as snaps-simulation checks it. A variant takes milliseconds; the build is
- * cached and shared by every variant (and rebuilt only when the snap's sources change).
+ * Snap variants that differ only in their URL and timeout build variables (a node or explorer
+ * per test, per jest worker, per port; a short timeout for a test of a node that never answers)
+ * without a build each: one real `mm-snap build` (snapBuild.ts) with a marker in place of every
+ * such variable, then per variant a copy whose bundle has the markers replaced by the wanted
+ * values and whose manifest carries the new shasum, computed by @metamask/snaps-utils as
+ * snaps-simulation checks it. A variant takes milliseconds; the build is cached and shared by
+ * every variant (and rebuilt only when the snap's sources change).
  *
- * Variables that are not http(s) URLs (say, a timeout) go into the build as they are, so they
- * are part of the build's key.
+ * A URL variable (an http(s) URL) varies by its origin: the build has a marker origin, the path
+ * kept. A timeout variable (named *_TIMEOUT_MS, a whole number) varies whole: the build has a
+ * marker string, which the bundle keeps as a string literal (the snap reads the number from it
+ * when it starts). A marker the bundle does not hold fails the variant, naming the variable.
+ * Other variables go into the build as they are, so they are part of the build's key.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { markUsed, pruneUnused } from './cacheFolders';
 import { buildSnapVariant, SNAP_BUILD_CACHE, type SnapBuildOptions } from './snapBuild';
 
-/** Builds kept per snap package; older variants are removed after a new one is written. */
+/** Variants kept per snap package beyond those in recent use (see pruneUnused). */
 const KEEP_VARIANTS = 32;
 
-type UrlVariable = { key: string; marker: string; origin: string };
+/** One variable of a variant: `marker` stands in the build's bundle, `value` in the variant's. */
+type Swap = { key: string; marker: string; value: string };
 
 /** `value`'s origin when it is an http(s) URL that starts with it, else undefined. */
 function originOf(value: string): string | undefined {
@@ -30,26 +36,36 @@ function originOf(value: string): string | undefined {
   }
 }
 
-/** The build's variables (a marker origin per URL variable, its path kept) and the swaps. */
+const isTimeout = (key: string, value: string): boolean =>
+  /_TIMEOUT_MS$/u.test(key) && /^\d+$/u.test(value);
+
+/** Text no bundle holds but as a marker: a leftover one means a variable was not swapped. */
+const MARKER_TEXT = 'l2wallet-snap-variant';
+
+/** The build's variables (a marker per URL or timeout variable) and the swaps. */
 function splitVariables(env: Record<string, string>): {
   buildEnv: Record<string, string>;
-  urls: UrlVariable[];
+  swaps: Swap[];
 } {
   const buildEnv: Record<string, string> = {};
-  const urls: UrlVariable[] = [];
+  const swaps: Swap[] = [];
   for (const key of Object.keys(env).sort()) {
     const value = env[key];
     const origin = originOf(value);
-    if (origin === undefined) {
+    if (origin !== undefined) {
+      // A host no resolver answers (.invalid), unique per variable, so no other text matches.
+      const marker = `http://${key.toLowerCase().replace(/_/gu, '-')}.${MARKER_TEXT}.invalid`;
+      buildEnv[key] = `${marker}${value.slice(origin.length)}`;
+      swaps.push({ key, marker, value: origin });
+    } else if (isTimeout(key, value)) {
+      buildEnv[key] = `${MARKER_TEXT}:${key}`;
+      // The whole string literal, quotes included: the variant holds the number as a string.
+      swaps.push({ key, marker: JSON.stringify(buildEnv[key]), value: JSON.stringify(value) });
+    } else {
       buildEnv[key] = value;
-      continue;
     }
-    // A host no resolver answers (.invalid), unique per variable, so no other text matches.
-    const marker = `http://${key.toLowerCase().replace(/_/gu, '-')}.snap-variant.invalid`;
-    buildEnv[key] = `${marker}${value.slice(origin.length)}`;
-    urls.push({ key, marker, origin });
   }
-  return { buildEnv, urls };
+  return { buildEnv, swaps };
 }
 
 function keyOf(snapRoot: string, env: Record<string, string>): string {
@@ -99,21 +115,6 @@ async function shasumOf(manifest: Manifest, bundle: string, icon: string | undef
   });
 }
 
-function prune(dir: string): void {
-  const parent = path.dirname(dir);
-  const prefix = `${path.basename(dir).replace(/-[0-9a-f]{16}$/u, '')}-`;
-  const siblings = fs
-    .readdirSync(parent, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
-    .map((entry) => path.join(parent, entry.name))
-    .filter((full) => full !== dir && fs.existsSync(path.join(full, '.base')))
-    .map((full) => ({ full, time: fs.statSync(path.join(full, '.base')).mtimeMs }))
-    .sort((a, b) => b.time - a.time);
-  for (const { full } of siblings.slice(KEEP_VARIANTS - 1)) {
-    fs.rmSync(full, { recursive: true, force: true });
-  }
-}
-
 /**
  * The snap of `snapRoot` as if built with `env`, in a folder of its own (what snaps-simulation
  * installs from: manifest with a matching shasum, the bundle, the icon, package.json). Rewritten
@@ -121,26 +122,29 @@ function prune(dir: string): void {
  * reader never sees a bundle and a manifest of two builds.
  */
 export async function snapVariant(options: SnapBuildOptions): Promise<string> {
-  const { buildEnv, urls } = splitVariables(options.env);
+  const { buildEnv, swaps } = splitVariables(options.env);
   const buildDir = await buildSnapVariant({ snapRoot: options.snapRoot, env: buildEnv });
   const buildStamp = fs.readFileSync(path.join(buildDir, '.stamp'), 'utf8');
   const dir = snapVariantDir(options);
   const baseFile = path.join(dir, '.base');
-  if (fs.existsSync(baseFile) && fs.readFileSync(baseFile, 'utf8') === buildStamp) return dir;
+  if (fs.existsSync(baseFile) && fs.readFileSync(baseFile, 'utf8') === buildStamp) {
+    markUsed(dir, '.base');
+    return dir;
+  }
 
   const manifest = JSON.parse(
     fs.readFileSync(path.join(buildDir, 'snap.manifest.json'), 'utf8'),
   ) as Manifest;
   const { filePath, iconPath } = manifest.source.location.npm;
   let bundle = fs.readFileSync(path.join(buildDir, filePath), 'utf8');
-  for (const { key, marker, origin } of urls) {
+  for (const { key, marker, value } of swaps) {
     if (!bundle.includes(marker)) {
       throw new Error(`${key} does not appear in the bundle of ${buildDir}: it cannot be varied`);
     }
-    bundle = bundle.split(marker).join(origin);
+    bundle = bundle.split(marker).join(value);
   }
-  if (bundle.includes('.snap-variant.invalid')) {
-    throw new Error(`A marker URL is left in the bundle of ${buildDir}`);
+  if (bundle.includes(MARKER_TEXT)) {
+    throw new Error(`A variable's marker is left in the bundle of ${buildDir}`);
   }
   const icon = iconPath ? fs.readFileSync(path.join(buildDir, iconPath), 'utf8') : undefined;
   manifest.source.shasum = await shasumOf(manifest, bundle, icon);
@@ -168,6 +172,6 @@ export async function snapVariant(options: SnapBuildOptions): Promise<string> {
     fs.rmSync(staging, { recursive: true, force: true });
   }
   fs.rmSync(old, { recursive: true, force: true });
-  prune(dir);
+  pruneUnused(dir, '.base', KEEP_VARIANTS);
   return dir;
 }

@@ -1,7 +1,7 @@
 /**
  * snapVariant against the real Starknet snap: the variants share one cached build (the one the
- * snap's chain tests use, so no extra build), carry exactly the URLs asked for, and pass the
- * shasum check snaps-simulation makes on install.
+ * snap's chain tests use, so no extra build), carry exactly the URLs and timeout asked for, and
+ * pass the shasum check snaps-simulation makes on install.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -54,11 +54,28 @@ describe('snapVariant', () => {
     }
   });
 
-  it('leaves a variant in place while its build is unchanged', async () => {
+  it('leaves a variant in place while its build is unchanged, and marks it used', async () => {
     const dir = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41003) });
-    const written = statSync(path.join(dir, '.base')).mtimeMs;
+    const written = statSync(path.join(dir, 'dist/bundle.js')).mtimeMs;
+    const used = statSync(path.join(dir, '.base')).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
     const again = await snapVariant({ snapRoot: SNAP_ROOT, env: variables(41003) });
     expect(again).toBe(dir);
-    expect(statSync(path.join(again, '.base')).mtimeMs).toBe(written);
+    expect(statSync(path.join(again, 'dist/bundle.js')).mtimeMs).toBe(written);
+    // Its last use is renewed, so the pruning of unused variants keeps it.
+    expect(statSync(path.join(again, '.base')).mtimeMs).toBeGreaterThan(used);
+  });
+
+  it('varies the node timeout like the URLs: one build, only the timeout differs', async () => {
+    const timeout = (ms: string) => ({ ...variables(41004), SNAP_RPC_TIMEOUT_MS: ms });
+    const usual = await snapVariant({ snapRoot: SNAP_ROOT, env: timeout('4000') });
+    const short = await snapVariant({ snapRoot: SNAP_ROOT, env: timeout('1234') });
+    expect(short).not.toBe(usual);
+    // Both are copies of the same build (its stamp), so no second build was made.
+    expect(read(short, '.base')).toBe(read(usual, '.base'));
+    const bundle = read(usual, 'dist/bundle.js');
+    expect(bundle.split('("4000")')).toHaveLength(2);
+    expect(read(short, 'dist/bundle.js')).toBe(bundle.replace('("4000")', '("1234")'));
+    expect(read(short, 'dist/bundle.js')).not.toContain('snap-variant');
   });
 });

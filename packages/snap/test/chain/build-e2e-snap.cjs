@@ -4,7 +4,8 @@
  * variant for another node URL takes milliseconds, so every chain test file has its own devnet
  * on its own port):
  * - e2e (chain tests and the benchmark): Testnet's node and explorer are a devnet
- *   (http://127.0.0.1:5059 unless `devnetUrl` says otherwise), node timeout 4 s;
+ *   (http://127.0.0.1:5059 unless `devnetUrl` says otherwise), node timeout 4 s (a test of a
+ *   node that never answers asks for a shorter one: the timeout is varied like the URLs);
  * - e2e-node (history tests and the history benchmark): the same node, the explorer at a closed
  *   port, so the history can only come from the node and snap state;
  * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
@@ -17,20 +18,24 @@ const {
   snapVariant,
   snapVariantDir,
   starknetSnapBuild,
+  TEST_SNAP_RPC_TIMEOUT_MS,
 } = require('@l2wallet/testkit');
 
 const DEVNET_PORT = 5059;
-/** Short, so the slow-node test does not wait 20 s. */
-const E2E_RPC_TIMEOUT_MS = '4000';
+/** The test builds' node timeout (4 s, not the snap's default 20 s). */
+const E2E_RPC_TIMEOUT_MS = String(TEST_SNAP_RPC_TIMEOUT_MS);
 
 /** A loopback test bundle: Testnet at `rpcUrl` / `explorerUrl`, Mainnet at a closed port. */
-function testBuild(rpcUrl, explorerUrl) {
-  return starknetSnapBuild({ rpcUrl, explorerUrl }, { SNAP_RPC_TIMEOUT_MS: E2E_RPC_TIMEOUT_MS });
+function testBuild(rpcUrl, explorerUrl, timeoutMs = E2E_RPC_TIMEOUT_MS) {
+  return starknetSnapBuild({ rpcUrl, explorerUrl }, { SNAP_RPC_TIMEOUT_MS: String(timeoutMs) });
 }
 
-/** The chain tests' bundle: Testnet is the devnet at `devnetUrl`; resolves to its folder. */
-function ensureE2eSnap(devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`) {
-  return snapVariant(testBuild(`${devnetUrl}/rpc`, devnetUrl));
+/**
+ * The chain tests' bundle: Testnet is the devnet at `devnetUrl`; resolves to its folder.
+ * `timeoutMs` replaces the 4 s node timeout (the same build: a variant, made in milliseconds).
+ */
+function ensureE2eSnap(devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`, { timeoutMs } = {}) {
+  return snapVariant(testBuild(`${devnetUrl}/rpc`, devnetUrl, timeoutMs));
 }
 
 /** The history tests' bundle: Testnet's node is the devnet, its explorer a closed port. */
