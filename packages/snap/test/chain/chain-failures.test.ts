@@ -35,10 +35,10 @@ import {
   devnetRpc,
   dialogOf,
   expectNotSnapAccount,
+  installChainSnap,
   isDeployed,
   mintStrk,
   provider,
-  RPC_TIMEOUT_MS,
   serveE2eSnap,
   startChainDevnet,
   storedRecords,
@@ -55,14 +55,23 @@ let snap: Snap;
 let sender: ExpectedAccount;
 let dumpDir: string;
 
+/**
+ * The tests of a node that never answers wait for the snap's node timeout. They use `quick`: the
+ * same snap with a 2 s node timeout instead of the chain tests' 4 s (a variant of one build), with
+ * the sender's account (deployed by `snap`) in its state.
+ */
+const QUICK_TIMEOUT_MS = 2000;
+let quickServer: SnapServer;
+let quick: Snap;
+
 const transfer = {
   contractAddress: STRK,
   entrypoint: 'transfer',
   calldata: ['0x0555', '0x10', '0x0'],
 };
 
-async function storedHashes(address: string): Promise<string[]> {
-  return (await storedRecords(snap, address)).map((record) => record.txnHash);
+async function storedHashes(address: string, from: Snap = snap): Promise<string[]> {
+  return (await storedRecords(from, address)).map((record) => record.txnHash);
 }
 
 /** Stops the devnet after saving its chain; `revive` starts it again on the same chain. */
@@ -83,12 +92,14 @@ async function killDevnet(): Promise<() => Promise<void>> {
 beforeAll(async () => {
   dumpDir = mkdtempSync(join(tmpdir(), 'snap-chain-'));
   server = await serveE2eSnap();
+  quickServer = await serveE2eSnap({ timeoutMs: QUICK_TIMEOUT_MS });
   devnet = await startChainDevnet();
   ({ snap, sender } = await deployedSender(server, devnet));
 }, 300_000);
 
 afterAll(async () => {
   await closeChain(devnet, server);
+  await quickServer?.close();
   rmSync(dumpDir, { recursive: true, force: true });
 });
 
@@ -205,159 +216,6 @@ describe('node killed mid-flow', () => {
   });
 });
 
-describe('slow node', () => {
-  it('times out with a retryable -32002 when the node accepts but never answers', async () => {
-    const revive = await killDevnet();
-    const silent = await serveSilent({ port: await devnetPort() });
-    try {
-      const started = Date.now();
-      const sent = submissions(devnet);
-      expectError(
-        await snap.request({
-          method: 'l2_getErc20TokenBalance',
-          params: { tokenAddress: STRK, userAddress: sender.address },
-        }),
-        -32002,
-        new RegExp(`no answer within ${RPC_TIMEOUT_MS / 1000} s`, 'u'),
-      );
-      expect(Date.now() - started).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 100);
-      expectError(
-        await snap.request({
-          method: 'l2_executeTxn',
-          params: { address: sender.address, calls: [transfer] },
-        }),
-        -32002,
-        /no answer within/u,
-      );
-      expect(submissions(devnet)).toBe(sent);
-    } finally {
-      await silent.close();
-      await revive();
-    }
-  });
-});
-
-/**
- * Moves the devnet behind a proxy on devnetPort() (the port the snap was built for). Invoke
- * submissions go to `onSubmission`, which takes over the response when it returns true; everything
- * else is forwarded. `restore` puts the devnet back on that port with the state it reached.
- */
-async function behindSubmissionProxy(
-  name: string,
-  onSubmission: (res: ServerResponse) => boolean,
-): Promise<{ hidden: DevnetServer; restore: () => Promise<void> }> {
-  const path = join(dumpDir, `${name}.json`);
-  await devnetRpc(devnet, 'devnet_dump', { path });
-  await devnet.close();
-  const hidden = await startDevnet<DevnetServer>({ seed: 0, accounts: 2 });
-  await devnetRpc(hidden, 'devnet_load', { path });
-  // Closing the proxy drops every connection, the stalled submissions' too.
-  const proxy = await serveHttp(
-    (req, res, body) => {
-      if (body.includes('starknet_addInvokeTransaction') && onSubmission(res)) {
-        return;
-      }
-      fetch(`${hidden.url}${req.url ?? '/'}`, {
-        method: req.method,
-        headers: { 'content-type': 'application/json' },
-        body: req.method === 'POST' ? body : undefined,
-      })
-        .then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': 'application/json' });
-          res.end(await answer.text());
-        })
-        .catch(() => res.writeHead(502).end());
-    },
-    { port: await devnetPort() },
-  );
-  return {
-    hidden,
-    restore: async () => {
-      await proxy.close();
-      const after = join(dumpDir, `${name}-after.json`);
-      await devnetRpc(hidden, 'devnet_dump', { path: after });
-      await hidden.close();
-      devnet = await startChainDevnet();
-      await devnetRpc(devnet, 'devnet_load', { path: after });
-    },
-  };
-}
-
-describe('submission without an answer', () => {
-  it('names the hash to check instead of inviting a blind retry', async () => {
-    // Submissions are swallowed: no answer at all.
-    const { restore } = await behindSubmissionProxy('stall', () => true);
-    try {
-      const before = await storedHashes(sender.address);
-      const response = await approve(
-        snap.request({
-          method: 'l2_executeTxn',
-          params: { address: sender.address, calls: [transfer] },
-        }),
-      );
-      expectError(
-        response,
-        -32002,
-        /did not answer in time after the transaction was sent.*Check l2_getTransactionStatus for 0x[0-9a-f]+/u,
-      );
-      const { data } = (
-        response.response as { error: { data: { retryable: boolean; transactionHash: string } } }
-      ).error;
-      expect(data.retryable).toBe(false);
-      expect(data.transactionHash).toMatch(/^0x[0-9a-f]+$/u);
-      expect(await storedHashes(sender.address)).toEqual(before);
-    } finally {
-      await restore();
-    }
-  });
-});
-
-describe('submission answered with headers only', () => {
-  it('times out the stalled body and does not block the next send from the account', async () => {
-    let stallSubmissions = true;
-    const { hidden, restore } = await behindSubmissionProxy('stall-body', (res) => {
-      if (!stallSubmissions) return false;
-      // Headers and the start of a body, then nothing.
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.flushHeaders();
-      res.write('{"jsonrpc":"2.0",');
-      return true;
-    });
-    try {
-      const pending = snap.request({
-        method: 'l2_executeTxn',
-        params: { address: sender.address, calls: [transfer] },
-      });
-      const dialog = await dialogOf(pending);
-      const started = Date.now();
-      await dialog.ok();
-      const response = await pending;
-      expect(Date.now() - started).toBeLessThan(RPC_TIMEOUT_MS + 3_000);
-      expectError(response, -32002, /did not answer in time after the transaction was sent/u);
-      const { data } = (
-        response.response as { error: { data: { retryable: boolean; timedOut: boolean } } }
-      ).error;
-      expect(data).toMatchObject({ retryable: false, timedOut: true });
-
-      // The account's nonce lock was released: the next send goes through.
-      stallSubmissions = false;
-      const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
-        await approve(
-          snap.request({
-            method: 'l2_executeTxn',
-            params: { address: sender.address, calls: [transfer] },
-          }),
-        ),
-      );
-      expect(txHash).toMatch(/^0x[0-9a-f]+$/u);
-      const status = await provider(hidden).getTransactionStatus(txHash);
-      expect(status.execution_status).toBe('SUCCEEDED');
-    } finally {
-      await restore();
-    }
-  });
-});
-
 describe('l2_verifySignedMessage on chain', () => {
   it.each([
     ['revision 0', REV0_TYPED_DATA],
@@ -438,5 +296,169 @@ describe('l2_verifySignedMessage on chain', () => {
       -32602,
       /"address" is neither an account of this snap nor a deployed account/u,
     );
+  });
+});
+
+/**
+ * Moves the devnet behind a proxy on devnetPort() (the port the snap was built for). Invoke
+ * submissions go to `onSubmission`, which takes over the response when it returns true; everything
+ * else is forwarded. `restore` puts the devnet back on that port with the state it reached.
+ */
+async function behindSubmissionProxy(
+  name: string,
+  onSubmission: (res: ServerResponse) => boolean,
+): Promise<{ hidden: DevnetServer; restore: () => Promise<void> }> {
+  const path = join(dumpDir, `${name}.json`);
+  await devnetRpc(devnet, 'devnet_dump', { path });
+  await devnet.close();
+  const hidden = await startDevnet<DevnetServer>({ seed: 0, accounts: 2 });
+  await devnetRpc(hidden, 'devnet_load', { path });
+  // Closing the proxy drops every connection, the stalled submissions' too.
+  const proxy = await serveHttp(
+    (req, res, body) => {
+      if (body.includes('starknet_addInvokeTransaction') && onSubmission(res)) {
+        return;
+      }
+      fetch(`${hidden.url}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? body : undefined,
+      })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => res.writeHead(502).end());
+    },
+    { port: await devnetPort() },
+  );
+  return {
+    hidden,
+    restore: async () => {
+      await proxy.close();
+      const after = join(dumpDir, `${name}-after.json`);
+      await devnetRpc(hidden, 'devnet_dump', { path: after });
+      await hidden.close();
+      devnet = await startChainDevnet();
+      await devnetRpc(devnet, 'devnet_load', { path: after });
+    },
+  };
+}
+
+/**
+ * Last, as snaps-jest runs one snap at a time: installing `quick` ends `snap`. The sender's
+ * account, deployed by `snap`, is added to `quick` so it signs for the same address and nonce.
+ */
+describe('a node that does not answer (the 2 s timeout of `quick`)', () => {
+  beforeAll(async () => {
+    quick = await installChainSnap(quickServer.snapId);
+    resultOf(await quick.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
+  });
+
+  describe('slow node', () => {
+    it('times out with a retryable -32002 when the node accepts but never answers', async () => {
+      const revive = await killDevnet();
+      const silent = await serveSilent({ port: await devnetPort() });
+      try {
+        const started = Date.now();
+        const sent = submissions(devnet);
+        expectError(
+          await quick.request({
+            method: 'l2_getErc20TokenBalance',
+            params: { tokenAddress: STRK, userAddress: sender.address },
+          }),
+          -32002,
+          new RegExp(`no answer within ${QUICK_TIMEOUT_MS / 1000} s`, 'u'),
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(QUICK_TIMEOUT_MS - 100);
+        expectError(
+          await quick.request({
+            method: 'l2_executeTxn',
+            params: { address: sender.address, calls: [transfer] },
+          }),
+          -32002,
+          /no answer within/u,
+        );
+        expect(submissions(devnet)).toBe(sent);
+      } finally {
+        await silent.close();
+        await revive();
+      }
+    });
+  });
+
+  describe('submission without an answer', () => {
+    it('names the hash to check instead of inviting a blind retry', async () => {
+      // Submissions are swallowed: no answer at all.
+      const { restore } = await behindSubmissionProxy('stall', () => true);
+      try {
+        const before = await storedHashes(sender.address, quick);
+        const response = await approve(
+          quick.request({
+            method: 'l2_executeTxn',
+            params: { address: sender.address, calls: [transfer] },
+          }),
+        );
+        expectError(
+          response,
+          -32002,
+          /did not answer in time after the transaction was sent.*Check l2_getTransactionStatus for 0x[0-9a-f]+/u,
+        );
+        const { data } = (
+          response.response as { error: { data: { retryable: boolean; transactionHash: string } } }
+        ).error;
+        expect(data.retryable).toBe(false);
+        expect(data.transactionHash).toMatch(/^0x[0-9a-f]+$/u);
+        expect(await storedHashes(sender.address, quick)).toEqual(before);
+      } finally {
+        await restore();
+      }
+    });
+  });
+
+  describe('submission answered with headers only', () => {
+    it('times out the stalled body and does not block the next send from the account', async () => {
+      let stallSubmissions = true;
+      const { hidden, restore } = await behindSubmissionProxy('stall-body', (res) => {
+        if (!stallSubmissions) return false;
+        // Headers and the start of a body, then nothing.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+        res.write('{"jsonrpc":"2.0",');
+        return true;
+      });
+      try {
+        const pending = quick.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [transfer] },
+        });
+        const dialog = await dialogOf(pending);
+        const started = Date.now();
+        await dialog.ok();
+        const response = await pending;
+        expect(Date.now() - started).toBeLessThan(QUICK_TIMEOUT_MS + 3_000);
+        expectError(response, -32002, /did not answer in time after the transaction was sent/u);
+        const { data } = (
+          response.response as { error: { data: { retryable: boolean; timedOut: boolean } } }
+        ).error;
+        expect(data).toMatchObject({ retryable: false, timedOut: true });
+
+        // The account's nonce lock was released: the next send goes through.
+        stallSubmissions = false;
+        const { transaction_hash: txHash } = resultOf<{ transaction_hash: string }>(
+          await approve(
+            quick.request({
+              method: 'l2_executeTxn',
+              params: { address: sender.address, calls: [transfer] },
+            }),
+          ),
+        );
+        expect(txHash).toMatch(/^0x[0-9a-f]+$/u);
+        const status = await provider(hidden).getTransactionStatus(txHash);
+        expect(status.execution_status).toBe('SUCCEEDED');
+      } finally {
+        await restore();
+      }
+    });
   });
 });

@@ -13,8 +13,14 @@ import { createGrantedAccount, dialogText, expectedAccount, DEFAULT_SRP } from '
 import { installChainSnap, STRK } from './harness';
 
 const builder = require('./build-e2e-snap.cjs') as {
-  ensureE2eSnap: (devnetUrl: string) => Promise<string>;
+  ensureE2eSnap: (devnetUrl: string, options?: { timeoutMs?: number }) => Promise<string>;
 };
+
+/**
+ * The snap's node timeout in this file. The node is a local stub that answers at once or never,
+ * so 1 s (not the chain tests' 4 s) tells a hung node apart, and the hung case waits 1 s a call.
+ */
+const NODE_TIMEOUT_MS = 1000;
 
 const KEY = 'sk-live-7f3a9c1e5b2d4f6081a9';
 
@@ -67,7 +73,11 @@ let snapServer: { snapId: string; close: () => Promise<void> } | undefined;
 
 beforeAll(async () => {
   port = await freePort();
-  snapServer = await serveSnap(await builder.ensureE2eSnap(`http://${LOOPBACK}:${port}/v3/${KEY}`));
+  snapServer = await serveSnap(
+    await builder.ensureE2eSnap(`http://${LOOPBACK}:${port}/v3/${KEY}`, {
+      timeoutMs: NODE_TIMEOUT_MS,
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -121,6 +131,10 @@ describe.each<Mode>(['refused', 'reset', 'hung', '5xx', 'not JSON', 'wrong shape
         expect(serialized).toMatch(/"error"/u);
         expect(serialized).not.toContain(KEY);
         expect(serialized).not.toContain('/v3/');
+        if (faultMode === 'hung') {
+          // Given up on at the snap's node timeout, and the error says so.
+          expect(serialized).toContain(`no answer within ${NODE_TIMEOUT_MS / 1000} s`);
+        }
       }
     });
   },

@@ -55,7 +55,7 @@ export type FeeEstimate = {
 jest.setTimeout(120_000);
 
 const builder = require('./build-e2e-snap.cjs') as {
-  ensureE2eSnap: (devnetUrl: string) => Promise<string>;
+  ensureE2eSnap: (devnetUrl: string, options?: { timeoutMs?: number }) => Promise<string>;
   ensureE2eNodeSnap: (devnetUrl: string) => Promise<string>;
   E2E_RPC_TIMEOUT_MS: string;
 };
@@ -97,16 +97,18 @@ export type SnapServer = { snapId: string; close: () => Promise<void> };
 
 /**
  * Serves the e2e snap folder on 127.0.0.1 (a random port) for snaps-simulation to install;
- * `explorer: 'closed'` serves the build whose explorer is a closed port (history from the node).
+ * `explorer: 'closed'` serves the build whose explorer is a closed port (history from the node);
+ * `timeoutMs` replaces the node timeout (RPC_TIMEOUT_MS) of the build with the devnet explorer.
  */
 export async function serveE2eSnap({
   explorer = 'devnet',
-}: { explorer?: 'devnet' | 'closed' } = {}): Promise<SnapServer> {
+  timeoutMs,
+}: { explorer?: 'devnet' | 'closed'; timeoutMs?: number } = {}): Promise<SnapServer> {
   const devnetUrl = `http://${await devnetHost()}`;
   return serveSnap(
     await (explorer === 'closed'
       ? builder.ensureE2eNodeSnap(devnetUrl)
-      : builder.ensureE2eSnap(devnetUrl)),
+      : builder.ensureE2eSnap(devnetUrl, { timeoutMs })),
   );
 }
 
