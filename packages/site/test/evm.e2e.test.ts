@@ -19,8 +19,14 @@ import {
 } from '@l2wallet/testkit';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
+import { SCREENSHOT_DIR } from './harness/build';
+import {
+  ensureSiteBuild,
+  launchChromium,
+  screenshot,
+  waitForText,
+  type LaunchedBrowser,
+} from '@l2wallet/testkit';
 
 const { ensureTestSnap } = require('../../keyring-snap/test/build-test-snap.cjs') as {
   ensureTestSnap(): string;
@@ -49,7 +55,7 @@ function lastValue(text: string): string {
 
 beforeAll(async () => {
   const [site] = await Promise.all([
-    reuseOrBuildSite(),
+    ensureSiteBuild(),
     (async () => {
       stack = await startAccountAbstractionStack();
       ({ contracts, alto } = stack);

@@ -20,8 +20,14 @@ import {
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { RpcProvider } from 'starknet';
-import { SCREENSHOT_DIR, reuseOrBuildSite } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
+import { SCREENSHOT_DIR } from './harness/build';
+import {
+  ensureSiteBuild,
+  launchChromium,
+  screenshot,
+  waitForText,
+  type LaunchedBrowser,
+} from '@l2wallet/testkit';
 
 let anvil: AnvilService;
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
@@ -34,7 +40,7 @@ let key: string;
 
 beforeAll(async () => {
   const [site] = await Promise.all([
-    reuseOrBuildSite(),
+    ensureSiteBuild(),
     (async () => {
       anvil = await startAnvil();
       const [from, to] = await rpc<string[]>(anvil.url, 'eth_accounts');

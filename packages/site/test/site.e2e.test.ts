@@ -14,8 +14,14 @@ import {
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, buildSnap, reuseOrBuildSite } from './harness/build';
-import { launchChromium, screenshot, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
+import { SCREENSHOT_DIR, buildSnap } from './harness/build';
+import {
+  ensureSiteBuild,
+  launchChromium,
+  screenshot,
+  waitForText,
+  type LaunchedBrowser,
+} from '@l2wallet/testkit';
 
 // The devnet's own types live in its dist, which a clean clone does not have yet: the testkit
 // starts it (jest maps @l2wallet/devnet to packages/devnet/src).
@@ -47,7 +53,7 @@ export async function startStack(): Promise<Stack> {
     });
     const [snapFolder, siteFolder] = await Promise.all([
       buildSnap({ rpcUrl: stack.devnet.rpcUrl, explorerUrl: stack.devnet.url }),
-      reuseOrBuildSite(),
+      ensureSiteBuild(),
     ]);
     stack.snapFolder = snapFolder;
     stack.snapServer = await serveDirectory(snapFolder);

@@ -17,8 +17,12 @@ import {
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { RpcProvider, ec, hash, typedData as starknetTypedData, type TypedData } from 'starknet';
-import { reuseOrBuildSite } from './harness/build';
-import { launchChromium, waitForText, type LaunchedBrowser } from '@l2wallet/testkit';
+import {
+  ensureSiteBuild,
+  launchChromium,
+  waitForText,
+  type LaunchedBrowser,
+} from '@l2wallet/testkit';
 
 /** The snap's Testnet node is fixed at build time: one port, so the cached snap build is reused. */
 const DEVNET_PORT = 5089;
@@ -53,7 +57,7 @@ beforeAll(async () => {
     starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
   );
   snapServer = await serveDirectory(snapFolder);
-  siteServer = await serveDirectory(await reuseOrBuildSite());
+  siteServer = await serveDirectory(await ensureSiteBuild());
   flask = new SimulatedFlask(snapServer.url, snapFolder);
   provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
   browser = await launchChromium();

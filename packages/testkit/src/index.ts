@@ -15,6 +15,7 @@ export * from './stubServers';
 export * from './snapBuild';
 export * from './snapVariant';
 export * from './snapWallet';
+export * from './siteBuild';
 export * from './flask';
 export * from './browser';
 export * from './devnet';
