@@ -4,19 +4,25 @@
  * goes through the wallet's own methods (`personal_sign`, ...), which MetaMask routes to the
  * snap's keyring as the origin `metamask`.
  */
+import type {
+  EthBaseTransaction,
+  EthBaseUserOperation,
+  EthEoaAccount,
+  EthErc4337Account,
+  EthUserOperation,
+  EthUserOperationPatch,
+} from '@metamask/keyring-api';
+
 import { toSnapError } from './errors';
 import type { Eip1193Provider } from './provider';
 
 export type Hex = `0x${string}`;
 
-export interface KeyringAccount {
-  id: string;
-  type: 'eip155:eoa' | 'eip155:erc4337';
-  address: Hex;
-  methods: string[];
-  scopes: string[];
-  options: Record<string, unknown>;
-}
+// The request and answer shapes of MetaMask's Keyring API are its own types (type-only imports:
+// nothing of @metamask/keyring-api is bundled into a dapp).
+
+/** An account of the keyring snap: an EOA or an ERC-4337 SimpleAccount. */
+export type KeyringAccount = EthEoaAccount | EthErc4337Account;
 
 export interface KeyringChainConfig {
   chainId: number;
@@ -27,36 +33,20 @@ export interface KeyringChainConfig {
   paymasterUrl: string | null;
 }
 
-export interface UserOperationDetails {
-  callData: Hex;
-  initCode: Hex;
-  nonce: Hex;
-  gasLimits: { callGasLimit: Hex; verificationGasLimit: Hex; preVerificationGas: Hex };
-  dummySignature: Hex;
-  dummyPaymasterAndData: Hex;
-  bundlerUrl: string;
-}
+/**
+ * What eth_prepareUserOperation answers; `gasLimits` is left out when the bundler could not
+ * estimate (the wallet then asks the bundler itself).
+ */
+export type UserOperationDetails = EthBaseUserOperation;
 
-export type UserOperation = Record<
-  | 'sender'
-  | 'nonce'
-  | 'initCode'
-  | 'callData'
-  | 'callGasLimit'
-  | 'verificationGasLimit'
-  | 'preVerificationGas'
-  | 'maxFeePerGas'
-  | 'maxPriorityFeePerGas'
-  | 'paymasterAndData'
-  | 'signature',
-  Hex
->;
+/** An ERC-4337 v0.6 user operation. */
+export type UserOperation = EthUserOperation;
 
-export interface TransactionIntent {
-  to: Hex;
-  value: Hex;
-  data: Hex;
-}
+/** What eth_patchUserOperation answers: the fields to change before signing. */
+export type UserOperationPatch = EthUserOperationPatch;
+
+/** One call of a user operation. */
+export type TransactionIntent = EthBaseTransaction;
 
 export class KeyringClient {
   constructor(
@@ -106,14 +96,14 @@ export class KeyringClient {
     });
   }
 
-  personalSign(address: Hex, message: string): Promise<Hex> {
+  personalSign(address: string, message: string): Promise<Hex> {
     const hex = `0x${Array.from(new TextEncoder().encode(message), (byte) =>
       byte.toString(16).padStart(2, '0'),
     ).join('')}`;
     return this.call('personal_sign', [hex, address]);
   }
 
-  signTypedData(address: Hex, typedData: unknown): Promise<Hex> {
+  signTypedData(address: string, typedData: unknown): Promise<Hex> {
     return this.call('eth_signTypedData_v4', [address, typedData]);
   }
 
@@ -121,11 +111,14 @@ export class KeyringClient {
     return this.call('eth_signTransaction', [transaction]);
   }
 
-  prepareUserOperation(sender: Hex, intents: TransactionIntent[]): Promise<UserOperationDetails> {
+  prepareUserOperation(
+    sender: string,
+    intents: TransactionIntent[],
+  ): Promise<UserOperationDetails> {
     return this.call('eth_prepareUserOperation', { from: sender, intents });
   }
 
-  patchUserOperation(operation: UserOperation): Promise<Partial<UserOperation>> {
+  patchUserOperation(operation: UserOperation): Promise<UserOperationPatch> {
     return this.call('eth_patchUserOperation', [operation]);
   }
 

@@ -19,7 +19,7 @@ import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { recoverMessageAddress, type Hex } from 'viem';
 
-import type { UserOperation } from '../src/chain/userOperation';
+import type { GasLimits, PreparedUserOperation, UserOperation } from '../src/chain/userOperation';
 import {
   answerDialog,
   createAccount,
@@ -35,15 +35,8 @@ import {
   type Account,
 } from './helpers';
 
-type Details = {
-  callData: Hex;
-  initCode: Hex;
-  nonce: Hex;
-  gasLimits: { callGasLimit: Hex; verificationGasLimit: Hex; preVerificationGas: Hex };
-  dummySignature: Hex;
-  dummyPaymasterAndData: Hex;
-  bundlerUrl: string;
-};
+/** eth_prepareUserOperation's answer where the bundler estimated the gas (most tests here). */
+type Details = PreparedUserOperation & { gasLimits: GasLimits };
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const FACTORY_ABI = [
   'function getAddress(address owner, uint256 salt) view returns (address)',
@@ -77,8 +70,15 @@ async function setChain(paymasterUrl: string | null) {
   await setChainConfig(snap, { ...stack.chainConfig, rpcUrl: nodeProxy.url, paymasterUrl });
 }
 
+async function prepareOnly(account: Account, intents: unknown[]): Promise<PreparedUserOperation> {
+  return signed<PreparedUserOperation>(snap, account, 'eth_prepareUserOperation', intents);
+}
+
+/** Prepares with the bundler's estimate, which must be there. */
 async function prepare(account: Account, intents: unknown[]): Promise<Details> {
-  return signed<Details>(snap, account, 'eth_prepareUserOperation', intents);
+  const details = await prepareOnly(account, intents);
+  expect(details.gasLimits).toBeDefined();
+  return details as Details;
 }
 
 /** What a wallet does between prepare and sign: fees from the bundler, gas from prepare. */
@@ -356,7 +356,7 @@ describe('ERC-4337 account', () => {
     await answerDialog(pending, true);
     await pending;
     try {
-      const details = await prepare(smart, [{ to: RECIPIENT, value: '0x0', data: '0x' }]);
+      const details = await prepareOnly(smart, [{ to: RECIPIENT, value: '0x0', data: '0x' }]);
       expect(details.gasLimits).toBeUndefined();
       expect(details).toMatchObject({ initCode: '0x', bundlerUrl: 'http://127.0.0.1:9/rpc' });
       expect(BigInt(details.nonce)).toBeGreaterThan(0n);

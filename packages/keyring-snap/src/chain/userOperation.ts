@@ -1,6 +1,7 @@
 /**
  * ERC-4337 v0.6 (the EntryPoint and SimpleAccount of @account-abstraction/contracts 0.6.0).
  */
+import type { EthBaseUserOperation, EthUserOperation } from '@metamask/keyring-api';
 import {
   concat,
   encodeAbiParameters,
@@ -30,21 +31,13 @@ export const ENTRY_POINT_ABI = parseAbi([
   'function getNonce(address sender, uint192 key) view returns (uint256)',
 ]);
 
-/** A v0.6 user operation, every field a 0x string as on the wire. */
-export type UserOperation = {
-  sender: Hex;
-  nonce: Hex;
-  initCode: Hex;
-  callData: Hex;
-  callGasLimit: Hex;
-  verificationGasLimit: Hex;
-  preVerificationGas: Hex;
-  maxFeePerGas: Hex;
-  maxPriorityFeePerGas: Hex;
-  paymasterAndData: Hex;
-  signature: Hex;
-};
+/**
+ * A v0.6 user operation: the Keyring API's EthUserOperation (what MetaMask's bridge sends), every
+ * field a 0x string as on the wire.
+ */
+export type UserOperation = { [Field in keyof EthUserOperation]: Hex };
 
+/** EthUserOperation's fields, in the order of the EntryPoint's UserOperation struct. */
 export const USER_OPERATION_FIELDS = [
   'sender',
   'nonce',
@@ -57,7 +50,31 @@ export const USER_OPERATION_FIELDS = [
   'maxPriorityFeePerGas',
   'paymasterAndData',
   'signature',
-] as const;
+] as const satisfies readonly (keyof EthUserOperation)[];
+
+/** The gas limits a bundler estimated, as eth_prepareUserOperation answers them. */
+export type GasLimits = { [Field in keyof NonNullable<EthBaseUserOperation['gasLimits']>]: Hex };
+
+/**
+ * What eth_prepareUserOperation answers: the Keyring API's EthBaseUserOperation, its 0x fields
+ * typed as such; gasLimits is left out when the bundler could not estimate.
+ */
+export type PreparedUserOperation = {
+  [Field in Exclude<keyof EthBaseUserOperation, 'gasLimits' | 'bundlerUrl'>]: Hex;
+} & { gasLimits?: GasLimits; bundlerUrl: string };
+
+type Holds<Condition extends true> = Condition;
+/** Compiles only while the list above names every field of EthUserOperation. */
+export type EveryUserOperationFieldListed = Holds<
+  [Exclude<keyof EthUserOperation, (typeof USER_OPERATION_FIELDS)[number]>] extends [never]
+    ? true
+    : false
+>;
+
+/** Compiles only while a PreparedUserOperation is an EthBaseUserOperation. */
+export type PreparedIsKeyringApiShape = Holds<
+  PreparedUserOperation extends EthBaseUserOperation ? true : false
+>;
 
 /**
  * 65 bytes that parse as an ECDSA signature (r = 0xfff…f000…0, s = 0x7aaa…a, v = 0x1c), so that

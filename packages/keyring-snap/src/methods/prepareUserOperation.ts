@@ -5,7 +5,9 @@ import {
   DUMMY_SIGNATURE,
   ENTRY_POINT_ABI,
   initCodeFor,
+  type GasLimits,
   type Intent,
+  type PreparedUserOperation,
 } from '../chain/userOperation';
 import { rpcBatch, rpcCall, serviceName } from '../chain/rpc';
 import { show, type ChainConfig } from '../config';
@@ -45,8 +47,6 @@ function parseIntents(params: unknown): Intent[] {
   }
   return intents;
 }
-
-type GasLimits = { callGasLimit: Hex; verificationGasLimit: Hex; preVerificationGas: Hex };
 
 /**
  * The bundler's estimate, or null with the reason in the snap's log. v0.6 estimation simulates
@@ -137,7 +137,7 @@ export const prepareUserOperation: RequestMethod = {
       ).paymasterAndData;
     }
     const gasLimits = await estimate(chain, draft);
-    return {
+    const prepared: PreparedUserOperation = {
       callData,
       initCode,
       nonce,
@@ -146,6 +146,7 @@ export const prepareUserOperation: RequestMethod = {
       dummyPaymasterAndData: draft.paymasterAndData,
       bundlerUrl: chain.bundlerUrl,
     };
+    return prepared;
   },
 };
 

@@ -18,7 +18,7 @@ function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
-function exampleTypedData(chainId: number, address: Hex) {
+function exampleTypedData(chainId: number, address: string) {
   return {
     types: {
       EIP712Domain: [
@@ -169,8 +169,8 @@ export function EvmAccountsPanel() {
       // prepare leaves gasLimits out when the bundler could not estimate (the snap logs why):
       // then ask the bundler here, as MetaMask does, with the same no-prefund draft.
       const gasLimits =
-        (details.gasLimits as typeof details.gasLimits | undefined) ??
-        (await bundlerRequest<typeof details.gasLimits>(
+        details.gasLimits ??
+        (await bundlerRequest<NonNullable<typeof details.gasLimits>>(
           details.bundlerUrl,
           'eth_estimateUserOperationGas',
           [unestimated, chain!.entryPoint],
