@@ -55,6 +55,13 @@ export class SimulatedFlask {
   private readonly version: string;
   private readonly queued: DialogAction[] = [];
   private snap: SimulatedSnap | null = null;
+  /**
+   * The snap request in flight: each waits for the one before. snaps-simulation's
+   * getInterface() answers with the snap's current dialog, whichever request opened it, so with
+   * two requests in flight the one that did not open a dialog could answer it (and record it
+   * under its own method). One at a time, every dialog belongs to the request in flight.
+   */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   constructor(snapFolderUrl: string, snapFolder: string) {
     this.snapId = `local:${snapFolderUrl}`;
@@ -121,7 +128,16 @@ export class SimulatedFlask {
     return { result: { [this.snapId]: this.installedEntry() } };
   }
 
-  private async invokeSnap(
+  private invokeSnap(
+    params: { snapId: string; request: { method: string; params?: unknown } },
+    origin: string,
+  ): Promise<WalletReply> {
+    const turn = this.inFlight.then(() => this.invokeSnapNow(params, origin));
+    this.inFlight = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async invokeSnapNow(
     params: { snapId: string; request: { method: string; params?: unknown } },
     origin: string,
   ): Promise<WalletReply> {
