@@ -22,5 +22,7 @@ export function readConfig(search: string): SiteConfig {
 }
 
 /** Starknet fee token (STRK), same address on Mainnet, Sepolia and the local devnet. */
-export const STRK_ADDRESS = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
-export const ETH_ADDRESS = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+export {
+  STRK_TOKEN_ADDRESS as STRK_ADDRESS,
+  ETH_TOKEN_ADDRESS as ETH_ADDRESS,
+} from '@l2wallet/starknet-constants';

@@ -5,6 +5,12 @@
  * RPC and explorer URLs are fixed at build time (snap.config.ts `environment`); the chain
  * methods (src/chain/) read them from here.
  */
+import {
+  MAINNET_CHAIN_ID,
+  STARKNET_CHAIN_IDS,
+  TESTNET_CHAIN_ID,
+} from '@l2wallet/starknet-constants';
+
 // The same public defaults snap.config.ts injects when no shell variable is set; used directly
 // where nothing was injected (tests that import this module).
 import PUBLIC_ENDPOINTS from './publicEndpoints.json';
@@ -18,8 +24,7 @@ export type Network = {
   explorerUrl: string;
 };
 
-export const MAINNET_CHAIN_ID = '0x534e5f4d41494e';
-export const TESTNET_CHAIN_ID = '0x534e5f5345504f4c4941';
+export { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID };
 /** SPEC 2.1: wherever chainId is optional, the default is the testnet. */
 export const DEFAULT_CHAIN_ID = TESTNET_CHAIN_ID;
 
@@ -40,10 +45,12 @@ export const TESTNET: Network = {
 export const NETWORKS: readonly Network[] = [MAINNET, TESTNET];
 
 /** Short-string names ('SN_MAIN', 'SN_SEPOLIA') are accepted as well as hex. */
-const SHORT_NAMES: Record<string, string> = {
-  SN_MAIN: MAINNET_CHAIN_ID,
-  SN_SEPOLIA: TESTNET_CHAIN_ID,
-};
+const SHORT_NAMES: Record<string, string> = STARKNET_CHAIN_IDS;
+
+/** The short-string name of a known chain ID ('SN_MAIN', 'SN_SEPOLIA'). */
+export function shortNameOf(chainId: string): string | undefined {
+  return Object.keys(SHORT_NAMES).find((name) => SHORT_NAMES[name] === chainId);
+}
 
 /** Canonical form of a chain ID, or undefined when the text is not a chain ID at all. */
 export function normalizeChainId(chainId: string): string | undefined {

@@ -1,4 +1,5 @@
 import { installSnap } from '@metamask/snaps-jest';
+import { ETH_TOKEN } from '@l2wallet/testkit';
 
 import {
   asConfirmation,
@@ -129,7 +130,7 @@ describe('state migrations', () => {
     const pending = request({
       method: 'l2_addErc20Token',
       params: {
-        tokenAddress: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        tokenAddress: ETH_TOKEN,
         tokenName: 'Ether',
         tokenSymbol: 'ETH',
         chainId: TESTNET,

@@ -1,27 +1,26 @@
 import path from 'node:path';
 
 /**
- * The constants tests, benches and scripts share. Starknet's are the values the devnet and the
- * snap use (test/constants.test.ts checks they agree with both); nothing else defines them again.
+ * The constants tests, benches and scripts share. Starknet's come from
+ * @l2wallet/starknet-constants, as the snap's, the devnet's and the client's do.
  */
 
 export const LOOPBACK = '127.0.0.1';
 /** Nothing listens on the discard port: a request there is refused at once. */
 export const CLOSED_URL = `http://${LOOPBACK}:9`;
 
-/** Starknet chain ids: felts of the short strings SN_MAIN and SN_SEPOLIA. */
-export const STARKNET_MAINNET = '0x534e5f4d41494e';
-export const STARKNET_TESTNET = '0x534e5f5345504f4c4941';
-
-/** The STRK and ETH ERC-20s, the same addresses on Mainnet, Sepolia and the devnet (padded). */
-export const STRK_TOKEN = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
-export const ETH_TOKEN = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+/** Starknet chain ids (felts of the short strings SN_MAIN and SN_SEPOLIA). */
+export {
+  MAINNET_CHAIN_ID as STARKNET_MAINNET,
+  TESTNET_CHAIN_ID as STARKNET_TESTNET,
+  /** The STRK and ETH ERC-20s, the same addresses on Mainnet, Sepolia and the devnet (padded). */
+  STRK_TOKEN_ADDRESS as STRK_TOKEN,
+  ETH_TOKEN_ADDRESS as ETH_TOKEN,
+  /** Argent account 0.3.1 (Cairo 1), the snap's account class: constructor(owner, guardian). */
+  ARGENT_ACCOUNT_CLASS_HASH,
+} from '@l2wallet/starknet-constants';
 /** 1 STRK (and 1 ETH) in its smallest unit. */
 export const TOKEN_UNIT = 10n ** 18n;
-
-/** Argent account 0.3.1 (Cairo 1), the snap's account class: constructor(owner, guardian). */
-export const ARGENT_ACCOUNT_CLASS_HASH =
-  '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
 
 /** anvil's chain id. */
 export const ANVIL_CHAIN_ID = 31337;

@@ -1,43 +1,51 @@
 /**
- * The testkit's Starknet constants are the ones the devnet serves and the snap and the client
- * ship: one set of values, checked here so a copy can never drift.
+ * The shared Starknet constants (@l2wallet/starknet-constants, which the snap, the devnet, the
+ * client, the site and the testkit import). The chain ids are checked against starknet.js, a
+ * source that does not come from them. The token addresses and the class hash are Starknet's
+ * published values; here a running devnet shows they are wired through: its genesis puts its
+ * ERC-20 contracts at those addresses and declares its Argent account class under that hash.
  */
 import {
   ARGENT_ACCOUNT_CLASS_HASH,
   ETH_TOKEN,
+  rpc,
   STARKNET_MAINNET,
   STARKNET_TESTNET,
+  startDevnet,
   STRK_TOKEN,
 } from '@l2wallet/testkit';
+import { constants, shortString } from 'starknet';
 
-// Loaded from the packages' sources (jest maps @l2wallet/devnet to it), typed by what is read.
-const devnet = require('@l2wallet/devnet') as {
-  CHAIN_IDS: Record<string, string>;
-  STRK_TOKEN_ADDRESS: string;
-  ETH_TOKEN_ADDRESS: string;
-  ARGENT_ACCOUNT_CLASS_HASH: string;
-};
-const snapNetworks = require('../../snap/src/networks') as Record<string, string>;
-const snapSchema = require('../../snap/src/state/schema') as Record<string, unknown>;
-const client = require('../../client/src/types') as Record<string, string>;
+// The devnet's source (jest maps @l2wallet/devnet to it), typed by what is read.
+const { ERC20_CLASS_HASH } = require('@l2wallet/devnet') as { ERC20_CLASS_HASH: string };
 
-const felt = (value: unknown) => BigInt(value as string);
+const felt = (value: string) => BigInt(value);
 
-describe('shared constants', () => {
-  it('chain ids: the devnet, the snap and the client agree with the testkit', () => {
-    expect(devnet.CHAIN_IDS.SN_MAIN).toBe(STARKNET_MAINNET);
-    expect(devnet.CHAIN_IDS.SN_SEPOLIA).toBe(STARKNET_TESTNET);
-    expect(snapNetworks.MAINNET_CHAIN_ID).toBe(STARKNET_MAINNET);
-    expect(snapNetworks.TESTNET_CHAIN_ID).toBe(STARKNET_TESTNET);
-    expect(client.MAINNET_CHAIN_ID).toBe(STARKNET_MAINNET);
-    expect(client.TESTNET_CHAIN_ID).toBe(STARKNET_TESTNET);
+describe('shared Starknet constants', () => {
+  it("chain ids: starknet.js's, the felts of the short strings SN_MAIN and SN_SEPOLIA", () => {
+    expect(STARKNET_MAINNET).toBe(constants.StarknetChainId.SN_MAIN);
+    expect(STARKNET_TESTNET).toBe(constants.StarknetChainId.SN_SEPOLIA);
+    expect(STARKNET_MAINNET).toBe(shortString.encodeShortString('SN_MAIN'));
+    expect(STARKNET_TESTNET).toBe(shortString.encodeShortString('SN_SEPOLIA'));
   });
 
-  it("STRK and ETH addresses and the Argent class hash are the devnet's and the snap's", () => {
-    expect(felt(STRK_TOKEN)).toBe(felt(devnet.STRK_TOKEN_ADDRESS));
-    expect(felt(ETH_TOKEN)).toBe(felt(devnet.ETH_TOKEN_ADDRESS));
-    expect(felt(ARGENT_ACCOUNT_CLASS_HASH)).toBe(felt(devnet.ARGENT_ACCOUNT_CLASS_HASH));
-    expect(felt(snapSchema.STRK_TOKEN_ADDRESS)).toBe(felt(STRK_TOKEN));
-    expect(felt(snapSchema.ETH_TOKEN_ADDRESS)).toBe(felt(ETH_TOKEN));
+  it('a devnet holds ERC-20 contracts at the STRK and ETH addresses and knows the Argent class', async () => {
+    const devnet = await startDevnet({ accounts: 1 });
+    try {
+      for (const token of [STRK_TOKEN, ETH_TOKEN]) {
+        const classHash = await rpc<string>(devnet.rpcUrl, 'starknet_getClassHashAt', {
+          block_id: 'latest',
+          contract_address: token,
+        });
+        expect(felt(classHash)).toBe(felt(ERC20_CLASS_HASH));
+      }
+      const argent = await rpc<{ abi: unknown }>(devnet.rpcUrl, 'starknet_getClass', {
+        block_id: 'latest',
+        class_hash: ARGENT_ACCOUNT_CLASS_HASH,
+      });
+      expect(argent.abi).toBeDefined();
+    } finally {
+      await devnet.stop();
+    }
   });
 });

@@ -1,19 +1,17 @@
-import { encodeShortString } from './felt';
+import { STARKNET_CHAIN_IDS } from '@l2wallet/starknet-constants';
 
-/** Canonical token addresses, the same on Mainnet and Sepolia. */
-export const ETH_TOKEN_ADDRESS =
-  '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-export const STRK_TOKEN_ADDRESS =
-  '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+/** Canonical token addresses (the same on Mainnet and Sepolia) and the Argent account class. */
+export {
+  ARGENT_ACCOUNT_CLASS_HASH,
+  ETH_TOKEN_ADDRESS,
+  STRK_TOKEN_ADDRESS,
+} from '@l2wallet/starknet-constants';
 
 /** Universal Deployer: the current one (`deploy_contract`) and the legacy one (`deployContract`). */
 export const UDC_ADDRESS = '0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125';
 export const LEGACY_UDC_ADDRESS =
   '0x41a78e741e5af2fec34b695679bc6891742439f7afb8484ecd7766661ad02bf';
 
-/** Argent account 0.3.1 (Cairo 1): constructor(owner, guardian). */
-export const ARGENT_ACCOUNT_CLASS_HASH =
-  '0x29927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
 /** OpenZeppelin account 1.0.0 (Cairo 1): constructor(public_key); the predeployed accounts use it. */
 export const OZ_ACCOUNT_CLASS_HASH =
   '0x5b4b537eaa2399e3aa99c4e2e0208ebd6c71bc1467938cd52c798c601e43564';
@@ -24,10 +22,8 @@ export const LEGACY_UDC_CLASS_HASH =
   '0x7b3e05f48f0c69e4a65ce5e076a66271a527aff2c34ce1083ec6e1526997a69';
 export const UDC_CLASS_HASH = '0x1b2df6d8861670d4a8ca4670433b2418d78169c2947f46dc614e69f333745c8';
 
-export const CHAIN_IDS: Record<string, string> = {
-  SN_MAIN: '0x' + encodeShortString('SN_MAIN').toString(16),
-  SN_SEPOLIA: '0x' + encodeShortString('SN_SEPOLIA').toString(16),
-};
+/** The chain ids by their short-string names ('SN_MAIN', 'SN_SEPOLIA'). */
+export const CHAIN_IDS: Record<string, string> = { ...STARKNET_CHAIN_IDS };
 
 export const RPC_SPEC_VERSION = '0.10.0';
 export const STARKNET_VERSION = '0.14.1';

@@ -7,6 +7,7 @@
  * reach a response, state, a log or an error message except `publicKey` and `address`.
  */
 import { getBIP44AddressKeyDeriver, type JsonBIP44CoinTypeNode } from '@metamask/key-tree';
+import { ARGENT_ACCOUNT_CLASS_HASH } from '@l2wallet/starknet-constants';
 import { ec, hash } from 'starknet';
 
 import { formatAddress } from '../rpc/structs';
@@ -14,8 +15,7 @@ import { formatAddress } from '../rpc/structs';
 export const STARKNET_COIN_TYPE = 9004;
 
 /** Argent account 0.3.1 (Cairo 1). */
-export const ARGENT_ACCOUNT_CLASS_HASH =
-  '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
+export { ARGENT_ACCOUNT_CLASS_HASH };
 
 export type AccountKey = {
   addressIndex: number;

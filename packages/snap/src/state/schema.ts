@@ -2,6 +2,8 @@
  * The snap's persistent state (snap_manageState). Bump STATE_VERSION and add a migration in
  * migrations.ts for every change of shape.
  */
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../networks';
 
 export const STATE_VERSION = 2;
@@ -68,10 +70,7 @@ export type SnapState = {
   grants: Record<string, SiteGrant>;
 };
 
-export const ETH_TOKEN_ADDRESS =
-  '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-export const STRK_TOKEN_ADDRESS =
-  '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+export { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS };
 
 /** ETH and STRK have the same addresses on Mainnet and Sepolia. */
 export function defaultTokens(chainId: string): Erc20Token[] {

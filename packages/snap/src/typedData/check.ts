@@ -6,7 +6,7 @@
  *   not hashed, so it is refused rather than shown (as if signed) or hidden.
  * Both fail with -32602 before any dialog.
  */
-import { findNetwork, getNetwork, normalizeChainId } from '../networks';
+import { findNetwork, getNetwork, normalizeChainId, shortNameOf } from '../networks';
 import { invalidParams } from '../rpc/errors';
 import type { TypedDataValue } from '.';
 import { domainTypeName, isPlainObject, structMembers, type TypeMember } from './types';
@@ -30,7 +30,7 @@ function domainChainId(value: unknown): string | undefined {
 export function requireChainBinding(data: TypedDataValue, chainId: string): void {
   const network = getNetwork(chainId);
   const field = `${ROOT}.domain.chainId`;
-  const expected = `"${network.chainId}" or "${network.chainId === '0x534e5f4d41494e' ? 'SN_MAIN' : 'SN_SEPOLIA'}" (${network.name}, the network of this request)`;
+  const expected = `"${network.chainId}" or "${shortNameOf(network.chainId)}" (${network.name}, the network of this request)`;
   const domainType = domainTypeName(data);
   const members = structMembers(data, domainType);
   if (!members?.some((member) => member.name === 'chainId')) {
