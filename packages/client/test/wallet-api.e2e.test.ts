@@ -27,6 +27,7 @@ import {
   SimulatedFlask,
   rpc,
   serveSnap,
+  SNIP12_DOMAIN_TYPE,
   snapVariant,
   startDevnet,
   starknetSnapBuild,
@@ -60,12 +61,7 @@ type Devnet = Awaited<ReturnType<typeof startDevnet>>;
 /** Typed data bound to Sepolia (the snap refuses a domain on another chain). */
 const MAIL: TypedData = {
   types: {
-    StarknetDomain: [
-      { name: 'name', type: 'shortstring' },
-      { name: 'version', type: 'shortstring' },
-      { name: 'chainId', type: 'shortstring' },
-      { name: 'revision', type: 'shortstring' },
-    ],
+    StarknetDomain: SNIP12_DOMAIN_TYPE,
     Mail: [
       { name: 'to', type: 'ContractAddress' },
       { name: 'contents', type: 'string' },

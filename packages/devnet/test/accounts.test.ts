@@ -9,6 +9,7 @@ import {
   stark,
   typedData,
 } from 'starknet';
+import { SNIP12_DOMAIN_TYPE } from '@l2wallet/testkit';
 import {
   ARGENT_ACCOUNT_CLASS_HASH,
   ERC20_CLASS_HASH,
@@ -140,12 +141,7 @@ describe('accounts end to end (starknet.js Account against the devnet)', () => {
   test('a SNIP-12 message signed by the account verifies on chain (starknet.js verifyMessageInStarknet)', async () => {
     const message = {
       types: {
-        StarknetDomain: [
-          { name: 'name', type: 'shortstring' },
-          { name: 'version', type: 'shortstring' },
-          { name: 'chainId', type: 'shortstring' },
-          { name: 'revision', type: 'shortstring' },
-        ],
+        StarknetDomain: SNIP12_DOMAIN_TYPE,
         Mail: [{ name: 'contents', type: 'shortstring' }],
       },
       primaryType: 'Mail',

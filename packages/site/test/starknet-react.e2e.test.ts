@@ -16,13 +16,16 @@ import {
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
-import { RpcProvider, ec, hash, typedData as starknetTypedData, type TypedData } from 'starknet';
+import { RpcProvider, ec, hash, typedData as starknetTypedData } from 'starknet';
 import {
   ensureSiteBuild,
   launchChromium,
+  STARKNET_TESTNET,
   waitForText,
   type LaunchedBrowser,
 } from '@l2wallet/testkit';
+
+import { typedDataFor } from '../src/starknetReact/typedData';
 
 /** The snap's Testnet node is fixed at build time: one port, so the cached snap build is reused. */
 const DEVNET_PORT = 5089;
@@ -178,20 +181,9 @@ describe('starknet-react page', () => {
       /\["0x[0-9a-f]+","0x[0-9a-f]+"\]/,
     );
     const [r, s] = (JSON.parse(text.trim()) as string[]).map(BigInt);
-    const data: TypedData = {
-      types: {
-        StarknetDomain: [
-          { name: 'name', type: 'shortstring' },
-          { name: 'version', type: 'shortstring' },
-          { name: 'chainId', type: 'shortstring' },
-          { name: 'revision', type: 'shortstring' },
-        ],
-        Message: [{ name: 'contents', type: 'string' }],
-      },
-      primaryType: 'Message',
-      domain: { name: 'starknet-react page', version: '1', chainId: 'SN_SEPOLIA', revision: '1' },
-      message: { contents: 'Signed on the starknet-react page' },
-    };
+    // What the page signs on Sepolia, from the page's own source.
+    const data = typedDataFor(BigInt(STARKNET_TESTNET), 'Signed on the starknet-react page');
+    expect(data.domain.chainId).toBe('SN_SEPOLIA');
     const messageHash = starknetTypedData.getMessageHash(data, address);
     const x = BigInt(publicKey).toString(16).padStart(64, '0');
     const verified = ['02', '03'].some((prefix) =>

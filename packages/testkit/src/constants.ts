@@ -19,6 +19,17 @@ export {
   /** Argent account 0.3.1 (Cairo 1), the snap's account class: constructor(owner, guardian). */
   ARGENT_ACCOUNT_CLASS_HASH,
 } from '@l2wallet/starknet-constants';
+/**
+ * SNIP-12 revision 1's domain type: the `StarknetDomain` member of a typed message's `types`
+ * (every field a shortstring; `revision` is '1').
+ */
+export const SNIP12_DOMAIN_TYPE = [
+  { name: 'name', type: 'shortstring' },
+  { name: 'version', type: 'shortstring' },
+  { name: 'chainId', type: 'shortstring' },
+  { name: 'revision', type: 'shortstring' },
+];
+
 /** 1 STRK (and 1 ETH) in its smallest unit. */
 export const TOKEN_UNIT = 10n ** 18n;
 

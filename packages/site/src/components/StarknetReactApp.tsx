@@ -24,37 +24,11 @@ import { STRK_ADDRESS, readConfig, type SiteConfig } from '../config';
 import COUNTER_CLASS from '../counter.contract_class.json';
 import { COUNTER_COMPILED_CLASS_HASH } from '../methods';
 import { mintStrk } from '../devnet';
+import { typedDataFor } from '../starknetReact/typedData';
 import { useWalletStandardConnectors } from '../starknetReact/walletStandardConnector';
 import { ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
 
 const STRK_UNIT = 10n ** 18n;
-
-function shortChainName(chainId: bigint | undefined): 'SN_MAIN' | 'SN_SEPOLIA' {
-  return chainId === mainnet.id ? 'SN_MAIN' : 'SN_SEPOLIA';
-}
-
-/** SNIP-12 revision 1 typed data bound to the network the wallet is on. */
-function typedDataFor(chainId: bigint | undefined, contents: string) {
-  return {
-    types: {
-      StarknetDomain: [
-        { name: 'name', type: 'shortstring' },
-        { name: 'version', type: 'shortstring' },
-        { name: 'chainId', type: 'shortstring' },
-        { name: 'revision', type: 'shortstring' },
-      ],
-      Message: [{ name: 'contents', type: 'string' }],
-    },
-    primaryType: 'Message',
-    domain: {
-      name: 'starknet-react page',
-      version: '1',
-      chainId: shortChainName(chainId),
-      revision: '1',
-    },
-    message: { contents },
-  };
-}
 
 /** Example params for each wallet API request the panel can send. */
 function exampleParams(type: string, chainId: bigint | undefined): unknown {
