@@ -1,21 +1,22 @@
 // Unit tests (fake provider) and *.e2e.test.ts: starknet.js' WalletAccount / WalletAccountV5 on
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
+const { jsTransform, sharedSetup, transformIgnorePatterns } = require('../../jest.shared');
+
 module.exports = {
   displayName: 'client',
   preset: 'ts-jest',
   testEnvironment: 'node',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
-  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
+  setupFilesAfterEnv: [sharedSetup],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    // The devnet (started in-process) uses @scure/@noble, which ship ES modules only.
-    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+    '^.+\\.js$': jsTransform,
   },
   // The e2e test loads the testkit's and the devnet's sources: no prior build needed.
   moduleNameMapper: {
     '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
+  transformIgnorePatterns,
 };

@@ -1,6 +1,7 @@
 // End-to-end tests of the real keyring snap in @metamask/snaps-jest, installed from a
 // loopback-only build (test/build-test-snap.cjs, made by globalSetup), never dist/.
 const { TEST_SNAP_DIR } = require('./test/build-test-snap.cjs');
+const { sharedSetup, snapTransform, transformIgnorePatterns } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'keyring-snap',
@@ -10,28 +11,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/globalSetup.cjs',
   testEnvironmentOptions: { server: { root: TEST_SNAP_DIR, port: 0 } },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  transform: {
-    '^.+\\.(t|j)sx?$': [
-      'ts-jest',
-      {
-        tsconfig: {
-          allowJs: true,
-          jsx: 'react-jsx',
-          jsxImportSource: '@metamask/snaps-sdk',
-          esModuleInterop: true,
-          module: 'commonjs',
-          target: 'ES2022',
-          strict: true,
-          types: ['node', 'jest'],
-          isolatedModules: true,
-        },
-        diagnostics: false,
-      },
-    ],
-  },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
+  transform: snapTransform,
+  transformIgnorePatterns,
   setupFilesAfterEnv: [
     ...require('@metamask/snaps-jest/jest-preset').setupFilesAfterEnv,
-    '<rootDir>/../../jest.setup.js',
+    sharedSetup,
   ],
 };

@@ -1,6 +1,8 @@
 // Unit tests of the method cards, and browser tests (*.e2e.test.ts): headless Chromium against the
 // built site, the real snap bundle in @metamask/snaps-simulation and a real devnet, all on
 // 127.0.0.1 (see README.md).
+const { jsTransform, sharedSetup, transformIgnorePatterns } = require('../../jest.shared');
+
 module.exports = {
   displayName: 'site',
   preset: 'ts-jest',
@@ -9,8 +11,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    // The devnet (started in-process) uses @scure/@noble, which ship ES modules only.
-    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+    '^.+\\.js$': jsTransform,
   },
   // Tests load the client's and the devnet's source: no prior build needed, and no race with a
   // package rebuilding its dist while the tests run.
@@ -18,6 +19,6 @@ module.exports = {
     '^@l2wallet/client$': '<rootDir>/../client/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
-  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
+  transformIgnorePatterns,
+  setupFilesAfterEnv: [sharedSetup],
 };

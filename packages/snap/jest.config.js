@@ -2,6 +2,7 @@
 // of it (test/chain/build-e2e-snap.cjs, made by globalSetup), never the public-endpoint
 // dist/. @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
 const { OFFLINE_SNAP_DIR } = require('./test/chain/build-e2e-snap.cjs');
+const { sharedSetup, snapTransform, transformIgnorePatterns } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'snap',
@@ -10,31 +11,13 @@ module.exports = {
   globalSetup: '<rootDir>/test/globalSetup.cjs',
   testEnvironmentOptions: { server: { root: OFFLINE_SNAP_DIR, port: 0 } },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  transform: {
-    '^.+\\.(t|j)sx?$': [
-      'ts-jest',
-      {
-        tsconfig: {
-          allowJs: true,
-          jsx: 'react-jsx',
-          jsxImportSource: '@metamask/snaps-sdk',
-          esModuleInterop: true,
-          module: 'commonjs',
-          target: 'ES2022',
-          strict: true,
-          types: ['node', 'jest'],
-          isolatedModules: true,
-        },
-        diagnostics: false,
-      },
-    ],
-  },
+  transform: snapTransform,
   // The chain tests start the devnet from its source, through the package's public entry point.
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
+  transformIgnorePatterns,
   // Keep the preset's setup (snaps-jest matchers) and add the shared timeout.
   setupFilesAfterEnv: [
     ...require('@metamask/snaps-jest/jest-preset').setupFilesAfterEnv,
-    '<rootDir>/../../jest.setup.js',
+    sharedSetup,
   ],
 };
