@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+/**
+ * npm test's checks and builds, as steps that run side by side (scripts/test.mjs runs the `build`
+ * group before jest and the `lint` group beside it). On 2 cores, run one after another they left
+ * a core idle most of the time: eslint, prettier, tsc and each mm-snap build are mostly one
+ * thread each.
+ *
+ * A step is one or more commands run in turn; a step starts once the steps it needs (among those
+ * run) have passed: the test builds need the testkit built, and a snap's test build waits for
+ * its production build, which may rewrite the snap.manifest.json the test build copies. A
+ * step's output is printed, whole, only when it fails; every step's time is printed as it ends.
+ *
+ *   node scripts/checks.mjs            every step
+ *   node scripts/checks.mjs lint       eslint, prettier, the import-cycle check, tsc -b (npm run lint)
+ *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's dist,
+ *                                      each snap's dist and its loopback-only test build (made
+ *                                      here rather than one after another in jest's
+ *                                      globalSetup), the site's production build
+ *
+ * It runs before the testkit is built (it builds it), so it starts its commands itself rather
+ * than through the testkit.
+ */
+// eslint-disable-next-line no-restricted-imports
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NODE = process.execPath;
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const bin = (file) => path.join(ROOT, 'node_modules', file);
+
+/** `npm run build` of one workspace package (its own build script stays the one definition). */
+const npmBuild = (pkg) => [NPM, 'run', 'build', '--silent', '-w', `packages/${pkg}`];
+
+/** @typedef {{ name: string, group: string, run: string[][], needs?: string[] }} Step */
+/** @type {Step[]} */
+export const STEPS = [
+  {
+    name: 'testkit',
+    group: 'build',
+    run: [[NODE, bin('typescript/bin/tsc'), '-b', 'packages/testkit']],
+  },
+  { name: 'eslint', group: 'lint', run: [[NODE, bin('eslint/bin/eslint.js'), '.']] },
+  {
+    name: 'prettier',
+    group: 'lint',
+    run: [[NODE, bin('prettier/bin/prettier.cjs'), '--check', '.']],
+  },
+  { name: 'import cycles', group: 'lint', run: [[NODE, 'scripts/check-import-cycles.mjs']] },
+  // After the testkit step: both would write packages/testkit/dist.
+  {
+    name: 'tsc -b',
+    group: 'lint',
+    needs: ['testkit'],
+    run: [[NODE, bin('typescript/bin/tsc'), '-b']],
+  },
+  { name: 'gateway', group: 'build', run: [npmBuild('gateway')] },
+  {
+    name: 'snap',
+    group: 'build',
+    needs: ['testkit'],
+    run: [npmBuild('snap'), [NODE, 'packages/snap/test/chain/build-e2e-snap.cjs']],
+  },
+  {
+    // The browser tests' site (client dist, then gatsby build), reused by every site test file.
+    name: 'site',
+    group: 'build',
+    needs: ['testkit'],
+    run: [[NODE, '-e', "require('@l2wallet/testkit').ensureSiteBuild()"]],
+  },
+  {
+    name: 'keyring-snap',
+    group: 'build',
+    needs: ['testkit'],
+    run: [npmBuild('keyring-snap'), [NODE, 'packages/keyring-snap/test/build-test-snap.cjs']],
+  },
+];
+
+const running = new Set();
+
+function killAll() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Runs one command in its own process group; resolves with its exit code and output. */
+function runOne([command, ...args]) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    running.add(child);
+    let output = '';
+    const collect = (chunk) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('error', (error) => {
+      running.delete(child);
+      resolve({ code: 1, output: `${output}${command}: ${error.message}\n` });
+    });
+    child.once('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code: code ?? 1, output, signal });
+    });
+  });
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Runs `steps` side by side, each once the steps it needs (among `steps`) have passed. Prints a
+ * line per step as it ends, and the output of each that failed. Resolves with the failed names.
+ */
+export async function runSteps(steps) {
+  const names = new Set(steps.map((step) => step.name));
+  const done = new Map();
+  const started = Date.now();
+  const finish = (step, ok, note) => {
+    done.set(step.name, ok);
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(14)} ${note}`);
+  };
+  const start = async (step) => {
+    const begun = Date.now();
+    for (const command of step.run) {
+      const { code, output, signal } = await runOne(command);
+      if (code !== 0) {
+        finish(
+          step,
+          false,
+          `${seconds(Date.now() - begun)}: ${command
+            .slice(0, 4)
+            .map((part) => path.basename(part))
+            .join(' ')} exited with ${signal ?? code}`,
+        );
+        process.stdout.write(`${output.trimEnd()}\n`);
+        return;
+      }
+    }
+    finish(step, true, seconds(Date.now() - begun));
+  };
+  const waiting = [...steps];
+  const active = new Set();
+  while (waiting.length > 0 || active.size > 0) {
+    for (const step of [...waiting]) {
+      const needs = (step.needs ?? []).filter((name) => names.has(name));
+      if (needs.some((name) => done.get(name) === false)) {
+        waiting.splice(waiting.indexOf(step), 1);
+        finish(step, false, `skipped: needs ${needs.join(', ')}`);
+      } else if (needs.every((name) => done.get(name) === true)) {
+        waiting.splice(waiting.indexOf(step), 1);
+        const task = start(step).then(() => active.delete(task));
+        active.add(task);
+      }
+    }
+    if (active.size > 0) await Promise.race(active);
+  }
+  const failed = steps.filter((step) => done.get(step.name) === false).map((step) => step.name);
+  console.log(
+    `${failed.length === 0 ? 'passed' : `failed: ${failed.join(', ')}`} (${steps.length} steps side by side, ${seconds(Date.now() - started)})`,
+  );
+  return failed;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const groups = process.argv.slice(2);
+  const steps = groups.length ? STEPS.filter((step) => groups.includes(step.group)) : STEPS;
+  if (steps.length === 0) {
+    console.error(`No steps in ${groups.join(', ')}; groups: lint, build.`);
+    process.exit(2);
+  }
+  const failed = await runSteps(steps);
+  process.exit(failed.length === 0 ? 0 : 1);
+}

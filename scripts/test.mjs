@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * `npm test` (and `.ci/run` through it):
+ *   1. the prerequisite check (prereqs.mjs), first and alone: a missing chromium or redis-server
+ *      is named, or installed, before anything else runs;
+ *   2. the builds the tests use, side by side (checks.mjs `build`: the testkit, the gateway, each
+ *      snap's production and test builds, the site); a failure stops here;
+ *   3. jest, with the arguments given to npm test (`npm test -- --json --outputFile=...`), and
+ *      beside it lint and the type-check (checks.mjs `lint`). jest's first minute is mostly
+ *      waiting on servers, snaps and browsers, and lint is mostly one busy thread a step: side by
+ *      side they share the 2 cores that each left half idle. npm test fails if either does.
+ * Each phase's wall time is printed as it ends.
+ */
+// eslint-disable-next-line no-restricted-imports
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { runSteps, STEPS } from './checks.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const log = (line) => console.log(`[npm test] ${line}`);
+
+let phase = Date.now();
+const prereqs = spawnSync(process.execPath, [path.join(ROOT, 'scripts/prereqs.mjs')], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+if (prereqs.status !== 0) process.exit(prereqs.status ?? 1);
+log(`prerequisites: ${seconds(Date.now() - phase)}`);
+
+phase = Date.now();
+const buildsFailed = await runSteps(STEPS.filter((step) => step.group === 'build'));
+log(`builds: ${seconds(Date.now() - phase)}`);
+if (buildsFailed.length > 0) process.exit(1);
+
+phase = Date.now();
+const jestDone = new Promise((resolve) => {
+  const jest = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => jest.kill(signal));
+  jest.once('close', (code, signal) => {
+    log(`jest: ${seconds(Date.now() - phase)}`);
+    resolve(code ?? (signal ? 1 : 0));
+  });
+});
+const lintDone = runSteps(STEPS.filter((step) => step.group === 'lint')).then((failed) => {
+  log(`lint and type-check: ${seconds(Date.now() - phase)}`);
+  return failed;
+});
+const [jestCode, lintFailed] = await Promise.all([jestDone, lintDone]);
+log(`jest and lint: ${seconds(Date.now() - phase)}`);
+if (lintFailed.length > 0) {
+  log(`failed: ${lintFailed.join(', ')} (output above)`);
+  process.exit(1);
+}
+process.exit(jestCode);
