@@ -7,6 +7,7 @@
  * recovered with ethers. Reuses the site build of this jest run when it is up to date.
  */
 import {
+  ANVIL_CHAIN_ID,
   injectedProviderScript,
   serveDirectory,
   SimulatedKeyringFlask,
@@ -19,6 +20,7 @@ import {
 } from '@l2wallet/testkit';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
+import { exampleTypedData } from '../src/evmTypedData';
 import { SCREENSHOT_DIR } from './harness/build';
 import {
   ensureSiteBuild,
@@ -153,25 +155,12 @@ it('creates an EOA and signs a message, typed data and a transaction from the pa
 
   await page.getByRole('button', { name: 'Sign typed data' }).click();
   const typedSignature = lastValue(await output(/eth_signTypedData_v4\s+0x[0-9a-f]{130}/));
-  const typed = {
-    domain: { name: 'EVM accounts demo', version: '1', chainId: 31337 },
-    types: {
-      Person: [
-        { name: 'name', type: 'string' },
-        { name: 'wallet', type: 'address' },
-      ],
-      Mail: [
-        { name: 'from', type: 'Person' },
-        { name: 'to', type: 'Person[]' },
-        { name: 'contents', type: 'string' },
-      ],
-    },
-    message: {
-      from: { name: 'Me', wallet: created.address },
-      to: [{ name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' }],
-      contents: 'Hello from the keyring snap',
-    },
-  };
+  // What the page signs, from the page's own source (ethers derives EIP712Domain itself).
+  const { EIP712Domain: _domainType, ...types } = exampleTypedData(
+    ANVIL_CHAIN_ID,
+    created.address,
+  ).types;
+  const typed = { ...exampleTypedData(ANVIL_CHAIN_ID, created.address), types };
   expect(ethers.verifyTypedData(typed.domain, typed.types, typed.message, typedSignature)).toBe(
     created.address,
   );

@@ -8,6 +8,7 @@ import {
   type KeyringChainConfig,
   type UserOperation,
 } from '@l2wallet/client';
+import { exampleTypedData } from '../evmTypedData';
 
 /** The keyring snap (packages/keyring-snap); `?keyringSnapId=` overrides the build-time id. */
 const DEFAULT_KEYRING_SNAP_ID = process.env.GATSBY_KEYRING_SNAP_ID || 'local:http://localhost:8086';
@@ -16,34 +17,6 @@ type Output = { label: string; value: unknown } | { label: string; error: string
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-function exampleTypedData(chainId: number, address: string) {
-  return {
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-      ],
-      Person: [
-        { name: 'name', type: 'string' },
-        { name: 'wallet', type: 'address' },
-      ],
-      Mail: [
-        { name: 'from', type: 'Person' },
-        { name: 'to', type: 'Person[]' },
-        { name: 'contents', type: 'string' },
-      ],
-    },
-    primaryType: 'Mail',
-    domain: { name: 'EVM accounts demo', version: '1', chainId },
-    message: {
-      from: { name: 'Me', wallet: address },
-      to: [{ name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' }],
-      contents: 'Hello from the keyring snap',
-    },
-  };
 }
 
 export function EvmAccountsPanel() {
