@@ -8,27 +8,25 @@
  */
 import {
   ANVIL_CHAIN_ID,
+  ensureSiteBuild,
   injectedProviderScript,
+  launchChromium,
+  screenshot,
   serveDirectory,
   SimulatedKeyringFlask,
   startAccountAbstractionStack,
+  waitForText,
   type AccountAbstractionDeployment,
   type AccountAbstractionStack,
   type AltoService,
   type AnvilService,
+  type LaunchedBrowser,
   type StaticServer,
 } from '@l2wallet/testkit';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
 import { exampleTypedData } from '../src/evmTypedData';
 import { SCREENSHOT_DIR } from './harness/build';
-import {
-  ensureSiteBuild,
-  launchChromium,
-  screenshot,
-  waitForText,
-  type LaunchedBrowser,
-} from '@l2wallet/testkit';
 
 const { ensureTestSnap } = require('../../keyring-snap/test/build-test-snap.cjs') as {
   ensureTestSnap(): string;

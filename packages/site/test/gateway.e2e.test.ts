@@ -8,26 +8,24 @@
  */
 import { mkdirSync } from 'node:fs';
 import {
+  ensureSiteBuild,
   gatewayCli,
+  launchChromium,
   rpc,
+  screenshot,
   serveDirectory,
   startAnvil,
   startDevnet,
   startGatewayWithKey,
+  waitForText,
   type AnvilService,
   type GatewayWithKey,
+  type LaunchedBrowser,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { RpcProvider } from 'starknet';
 import { SCREENSHOT_DIR } from './harness/build';
-import {
-  ensureSiteBuild,
-  launchChromium,
-  screenshot,
-  waitForText,
-  type LaunchedBrowser,
-} from '@l2wallet/testkit';
 
 let anvil: AnvilService;
 let devnet: Awaited<ReturnType<typeof startDevnet>>;

@@ -5,23 +5,21 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import {
+  ensureSiteBuild,
   injectedProviderScript,
+  launchChromium,
+  screenshot,
   serveDirectory,
   SimulatedFlask,
   STARKNET_MAINNET,
   startDevnet,
+  waitForText,
   type DevnetLike,
+  type LaunchedBrowser,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, buildSnap } from './harness/build';
-import {
-  ensureSiteBuild,
-  launchChromium,
-  screenshot,
-  waitForText,
-  type LaunchedBrowser,
-} from '@l2wallet/testkit';
 
 // The devnet's own types live in its dist, which a clean clone does not have yet: the testkit
 // starts it (jest maps @l2wallet/devnet to packages/devnet/src).

@@ -5,25 +5,23 @@
  * a real packages/devnet on 127.0.0.1. Results are checked on the node and with starknet.js.
  */
 import {
+  ensureSiteBuild,
   erc20Balance,
-  SimulatedFlask,
   injectedProviderScript,
+  launchChromium,
   serveDirectory,
-  startDevnet,
+  SimulatedFlask,
   snapVariant,
+  STARKNET_TESTNET,
   starknetSnapBuild,
+  startDevnet,
+  waitForText,
   type DevnetLike,
+  type LaunchedBrowser,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
 import { RpcProvider, ec, hash, typedData as starknetTypedData } from 'starknet';
-import {
-  ensureSiteBuild,
-  launchChromium,
-  STARKNET_TESTNET,
-  waitForText,
-  type LaunchedBrowser,
-} from '@l2wallet/testkit';
 
 import { typedDataFor } from '../src/starknetReact/typedData';
 
