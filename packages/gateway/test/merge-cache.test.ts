@@ -64,8 +64,10 @@ beforeAll(async () => {
   const wallet = createWalletClient({ account, chain: foundry, transport: viemHttp(anvil.url) });
   // Runtime: SSTORE(0, 0x2a); LOG0(0, 0); STOP.
   const hash = await wallet.sendTransaction({ data: deployCode('602a60005560006000a000') });
-  const receipt = await post(anvil.url, call('eth_getTransactionReceipt', [hash]));
-  contract = receipt.json.result.contractAddress;
+  // anvil may answer the hash before its block holds the receipt (seen under load): wait for it.
+  const client = createPublicClient({ chain: foundry, transport: viemHttp(anvil.url) });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  contract = receipt.contractAddress!;
   proxy = await upstreamProxy(anvil.url);
 });
 
