@@ -33,7 +33,6 @@ import type {
   SwitchNetworkParams,
   Token,
   TransactionRecord,
-  TransactionStatus,
   VerifySignedMessageParams,
 } from './types';
 
@@ -204,7 +203,7 @@ export class StarknetSnapClient {
     return this.invoke('l2_getTransactions', params);
   }
 
-  getTransactionStatus(params: GetTransactionStatusParams): Promise<TransactionStatus> {
+  getTransactionStatus(params: GetTransactionStatusParams): Promise<TransactionRecord['status']> {
     return this.invoke('l2_getTransactionStatus', params);
   }
 

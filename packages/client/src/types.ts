@@ -1,5 +1,14 @@
 /** Types of the snap's Area A API (SPEC.md sections 2 and 4.1). */
 import type * as starknet from '@l2wallet/starknet-constants';
+import type { AccountRecord, Erc20Token, TransactionRecord } from '@l2wallet/starknet-constants';
+
+// The snap's records (SPEC 2.4), defined once beside the chain ids: the snap returns them as it
+// keeps them.
+export type {
+  AccountRecord,
+  TransactionRecord,
+  TransactionStatus,
+} from '@l2wallet/starknet-constants';
 
 /**
  * Hex chain ids of the two networks the snap knows. Their one definition is in
@@ -102,43 +111,11 @@ export interface Erc20Balance {
   balanceLatest: string;
 }
 
-export interface Token {
-  address: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  chainId: ChainId;
-  logo?: string;
-}
+/** A token of the watch list, as l2_addErc20Token returns it (SPEC 2.4). */
+export type Token = Erc20Token;
 
 export interface DeclareSignature {
   signature: string[];
-}
-
-export interface AccountRecord {
-  address: string;
-  addressIndex: number;
-  publicKey: string;
-  addressSalt: string;
-  deployTxnHash: string;
-  derivationPath: string;
-  chainId: ChainId;
-}
-
-export type TransactionStatus = 'RECEIVED' | 'PENDING' | 'ACCEPTED_ON_L2' | 'REJECTED' | string;
-
-export interface TransactionRecord {
-  txnHash: string;
-  txnType: string;
-  senderAddress: string;
-  contractAddress: string;
-  contractFuncName: string;
-  contractCallData: string[];
-  status: TransactionStatus;
-  failureReason: string | null;
-  eventIds: string[];
-  timestamp: number;
-  chainId: ChainId;
 }
 
 export interface TypedDataField {
@@ -324,7 +301,7 @@ export interface SnapMethods {
   l2_getErc20TokenBalance: [GetErc20TokenBalanceParams, Erc20Balance];
   l2_addErc20Token: [AddErc20TokenParams, Token];
   l2_getTransactions: [GetTransactionsParams, TransactionRecord[]];
-  l2_getTransactionStatus: [GetTransactionStatusParams, TransactionStatus];
+  l2_getTransactionStatus: [GetTransactionStatusParams, TransactionRecord['status']];
   l2_recoverAccounts: [RecoverAccountsParams | undefined, AccountRecord[]];
   l2_signDeclareTransaction: [SignDeclareTransactionParams, DeclareSignature];
   /** "0xr,0xs". */

@@ -31,3 +31,5 @@ export const ETH_TOKEN_ADDRESS =
 /** Argent account 0.3.1 (Cairo 1), the snap's account class: constructor(owner, guardian). */
 export const ARGENT_ACCOUNT_CLASS_HASH =
   '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
+
+export type { AccountRecord, Erc20Token, TransactionRecord, TransactionStatus } from './records';

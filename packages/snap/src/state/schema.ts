@@ -2,51 +2,26 @@
  * The snap's persistent state (snap_manageState). Bump STATE_VERSION and add a migration in
  * migrations.ts for every change of shape.
  */
-import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import {
+  type AccountRecord,
+  type Erc20Token,
+  ETH_TOKEN_ADDRESS,
+  STRK_TOKEN_ADDRESS,
+  type TransactionRecord,
+} from '@l2wallet/starknet-constants';
 
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../networks';
 
 export const STATE_VERSION = 2;
 
-/** SPEC 2.4 account record. */
-export type AccountRecord = {
-  address: string;
-  addressIndex: number;
-  publicKey: string;
-  addressSalt: string;
-  /** Empty until the account is deployed (chain methods). */
-  deployTxnHash: string;
-  derivationPath: string;
-  chainId: string;
-};
-
-export type TransactionStatus = 'RECEIVED' | 'PENDING' | 'ACCEPTED_ON_L2' | 'REJECTED';
-
-/** SPEC 2.4 transaction record. */
-export type TransactionRecord = {
-  txnHash: string;
-  txnType: string;
-  senderAddress: string;
-  contractAddress: string;
-  contractFuncName: string;
-  contractCallData: string[];
-  status: TransactionStatus | string;
-  failureReason: string | null;
-  eventIds: string[];
-  /** Unix seconds. */
-  timestamp: number;
-  chainId: string;
-};
-
-/** Token of the ERC-20 watch list (SPEC 2.4 plus name and chainId). */
-export type Erc20Token = {
-  address: string;
-  name: string;
-  symbol: string;
-  decimals: number;
-  chainId: string;
-  logo?: string;
-};
+// The records the snap keeps and returns as they are (SPEC 2.4): one definition, shared with
+// the dapp client.
+export type {
+  AccountRecord,
+  Erc20Token,
+  TransactionRecord,
+  TransactionStatus,
+} from '@l2wallet/starknet-constants';
 
 /**
  * What one site (origin) was allowed, and when. A site may derive, use and list only the account
