@@ -15,10 +15,13 @@ const names = readdirSync(here, { withFileTypes: true })
   .filter((name) => wanted.length === 0 || wanted.includes(name))
   .sort();
 
-// bench/snap measures packages/snap/dist as published; npm start's dev server leaves a bundle
-// built with its own URLs there, so build the package first (a no-op rebuild takes seconds).
-if (names.includes('snap')) {
-  await runCommand('npm', ['run', 'build', '-w', 'packages/snap'], {
+// Each bench measures a package's built dist: build it first, so a missing or stale dist is never
+// what is measured (bench/snap measures packages/snap/dist as published, and npm start's dev
+// server leaves a bundle built with its own URLs there; a no-op rebuild takes seconds).
+const builds = { snap: 'packages/snap', devnet: 'packages/devnet', gateway: 'packages/gateway' };
+for (const [name, workspace] of Object.entries(builds)) {
+  if (!names.includes(name)) continue;
+  await runCommand('npm', ['run', 'build', '-w', workspace], {
     cwd: join(here, '..'),
     timeoutMs: 600_000,
   });
