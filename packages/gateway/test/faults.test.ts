@@ -132,11 +132,6 @@ async function httpCall(
   return reply;
 }
 
-function rssKb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
-}
-
 function socketFds(pid: number): number {
   const fds = readdirSync(`/proc/${pid}/fd`);
   return fds.filter((fd) => {
@@ -160,12 +155,8 @@ async function expectAlive(gateway: GatewayProcess): Promise<void> {
   expect(health.status).toBe(401); // answered (no key): the process serves
 }
 
-/**
- * A full garbage collection in the gateway process, through its inspector (on a loopback port of
- * its own): the RSS check then measures what the gateway still holds, not when V8 chooses to give
- * memory back (its memory reducer runs anywhere from 8 to 30 s after a burst).
- */
-async function collectGarbage(gateway: GatewayProcess): Promise<void> {
+/** Sends one inspector command to the gateway (on a loopback port of its own); its result. */
+async function inspect(gateway: GatewayProcess, method: string, params: object = {}): Promise<any> {
   const url = /Debugger listening on (ws:\/\/\S+)/.exec(gateway.output())?.[1];
   if (!url) throw new Error('the gateway runs without its inspector');
   const inspector = new WebSocket(url);
@@ -173,24 +164,63 @@ async function collectGarbage(gateway: GatewayProcess): Promise<void> {
     inspector.once('open', resolve);
     inspector.once('error', reject);
   });
-  await new Promise((resolve) => {
+  const answer = await new Promise<any>((resolve) => {
     inspector.on('message', (data) => {
-      if (JSON.parse(data.toString()).id === 1) resolve(undefined);
+      const message = JSON.parse(data.toString());
+      if (message.id === 1) resolve(message.result);
     });
-    inspector.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    inspector.send(JSON.stringify({ id: 1, method, params }));
   });
   inspector.close();
+  return answer;
 }
 
-/** RSS back within 20% of `startKb`, after a full garbage collection. */
-async function expectRssBack(gateway: GatewayProcess, startKb: number): Promise<void> {
-  await collectGarbage(gateway);
-  let rss = rssKb(gateway.pid);
-  for (let i = 0; i < 50 && rss > startKb * 1.2; i++) {
-    await sleep(100);
-    rss = rssKb(gateway.pid);
+/**
+ * A full garbage collection in the gateway process: the memory check then measures what the
+ * gateway still holds, not when V8 chooses to give memory back (its memory reducer runs anywhere
+ * from 8 to 30 s after a burst).
+ */
+async function collectGarbage(gateway: GatewayProcess): Promise<void> {
+  await inspect(gateway, 'HeapProfiler.collectGarbage');
+}
+
+/** What the gateway holds: in JS (V8 heap plus memory outside it held by JS objects), and RSS. */
+interface Memory {
+  jsKb: number;
+  rssKb: number;
+}
+
+async function memoryOf(gateway: GatewayProcess): Promise<Memory> {
+  const { result } = await inspect(gateway, 'Runtime.evaluate', {
+    expression: 'JSON.stringify(process.memoryUsage())',
+  });
+  const usage = JSON.parse(result.value) as { rss: number; heapUsed: number; external: number };
+  return { jsKb: (usage.heapUsed + usage.external) / 1024, rssKb: usage.rss / 1024 };
+}
+
+/**
+ * RSS may stay above the start by what the C allocator keeps of freed multi-megabyte buffers
+ * (measured here: +9 MB after each of the first batches of 8.8 MB answers, with the V8 heap back
+ * at 9.4 MB and nothing more held outside it; +18 MB under load). A leak of what a fault test
+ * moves is far larger (one kept copy per caller of the 8.8 MB answer is 880 MB).
+ */
+const ALLOCATOR_SLACK_KB = 32 * 1024;
+
+/**
+ * After a full garbage collection, what JS holds is back within 20% (+2 MB) of `start`, and RSS
+ * within 20% plus the allocator's slack.
+ */
+async function expectMemoryBack(gateway: GatewayProcess, start: Memory): Promise<void> {
+  const jsLimit = start.jsKb * 1.2 + 2048;
+  const rssLimit = start.rssKb * 1.2 + ALLOCATOR_SLACK_KB;
+  let now: Memory = { jsKb: Infinity, rssKb: Infinity };
+  for (let i = 0; i < 20 && (now.jsKb > jsLimit || now.rssKb > rssLimit); i++) {
+    if (i > 0) await sleep(250);
+    await collectGarbage(gateway);
+    now = await memoryOf(gateway);
   }
-  expect(rss).toBeLessThanOrEqual(startKb * 1.2);
+  expect(now.jsKb).toBeLessThanOrEqual(jsLimit);
+  expect(now.rssKb).toBeLessThanOrEqual(rssLimit);
 }
 
 /** Usage equals what was delivered (give-backs queued during an outage land within seconds). */
@@ -315,10 +345,10 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
     ).toMatch(/^0x/);
     const running = load(stack, delivered, caller);
     const miner = setInterval(() => void mine(stack.anvil).catch(() => undefined), 150);
-    let startRss = 0;
+    let start: Memory | undefined;
     try {
       await sleep(1000);
-      startRss = rssKb(stack.gateway.pid); // under load, before the fault
+      start = await memoryOf(stack.gateway); // under load, before the fault
       await stack.redis!.stop('SIGKILL');
       await sleep(1200); // past the gateway's key cache, with heads arriving meanwhile
       const refused = await upgradeRefusal(stack.wsUrl);
@@ -354,7 +384,7 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
     const output = stack.gateway.output();
     expect(output.match(/Redis ledger .* is unavailable/g)).toHaveLength(1);
     expect(output).not.toMatch(/Unhandled error event|unhandled rejection/i);
@@ -415,10 +445,10 @@ describe('an upstream killed and restarted under load, with an open subscription
 
     const running = load(stack, delivered, caller);
     const port = stack.anvil.port;
-    let startRss = 0;
+    let start: Memory | undefined;
     try {
       await sleep(1000);
-      startRss = rssKb(stack.gateway.pid); // under load, before the fault
+      start = await memoryOf(stack.gateway); // under load, before the fault
       await stack.anvil.stop('SIGKILL');
       await sleep(1500); // several reconnect attempts fail meanwhile
       stack.anvil = await startAnvil({ port });
@@ -459,7 +489,7 @@ describe('an upstream killed and restarted under load, with an open subscription
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
     expect(stack.gateway.output()).not.toMatch(/unhandled rejection/i);
   });
 });
@@ -474,7 +504,7 @@ describe('subscriptions under churn and per-second limits', () => {
   it('leaks no upstream subscription when clients subscribe and leave at once', async () => {
     const delivered = new Delivered();
     await httpCall(stack.rpcUrl, delivered, call('eth_blockNumber'));
-    const startRss = rssKb(stack.gateway.pid);
+    const start = await memoryOf(stack.gateway);
     const startSockets = socketFds(stack.gateway.pid);
     for (let round = 0; round < 8; round++) {
       await Promise.all(
@@ -503,7 +533,7 @@ describe('subscriptions under churn and per-second limits', () => {
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
   });
 
   it('tells the client how many notifications a per-second limit dropped', async () => {
@@ -579,7 +609,7 @@ describe('large answers and clients that do not read', () => {
     );
     // Warm up with the same load: RSS then measures what the faults add, not the first use.
     await httpCall(stack.rpcUrl, delivered, batch);
-    const startRss = rssKb(stack.gateway.pid);
+    const start = await memoryOf(stack.gateway);
 
     const single = await httpCall(stack.rpcUrl, delivered, call('eth_getBlockByHash', [big, true]));
     expect(single.json.error).toMatchObject({ code: -32005, data: { limit: LIMIT } });
@@ -616,7 +646,7 @@ describe('large answers and clients that do not read', () => {
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
   });
 
   it('pauses, then drops, clients that do not read, and frees what they held', async () => {
@@ -643,13 +673,13 @@ describe('large answers and clients that do not read', () => {
       }
     };
     await round(1); // warm-up
-    const startRss = rssKb(stack.gateway.pid);
+    const start = await memoryOf(stack.gateway);
     await round(5);
     await sleep(300);
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
   });
 
   it('closes an HTTP connection that does not read, and charges only what arrived', async () => {
@@ -720,11 +750,11 @@ describe('large answers and clients that do not read', () => {
       return received.filter((answers) => answers.length < PIPELINED).length;
     };
     await round(1); // warm-up
-    const startRss = rssKb(stack.gateway.pid);
+    const start = await memoryOf(stack.gateway);
     expect(await round(4)).toBeGreaterThan(0); // some connections were closed for not reading
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
   });
 });
 
@@ -760,7 +790,7 @@ describe('a batch of 100 identical calls for an 8.8 MB block', () => {
     await client.opened();
     await sleep(300);
     await collectGarbage(stack.gateway);
-    const startRss = rssKb(stack.gateway.pid);
+    const start = await memoryOf(stack.gateway);
     resetPeakRss(stack.gateway.pid);
 
     // Merged into one upstream call; each caller used to get (and flatten) its own 8.8 MB copy
@@ -788,7 +818,7 @@ describe('a batch of 100 identical calls for an 8.8 MB block', () => {
 
     await expectAlive(stack.gateway);
     await expectUsage(stack.configFile, stack.key, delivered);
-    await expectRssBack(stack.gateway, startRss);
+    await expectMemoryBack(stack.gateway, start!);
   });
 });
 
