@@ -1,5 +1,6 @@
 /**
- * The cached snap builds and variants (snapBuild.ts, snapVariant.ts) are folders side by side,
+ * The cached builds (snapBuild.ts, snapVariant.ts, siteBuild.ts): a lock per build, taken by
+ * making a folder. The cached snap builds and variants are folders side by side,
  * one per key. A folder in use is never removed: a test file serves its folder for as long as it
  * runs, and one jest run writes many variants (a devnet port per chain test file), so a bound on
  * the count alone once removed the offline variant that every snaps-jest file was serving.
@@ -38,5 +39,26 @@ export function pruneUnused(dir: string, marker: string, keep: number): void {
     .sort((a, b) => b.time - a.time);
   for (const { full, time } of siblings.slice(keep - 1)) {
     if (now - time > IN_USE_MS) fs.rmSync(full, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Takes the lock `lockDir` (made as a folder: atomic across processes), or says it is held. A
+ * lock older than `staleMs` is left over from a killed run and removed, so the next try takes it.
+ */
+export function tryLock(lockDir: string, staleMs: number): boolean {
+  try {
+    fs.mkdirSync(lockDir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - fs.statSync(lockDir).mtimeMs > staleMs) {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+      }
+    } catch {
+      // released meanwhile
+    }
+    return false;
   }
 }

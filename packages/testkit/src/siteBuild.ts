@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
+import { tryLock } from './cacheFolders';
 import { REPO_ROOT } from './constants';
 import { runCommand } from './processes';
 
@@ -24,21 +25,8 @@ const BUILD_LOCK_STALE_MS = 600_000;
  */
 async function withBuildLock<T>(task: () => Promise<T>): Promise<T> {
   mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(BUILD_LOCK);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > BUILD_LOCK_STALE_MS) {
-          rmSync(BUILD_LOCK, { recursive: true, force: true });
-        }
-      } catch {
-        // released meanwhile
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  while (!tryLock(BUILD_LOCK, BUILD_LOCK_STALE_MS)) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   try {
     return await task();

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { markUsed, pruneUnused } from './cacheFolders';
+import { markUsed, pruneUnused, tryLock } from './cacheFolders';
 import { CLOSED_URL, REPO_ROOT } from './constants';
 
 export interface SnapBuildOptions {
@@ -143,23 +143,6 @@ function prepare(snapRoot: string, dir: string): string[] {
   ];
 }
 
-function tryLock(lockDir: string): boolean {
-  try {
-    fs.mkdirSync(lockDir);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    try {
-      if (Date.now() - fs.statSync(lockDir).mtimeMs > LOCK_STALE_MS) {
-        fs.rmSync(lockDir, { recursive: true, force: true });
-      }
-    } catch {
-      // released meanwhile
-    }
-    return false;
-  }
-}
-
 function buildFailed(error: unknown, dir: string): Error {
   const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
   return new Error(
@@ -178,7 +161,7 @@ function* buildSteps(options: SnapBuildOptions): Generator<Step, string, void> {
   const lockDir = `${dir}.lock`;
   fs.mkdirSync(SNAP_BUILD_CACHE, { recursive: true });
   const started = Date.now();
-  while (!tryLock(lockDir)) {
+  while (!tryLock(lockDir, LOCK_STALE_MS)) {
     if (Date.now() - started > LOCK_STALE_MS) throw new Error(`Timed out waiting for ${lockDir}`);
     yield { wait: 250 };
   }

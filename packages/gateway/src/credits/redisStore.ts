@@ -3,8 +3,8 @@
  * as one Lua script call (group commit: what arrives while a call is in flight goes in the next
  * one): in order, the script checks each against the daily total and this second's window and
  * charges it, or refuses it, all atomically. Under load that is one round trip and one script
- * run per key and round trip, not per call. Keys of one API key
- * share a hash tag ({hash}) so the script also runs on a Redis Cluster.
+ * run per key and round trip, not per call. Keys of one API key share a hash tag ({hash}) so
+ * the script also runs on a Redis Cluster.
  *
  * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
  * fail at once while Redis is down (the calls answer 503, retryable; nothing is served unmetered).
@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { KeyRecord } from '../auth/keys';
 import {
+  ALREADY_DURABLE,
   type DebitOutcome,
   type Durable,
   epochMinute,
@@ -103,9 +104,6 @@ redis.call('HINCRBY', KEYS[1], ARGV[2], -cost)
 redis.call('HINCRBY', KEYS[2], ARGV[3], -cost)
 return 1
 `;
-
-const done = Promise.resolve();
-const applied: Durable = () => done;
 
 /** One debit waiting for its batch to go to Redis. */
 interface PendingDebit {
@@ -346,7 +344,7 @@ export class RedisStore implements Store {
 
   /** A debit is in Redis when its script has answered. */
   durable(): Durable {
-    return applied;
+    return ALREADY_DURABLE;
   }
 
   /** Never fails: a refund Redis cannot take now is retried (once applied, by its id). */

@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import type { KeyRecord } from '../auth/keys';
 import { PerSecondWindow } from './perSecond';
 import {
+  ALREADY_DURABLE,
   type DebitOutcome,
   type Durable,
   epochMinute,
@@ -160,7 +161,7 @@ export class SqliteStore implements Store {
 
   durable(): Durable {
     const batch = this.batch;
-    if (!batch) return committed;
+    if (!batch) return ALREADY_DURABLE;
     return () => {
       this.commitSoon(batch);
       return batch.committed;
@@ -336,10 +337,6 @@ interface Batch {
   asked: boolean;
   timer: NodeJS.Timeout | undefined;
 }
-
-const done = Promise.resolve();
-/** Nothing is waiting to be written. */
-const committed: Durable = () => done;
 
 function alive(pid: number): boolean {
   try {

@@ -21,6 +21,10 @@ export interface Usage {
 /** Resolves once the debits it was taken after are on disk; calling it asks for that write. */
 export type Durable = () => Promise<void>;
 
+const settled = Promise.resolve();
+/** Nothing is waiting to be written (or a store's debits are durable once decided). */
+export const ALREADY_DURABLE: Durable = () => settled;
+
 export interface Store {
   addKey(record: KeyRecord): Promise<void>;
   getKey(hash: string): Promise<KeyRecord | undefined>;
