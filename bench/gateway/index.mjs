@@ -6,14 +6,16 @@
 //   itself), to anvil direct, a bare node:http pass-through, and the gateway on SQLite and Redis;
 // - the hot read mix many dapps polling one chain produce (eth_blockNumber, eth_chainId, the
 //   latest block, 8 balances, 8 eth_calls, repeated), one call per request, to anvil direct, the
-//   gateway, and a bare node:http server answering a fixed result from memory (the most any
-//   Node server can do per request on this machine: the ceiling for the gateway's row);
+//   gateway, a bare node:http server answering a fixed result from memory (the most any Node
+//   HTTP server can do per request on this machine: the ceiling for the gateway's row), and a
+//   node:net server writing a canned answer with no HTTP parser at all (the socket's own cost);
 // - the same mix sent as one JSON-RPC batch of its 19 calls per request (as ethers'
 //   JsonRpcProvider batches a poll by default), to anvil direct and the gateway.
 // CPU per request is the server process's own (utime + stime from /proc over the measured run),
-// so it does not depend on what else shares the machine. Build first: npm run build -w packages/gateway
+// so it does not depend on what else shares the machine; the load generator's (this process's,
+// autocannon runs here) is shown beside it, since the two share the same 2 cores. Build first: npm run build -w packages/gateway
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -135,6 +137,14 @@ try {
     readyLine: /listening on/,
   });
   services.push(fixed);
+  const rawPort = await freePort();
+  const raw = await spawnService({
+    name: 'rawtcp',
+    command: process.execPath,
+    args: [join(here, 'rawtcp.mjs'), String(rawPort)],
+    readyLine: /listening on/,
+  });
+  services.push(raw);
   const sqlite = await gateway(dir, 'sqlite', { sqlite: 'sqlite.db' }, anvil.url);
   const onRedis = await gateway(dir, 'redis', { redis: redis.url }, anvil.url);
   services.push(sqlite.service, onRedis.service);
@@ -153,6 +163,7 @@ try {
     ['anvil direct', 'hot read mix', anvil.url, anvil.pid, hotMix],
     ['gateway, SQLite ledger', 'hot read mix', sqlite.url, sqlite.pid, hotMix],
     ['node:http fixed answer', 'hot read mix', `http://127.0.0.1:${fixedPort}/`, fixed.pid, hotMix],
+    ['node:net canned answer', 'hot read mix', `http://127.0.0.1:${rawPort}/`, raw.pid, hotMix],
     ['anvil direct', 'mix, batch of 19', anvil.url, anvil.pid, hotMixBatched],
     ['gateway, SQLite ledger', 'mix, batch of 19', sqlite.url, sqlite.pid, hotMixBatched],
   ];
@@ -163,9 +174,12 @@ try {
     for (const [index, [label, what, url, pid, requests]] of rows.entries()) {
       await run(url, requests, 2); // warm-up: connections open, JIT warm, caches filled
       const cpuBefore = cpuMicros(pid);
+      const ownBefore = process.cpuUsage();
       const result = await run(url, requests);
-      const cpu = (cpuMicros(pid) - cpuBefore) / Math.max(1, result.requests.total);
-      runs[index].push({ result, cpu });
+      const answered = Math.max(1, result.requests.total);
+      const cpu = (cpuMicros(pid) - cpuBefore) / answered;
+      const own = process.cpuUsage(ownBefore);
+      runs[index].push({ result, cpu, loadCpu: (own.user + own.system) / answered });
       const bad = result.non2xx + result.errors + result.timeouts;
       console.error(
         `round ${round + 1} ${label} (${what}): ${Math.round(result.requests.average)} req/s, ${cpu.toFixed(0)} us CPU/req (${bad} failed)`,
@@ -180,6 +194,7 @@ try {
     p50: mean(runs[index].map((r) => r.result.latency.p50)),
     p99: mean(runs[index].map((r) => r.result.latency.p99)),
     cpu: mean(runs[index].map((r) => r.cpu)),
+    loadCpu: mean(runs[index].map((r) => r.loadCpu)),
     bad: runs[index].reduce(
       (sum, r) => sum + r.result.non2xx + r.result.errors + r.result.timeouts,
       0,
@@ -194,6 +209,7 @@ try {
     mixDirect,
     mixGateway,
     mixCeiling,
+    mixRaw,
     batchDirect,
     batchGateway,
   ] = results;
@@ -206,14 +222,14 @@ try {
     `Machine: ${machine()}, Node ${process.version}. Run: ${new Date().toISOString()} at commit ${commit}, load average ${loadavg()[0].toFixed(2)} at the end; autocannon ${CONNECTIONS} connections, ${DURATION} s per row after a 2 s warm-up, means of ${ROUNDS} rounds.\n`,
   );
   console.log(
-    `| ${pad('target', 24)} | ${pad('requests', 18)} | req/s  | p50 ms | p99 ms | CPU us/req | failed |`,
+    `| ${pad('target', 24)} | ${pad('requests', 18)} | req/s  | p50 ms | p99 ms | CPU us/req | load gen us/req | failed |`,
   );
   console.log(
-    `| ${'-'.repeat(24)} | ${'-'.repeat(18)} | ------ | ------ | ------ | ---------- | ------ |`,
+    `| ${'-'.repeat(24)} | ${'-'.repeat(18)} | ------ | ------ | ------ | ---------- | --------------- | ------ |`,
   );
   for (const r of results) {
     console.log(
-      `| ${pad(r.label, 24)} | ${pad(r.what, 18)} | ${pad(Math.round(r.rps), 6)} | ${pad(r.p50.toFixed(1), 6)} | ${pad(r.p99.toFixed(1), 6)} | ${pad(r.cpu.toFixed(0), 10)} | ${pad(r.bad, 6)} |`,
+      `| ${pad(r.label, 24)} | ${pad(r.what, 18)} | ${pad(Math.round(r.rps), 6)} | ${pad(r.p50.toFixed(1), 6)} | ${pad(r.p99.toFixed(1), 6)} | ${pad(r.cpu.toFixed(0), 10)} | ${pad(r.loadCpu.toFixed(0), 15)} | ${pad(r.bad, 6)} |`,
     );
   }
   const ratio = (a, b) => (a / b).toFixed(2);
@@ -248,10 +264,22 @@ try {
     `| node:http fixed answer / anvil direct req/s, hot read mix | ${pad(ratio(mixCeiling.rps, mixDirect.rps), 6)} | (the ceiling)    |`,
   );
   console.log(
+    `| node:net canned answer / anvil direct req/s, hot read mix | ${pad(ratio(mixRaw.rps, mixDirect.rps), 6)} | (no HTTP parser) |`,
+  );
+  console.log(
     `| gateway / node:http fixed answer CPU us per request, mix | ${pad(ratio(mixGateway.cpu, mixCeiling.cpu), 6)} | (load-independent) |`,
   );
   console.log(
     `| gateway / anvil direct req/s, mix in batches of 19      | ${pad(ratio(batchGateway.rps, batchDirect.rps), 6)} | >= 1.50 ${pad(check(batchGateway.rps / batchDirect.rps >= 1.5), 8)} |`,
+  );
+  // What 1.5x anvil's mix rate leaves a server per request on this machine: the 2 cores' time
+  // per request at that rate, less what the load generator spends on it (as measured on the
+  // fixed answer, where the cores are busiest).
+  const cores = availableParallelism();
+  const budget = (cores * 1e6) / (1.5 * mixDirect.rps) - mixCeiling.loadCpu;
+  console.log('');
+  console.log(
+    `At 1.5x anvil's hot-mix rate (${Math.round(1.5 * mixDirect.rps)} req/s), ${cores} cores give ${((cores * 1e6) / (1.5 * mixDirect.rps)).toFixed(1)} us per request; the load generator takes ${mixCeiling.loadCpu.toFixed(1)}, leaving a server at most ${budget.toFixed(1)} us of CPU per request. Measured: gateway ${mixGateway.cpu.toFixed(1)}, node:http fixed answer ${mixCeiling.cpu.toFixed(1)}, node:net canned answer ${mixRaw.cpu.toFixed(1)}.`,
   );
 } finally {
   await Promise.all(services.map((s) => s.stop()));

@@ -8,8 +8,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { type FastConnection, type FastPathHandler, serveFast } from './fastPath';
 import type { KeyRecord } from '../auth/keys';
-import { type Charge, type Gateway, ledgerError } from '../gateway';
+import { type Answer, type Charge, type Gateway, ledgerError } from '../gateway';
 import { BODY_LIMIT, errorResponse, errors, type RpcError } from '../jsonrpc/errors';
 import { health } from '../metrics/health';
 
@@ -55,10 +56,16 @@ function send(res: ServerResponse, status: number, text: string, type = JSON_TYP
   res.end(text);
 }
 
-function sendError(res: ServerResponse, error: unknown): void {
+/** The answer refusing a whole request. */
+function refusal(error: unknown): Answer {
   // Not an RpcError: the ledger (the only other thing these handlers wait on) failed.
   const rpcError = ledgerError(error);
-  send(res, rpcError.httpStatus, errorResponse(null, rpcError));
+  return { status: rpcError.httpStatus, text: errorResponse(null, rpcError) };
+}
+
+function sendError(res: ServerResponse, error: unknown): void {
+  const { status, text } = refusal(error);
+  send(res, status, text);
 }
 
 /**
@@ -117,8 +124,34 @@ export function buildHttp(
     });
     res.once('close', () => {
       if (res.writableFinished && !cutShort) return;
-      for (const { method, cost } of charges) void gateway.refund(key, method, cost);
+      refundAll(key, charges);
     });
+  };
+  const refundAll = (key: KeyRecord, charges: Charge[]) => {
+    for (const { method, cost } of charges) void gateway.refund(key, method, cost);
+  };
+
+  /** A JSON-RPC body's answer, whichever path read it; with the key when calls were charged. */
+  const answerRpc = async (
+    named: string | undefined,
+    keyText: string | undefined,
+    host: string | undefined,
+    authorization: string | undefined,
+    origin: string | undefined,
+    body: string,
+  ): Promise<Answer & { key?: KeyRecord }> => {
+    const chain = named ? gateway.router.byName(named) : gateway.router.chainFor(host);
+    if (!chain) {
+      return refusal(named ? errors.unknownChainName(named) : errors.unknownChain(hostName(host)));
+    }
+    let key;
+    try {
+      key = await gateway.authenticate(keyText, authorization, origin);
+    } catch (error) {
+      return refusal(error);
+    }
+    const answer = await gateway.handleBody({ chain, key, ws: false }, body);
+    return answer.charges?.length ? { ...answer, key } : answer;
   };
 
   const rpc = async (
@@ -128,21 +161,16 @@ export function buildHttp(
     keyText: string | undefined,
     body: string,
   ) => {
-    const chain = named ? gateway.router.byName(named) : gateway.router.chainFor(req.headers.host);
-    if (!chain) {
-      return sendError(
-        res,
-        named ? errors.unknownChainName(named) : errors.unknownChain(hostName(req.headers.host)),
-      );
-    }
-    let key;
-    try {
-      key = await gateway.authenticate(keyText, req.headers.authorization, req.headers.origin);
-    } catch (error) {
-      return sendError(res, error);
-    }
-    const answer = await gateway.handleBody({ chain, key, ws: false }, body);
-    if (answer.charges?.length) refundIfUndelivered(req, res, key, answer.charges);
+    const { headers } = req;
+    const answer = await answerRpc(
+      named,
+      keyText,
+      headers.host,
+      headers.authorization,
+      headers.origin,
+      body,
+    );
+    if (answer.key && answer.charges) refundIfUndelivered(req, res, answer.key, answer.charges);
     send(res, answer.status, answer.text);
   };
 
@@ -227,10 +255,55 @@ export function buildHttp(
     socket.resume();
     setTimeout(() => socket.destroy(), 50).unref();
   });
-  server.on('clientError', (_error, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.destroyed) {
-      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      const status =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     } else socket.destroy();
+  });
+
+  // The hot path reads its connections itself (see fastPath.ts) and hands node:http's own
+  // connection listener every connection it does not fully understand.
+  const [nodeConnection, ...others] = server.listeners('connection') as ((s: Socket) => void)[];
+  if (!nodeConnection || others.length > 0) throw new Error('node:http has changed its listeners');
+  server.removeListener('connection', nodeConnection);
+  const fastHandler: FastPathHandler<RegExpExecArray> = {
+    route: (target) => RPC_PATH.exec(target) ?? undefined,
+    async answer(match, request) {
+      const answer = await answerRpc(
+        segment(match[1]),
+        segment(match[2]),
+        request.host,
+        request.authorization,
+        request.origin,
+        request.body,
+      );
+      const { key, charges } = answer;
+      return {
+        status: answer.status,
+        text: answer.text,
+        settled:
+          key && charges
+            ? (delivered: boolean) => {
+                if (!delivered) refundAll(key, charges);
+              }
+            : undefined,
+      };
+    },
+    handOff(socket, unread) {
+      if (unread.length > 0) socket.unshift(unread);
+      nodeConnection.call(server, socket);
+      socket.resume();
+    },
+  };
+  const fast = new Set<FastConnection>();
+  server.on('connection', (socket: Socket) => {
+    const connection = serveFast(socket, fastHandler, options.slowClientMs);
+    fast.add(connection);
+    socket.once('close', () => fast.delete(connection));
   });
 
   return {
@@ -239,6 +312,7 @@ export function buildHttp(
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        for (const connection of fast) connection.shutdown();
       }),
   };
 }

@@ -1,0 +1,255 @@
+/**
+ * The hot path's own HTTP/1.1 reader. The requests every JSON-RPC client sends (a keep-alive
+ * `POST [/<chain>]/v3/<KEY>` with a content-length, and no transfer-encoding, expect or upgrade)
+ * are read here straight off the socket, and each answer is written as one buffer. node:http
+ * builds a request stream, a response object and their events for each of them: on the hot read
+ * mix that was a third of the gateway's CPU per call.
+ *
+ * This reader accepts only what it fully understands. Anything else (another method or path,
+ * HTTP/1.0, a chunked or oversized body, `expect`, a WebSocket upgrade, a header line it does not
+ * parse strictly, a repeated header that matters) hands the connection over to the node:http
+ * server from that request's first byte, and node:http keeps it from then on. So two parsers
+ * never disagree about where a request ends: this one decides only requests it could read whole.
+ *
+ * Requests on one connection are answered one at a time, in order (pipelining works). Reading
+ * pauses while an answer waits for the client to drain it; a connection that makes no progress
+ * for slowClientMs is closed, as on the node:http path, and so is one whose request head takes
+ * longer than HEAD_TIMEOUT_MS to arrive.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { BODY_LIMIT, errorResponse, errors } from '../jsonrpc/errors';
+
+/** A request head longer than this goes to node:http (which answers 431). */
+const HEAD_LIMIT = 16 * 1024;
+/** A request whose head is still incomplete after this long is dropped (node:http's default). */
+const HEAD_TIMEOUT_MS = 60_000;
+
+// Strict RFC 9110 field syntax: a token name, then visible ASCII, obs-text, spaces and tabs.
+const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
+const REQUEST_LINE = /^POST (\/[!-~]*) HTTP\/1\.1$/;
+const DIGITS = /^\d{1,10}$/;
+
+/** What the hot path needs of a request. */
+export interface FastRequest {
+  host: string | undefined;
+  authorization: string | undefined;
+  origin: string | undefined;
+  body: string;
+}
+
+/** An answer to write: its status and JSON text, and what to do once it was (not) delivered. */
+export interface FastAnswer {
+  status: number;
+  text: string;
+  /** Called once the answer is written (true) or its connection was lost first (false). */
+  settled?: (delivered: boolean) => void;
+}
+
+export interface FastPathHandler<Route> {
+  /** The route of a request target, if it is the hot path's (else node:http takes over). */
+  route(target: string): Route | undefined;
+  answer(route: Route, request: FastRequest): Promise<FastAnswer>;
+  /** Takes over a connection, with the bytes already read from it put back first. */
+  handOff(socket: Socket, unread: Buffer): void;
+}
+
+/** The head of one request, parsed; `undefined` means hand the connection over. */
+interface Head {
+  target: string;
+  length: number;
+  host?: string;
+  authorization?: string;
+  origin?: string;
+  close: boolean;
+}
+
+function parseHead(text: string): Head | undefined {
+  const lines = text.split('\r\n');
+  const requestLine = REQUEST_LINE.exec(lines[0]);
+  if (!requestLine) return undefined;
+  const head: Head = { target: requestLine[1], length: -1, close: false };
+  for (let i = 1; i < lines.length; i++) {
+    const field = HEADER_LINE.exec(lines[i]);
+    if (!field) return undefined;
+    const value = field[2];
+    switch (field[1].toLowerCase()) {
+      case 'content-length':
+        if (head.length !== -1 || !DIGITS.test(value)) return undefined;
+        head.length = Number(value);
+        break;
+      case 'host':
+        if (head.host !== undefined) return undefined;
+        head.host = value;
+        break;
+      case 'authorization':
+        if (head.authorization !== undefined) return undefined;
+        head.authorization = value;
+        break;
+      case 'origin':
+        if (head.origin !== undefined) return undefined;
+        head.origin = value;
+        break;
+      case 'connection': {
+        const options = value.toLowerCase();
+        if (options.includes('upgrade')) return undefined;
+        if (options.includes('close')) head.close = true;
+        break;
+      }
+      case 'transfer-encoding':
+      case 'expect':
+      case 'upgrade':
+        return undefined;
+      default:
+    }
+  }
+  if (head.length < 0 || head.length > BODY_LIMIT) return undefined;
+  return head;
+}
+
+function answerHead(status: number, bytes: number, close: boolean): string {
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n` +
+    'content-type: application/json\r\naccess-control-allow-origin: *\r\n' +
+    `content-length: ${bytes}\r\n${close ? 'connection: close\r\n' : ''}\r\n`
+  );
+}
+
+export interface FastConnection {
+  /** Closes the connection now if it is idle, else after the answer being made. */
+  shutdown(): void;
+}
+
+/** Serves one connection on the hot path until it closes or is handed over. */
+export function serveFast<Route>(
+  socket: Socket,
+  handler: FastPathHandler<Route>,
+  slowClientMs: number,
+): FastConnection {
+  let unread: Buffer | undefined;
+  let busy = false; // an answer is being made or written
+  let ended = false; // handed over, or closing
+  let closing = false; // the server is shutting down: answer what is in hand, then close
+  let headSince = 0; // when the incomplete request at the front began to arrive
+
+  const onData = (chunk: Buffer) => {
+    unread = unread ? Buffer.concat([unread, chunk]) : chunk;
+    if (!busy) next();
+  };
+  const onTimeout = () => {
+    // As on the node:http path: read what is left first (closing with unread input resets the
+    // connection, and the reset loses what the kernel still held for the client).
+    socket.resume();
+    setTimeout(() => socket.destroy(), 50).unref();
+  };
+  const onError = () => undefined; // 'close' follows
+  socket.setNoDelay(true);
+  socket.setTimeout(slowClientMs);
+  socket.on('data', onData);
+  socket.on('timeout', onTimeout);
+  socket.on('error', onError);
+
+  const handOff = () => {
+    ended = true;
+    socket.off('data', onData);
+    socket.off('timeout', onTimeout);
+    socket.off('error', onError);
+    socket.setTimeout(0);
+    const rest = unread ?? Buffer.alloc(0);
+    unread = undefined;
+    // Paused, so that nothing is read between here and node:http's listener.
+    socket.pause();
+    handler.handOff(socket, rest);
+  };
+
+  /** Reads the request at the front of `unread`, if it is whole, and answers it. */
+  const next = (): void => {
+    if (ended || !unread || unread.length === 0) return;
+    const headEnd = unread.indexOf('\r\n\r\n');
+    if (headEnd < 0) {
+      if (unread.length > HEAD_LIMIT) return handOff();
+      const now = Date.now();
+      if (headSince === 0) headSince = now;
+      else if (now - headSince > HEAD_TIMEOUT_MS) socket.destroy();
+      return;
+    }
+    const head =
+      headEnd <= HEAD_LIMIT ? parseHead(unread.toString('latin1', 0, headEnd)) : undefined;
+    const route = head && handler.route(head.target);
+    if (!head || route === undefined) return handOff();
+    const end = headEnd + 4 + head.length;
+    if (unread.length < end) {
+      if (headSince === 0) headSince = Date.now();
+      return;
+    }
+    headSince = 0;
+    const body = unread.toString('utf8', headEnd + 4, end);
+    unread = end === unread.length ? undefined : unread.subarray(end);
+    busy = true;
+    handler
+      .answer(route, {
+        host: head.host,
+        authorization: head.authorization,
+        origin: head.origin,
+        body,
+      })
+      .then(
+        (answer) => write(answer, head.close || closing),
+        () => write({ status: 500, text: errorResponse(null, errors.internal()) }, true),
+      );
+  };
+
+  const write = (answer: FastAnswer, close: boolean) => {
+    if (socket.destroyed) {
+      answer.settled?.(false);
+      return;
+    }
+    const bytes = Buffer.byteLength(answer.text);
+    const headText = answerHead(answer.status, bytes, close);
+    // One write: a small answer as one string, a large one as head and body in one writev.
+    let flushed: boolean;
+    const done = answer.settled
+      ? (error?: Error | null) => answer.settled!(!error && !socket.destroyed)
+      : undefined;
+    if (bytes < 64 * 1024) {
+      flushed = socket.write(headText + answer.text, done);
+    } else {
+      socket.cork();
+      socket.write(headText, 'latin1');
+      flushed = socket.write(answer.text, done);
+      socket.uncork();
+    }
+    if (close) {
+      ended = true;
+      socket.end();
+      return;
+    }
+    if (flushed) return afterWrite();
+    // The client is not reading: read no more of its requests until it does.
+    socket.pause();
+    socket.once('drain', () => {
+      socket.resume();
+      afterWrite();
+    });
+  };
+
+  const afterWrite = () => {
+    busy = false;
+    if (closing) {
+      ended = true;
+      socket.end();
+      return;
+    }
+    next();
+  };
+
+  return {
+    shutdown() {
+      closing = true;
+      if (!busy && !ended) {
+        ended = true;
+        socket.destroy();
+      }
+    },
+  };
+}
