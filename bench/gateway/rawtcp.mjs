@@ -25,7 +25,9 @@ net
       for (;;) {
         const headEnd = pending.indexOf('\r\n\r\n');
         if (headEnd < 0) break;
-        const length = Number(CONTENT_LENGTH.exec(pending.toString('latin1', 0, headEnd))?.[1] ?? 0);
+        const length = Number(
+          CONTENT_LENGTH.exec(pending.toString('latin1', 0, headEnd))?.[1] ?? 0,
+        );
         if (pending.length < headEnd + 4 + length) break;
         pending = pending.subarray(headEnd + 4 + length);
         answers += 1;
