@@ -150,8 +150,12 @@ export function buildHttp(
     } catch (error) {
       return refusal(error);
     }
-    const answer = await gateway.handleBody({ chain, key, ws: false }, body);
-    return answer.charges?.length ? { ...answer, key } : answer;
+    const answer: Answer & { key?: KeyRecord } = await gateway.handleBody(
+      { chain, key, ws: false },
+      body,
+    );
+    if (answer.charges?.length) answer.key = key;
+    return answer;
   };
 
   const rpc = async (
