@@ -138,6 +138,14 @@ describe('requests the hot path reads itself', () => {
     expect((await usageOf(gw, key)).total - before).toBe(5 + 80 + 5);
   });
 
+  it('answers 40 pipelined 60 KB requests sent in one write, in order (reading waits, no loss)', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => post(rpcBody(i + 1) + ' '.repeat(60_000)));
+    const { replies, socket } = await exchange([many.join('')], 40);
+    socket.destroy();
+    expect(replies.map((r) => r.status)).toEqual(Array(40).fill(200));
+    expect(idsOf(replies)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
   it('reads a request that arrives a few bytes at a time', async () => {
     const text = post(rpcBody(7, 'eth_blockNumber'));
     const parts = text.match(/[^]{1,9}/g)!;

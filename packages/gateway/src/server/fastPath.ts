@@ -135,6 +135,8 @@ export function serveFast<Route>(
   const onData = (chunk: Buffer) => {
     unread = unread ? Buffer.concat([unread, chunk]) : chunk;
     if (!busy) next();
+    // Pipelined input beyond one whole request waits in the kernel, not here.
+    else if (unread.length > HEAD_LIMIT + BODY_LIMIT) socket.pause();
   };
   const onTimeout = () => {
     // As on the node:http path: read what is left first (closing with unread input resets the
@@ -227,14 +229,12 @@ export function serveFast<Route>(
     if (flushed) return afterWrite();
     // The client is not reading: read no more of its requests until it does.
     socket.pause();
-    socket.once('drain', () => {
-      socket.resume();
-      afterWrite();
-    });
+    socket.once('drain', afterWrite);
   };
 
   const afterWrite = () => {
     busy = false;
+    socket.resume(); // if reading waited for this answer
     if (closing) {
       ended = true;
       socket.end();
