@@ -13,8 +13,8 @@
  *
  * Requests on one connection are answered one at a time, in order (pipelining works). Reading
  * pauses while an answer waits for the client to drain it; a connection that makes no progress
- * for slowClientMs is closed, as on the node:http path, and so is one whose request head takes
- * longer than HEAD_TIMEOUT_MS to arrive.
+ * for slowClientMs is closed, as on the node:http path, and so is one whose request takes longer
+ * than REQUEST_TIMEOUT_MS to arrive whole.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -22,8 +22,8 @@ import { BODY_LIMIT, errorResponse, errors } from '../jsonrpc/errors';
 
 /** A request head longer than this goes to node:http (which answers 431). */
 const HEAD_LIMIT = 16 * 1024;
-/** A request whose head is still incomplete after this long is dropped (node:http's default). */
-const HEAD_TIMEOUT_MS = 60_000;
+/** A request not whole this long after its first byte is dropped (node:http's headersTimeout). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 // Strict RFC 9110 field syntax: a token name, then visible ASCII, obs-text, spaces and tabs.
 const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
@@ -130,11 +130,19 @@ export function serveFast<Route>(
   let busy = false; // an answer is being made or written
   let ended = false; // handed over, or closing
   let closing = false; // the server is shutting down: answer what is in hand, then close
-  let headSince = 0; // when the incomplete request at the front began to arrive
+  let partialSince = 0; // when the incomplete request at the front began to arrive
 
+  /** Answers what is whole in `unread`; our own failure drops the connection, not the process. */
+  const pump = () => {
+    try {
+      next();
+    } catch {
+      socket.destroy();
+    }
+  };
   const onData = (chunk: Buffer) => {
     unread = unread ? Buffer.concat([unread, chunk]) : chunk;
-    if (!busy) next();
+    if (!busy) pump();
     // Pipelined input beyond one whole request waits in the kernel, not here.
     else if (unread.length > HEAD_LIMIT + BODY_LIMIT) socket.pause();
   };
@@ -170,21 +178,15 @@ export function serveFast<Route>(
     const headEnd = unread.indexOf('\r\n\r\n');
     if (headEnd < 0) {
       if (unread.length > HEAD_LIMIT) return handOff();
-      const now = Date.now();
-      if (headSince === 0) headSince = now;
-      else if (now - headSince > HEAD_TIMEOUT_MS) socket.destroy();
-      return;
+      return waitForMore();
     }
     const head =
       headEnd <= HEAD_LIMIT ? parseHead(unread.toString('latin1', 0, headEnd)) : undefined;
     const route = head && handler.route(head.target);
     if (!head || route === undefined) return handOff();
     const end = headEnd + 4 + head.length;
-    if (unread.length < end) {
-      if (headSince === 0) headSince = Date.now();
-      return;
-    }
-    headSince = 0;
+    if (unread.length < end) return waitForMore();
+    partialSince = 0;
     const body = unread.toString('utf8', headEnd + 4, end);
     unread = end === unread.length ? undefined : unread.subarray(end);
     busy = true;
@@ -198,7 +200,15 @@ export function serveFast<Route>(
       .then(
         (answer) => write(answer, head.close || closing),
         () => write({ status: 500, text: errorResponse(null, errors.internal()) }, true),
-      );
+      )
+      .catch(() => socket.destroy());
+  };
+
+  /** A request only partly here: wait for the rest, unless it has trickled in for too long. */
+  const waitForMore = () => {
+    const now = Date.now();
+    if (partialSince === 0) partialSince = now;
+    else if (now - partialSince > REQUEST_TIMEOUT_MS) socket.destroy();
   };
 
   const write = (answer: FastAnswer, close: boolean) => {
@@ -240,7 +250,7 @@ export function serveFast<Route>(
       socket.end();
       return;
     }
-    next();
+    pump();
   };
 
   return {
