@@ -129,49 +129,34 @@ try {
   ].map((text) => ({ method: 'POST', body: text }));
   const hotMixBatched = [{ method: 'POST', body: `[${hotMix.map((r) => r.body).join(',')}]` }];
 
-  const passPort = await freePort();
-  const pass = await spawnService({
-    name: 'passthrough',
-    command: process.execPath,
-    args: [join(here, 'passthrough.mjs'), String(passPort), anvil.url],
-    readyLine: /listening on/,
-  });
-  services.push(pass);
-  const fixedPort = await freePort();
-  const fixed = await spawnService({
-    name: 'fixed',
-    command: process.execPath,
-    args: [join(here, 'fixed.mjs'), String(fixedPort)],
-    readyLine: /listening on/,
-  });
-  services.push(fixed);
-  const rawPort = await freePort();
-  const raw = await spawnService({
-    name: 'rawtcp',
-    command: process.execPath,
-    args: [join(here, 'rawtcp.mjs'), String(rawPort)],
-    readyLine: /listening on/,
-  });
-  services.push(raw);
+  /** One of this folder's reference servers (`file PORT [...args]`) as its own process. */
+  const reference = async (file, ...args) => {
+    const port = await freePort();
+    const service = await spawnService({
+      name: file.replace('.mjs', ''),
+      command: process.execPath,
+      args: [join(here, file), String(port), ...args],
+      readyLine: /listening on/,
+    });
+    services.push(service);
+    return { pid: service.pid, url: `http://127.0.0.1:${port}/` };
+  };
+  const pass = await reference('passthrough.mjs', anvil.url);
+  const fixed = await reference('fixed.mjs');
+  const raw = await reference('rawtcp.mjs');
   const sqlite = await gateway(dir, 'sqlite', { sqlite: 'sqlite.db' }, anvil.url);
   const onRedis = await gateway(dir, 'redis', { redis: redis.url }, anvil.url);
   services.push(sqlite.service, onRedis.service);
 
   const rows = [
     ['anvil direct', 'eth_call, distinct', anvil.url, anvil.pid, distinctCall],
-    [
-      'node:http pass-through',
-      'eth_call, distinct',
-      `http://127.0.0.1:${passPort}/`,
-      pass.pid,
-      distinctCall,
-    ],
+    ['node:http pass-through', 'eth_call, distinct', pass.url, pass.pid, distinctCall],
     ['gateway, SQLite ledger', 'eth_call, distinct', sqlite.url, sqlite.pid, distinctCall],
     ['gateway, Redis ledger', 'eth_call, distinct', onRedis.url, onRedis.pid, distinctCall],
     ['anvil direct', 'hot read mix', anvil.url, anvil.pid, hotMix],
     ['gateway, SQLite ledger', 'hot read mix', sqlite.url, sqlite.pid, hotMix],
-    ['node:http fixed answer', 'hot read mix', `http://127.0.0.1:${fixedPort}/`, fixed.pid, hotMix],
-    ['node:net canned answer', 'hot read mix', `http://127.0.0.1:${rawPort}/`, raw.pid, hotMix],
+    ['node:http fixed answer', 'hot read mix', fixed.url, fixed.pid, hotMix],
+    ['node:net canned answer', 'hot read mix', raw.url, raw.pid, hotMix],
     ['anvil direct', 'mix, batch of 19', anvil.url, anvil.pid, hotMixBatched],
     ['gateway, SQLite ledger', 'mix, batch of 19', sqlite.url, sqlite.pid, hotMixBatched],
   ];
