@@ -30,12 +30,11 @@ const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\t\x20-\x7e\x80-\xf
 const REQUEST_LINE = /^POST (\/[!-~]*) HTTP\/1\.1$/;
 const DIGITS = /^\d{1,10}$/;
 
-/** What the hot path needs of a request. */
-export interface FastRequest {
-  host: string | undefined;
-  authorization: string | undefined;
-  origin: string | undefined;
-  body: string;
+/** The headers the hot path answers by. */
+export interface FastHeaders {
+  host?: string;
+  authorization?: string;
+  origin?: string;
 }
 
 /** An answer to write: its status and JSON text, and what to do once it was (not) delivered. */
@@ -49,18 +48,15 @@ export interface FastAnswer {
 export interface FastPathHandler<Route> {
   /** The route of a request target, if it is the hot path's (else node:http takes over). */
   route(target: string): Route | undefined;
-  answer(route: Route, request: FastRequest): Promise<FastAnswer>;
+  answer(route: Route, headers: FastHeaders, body: string): Promise<FastAnswer>;
   /** Takes over a connection, with the bytes already read from it put back first. */
   handOff(socket: Socket, unread: Buffer): void;
 }
 
 /** The head of one request, parsed; `undefined` means hand the connection over. */
-interface Head {
+interface Head extends FastHeaders {
   target: string;
   length: number;
-  host?: string;
-  authorization?: string;
-  origin?: string;
   close: boolean;
 }
 
@@ -141,6 +137,7 @@ export function serveFast<Route>(
     }
   };
   const onData = (chunk: Buffer) => {
+    if (ended) return; // closing: what the client sends now is never answered
     unread = unread ? Buffer.concat([unread, chunk]) : chunk;
     if (!busy) pump();
     // Pipelined input beyond one whole request waits in the kernel, not here.
@@ -153,7 +150,6 @@ export function serveFast<Route>(
     setTimeout(() => socket.destroy(), 50).unref();
   };
   const onError = () => undefined; // 'close' follows
-  socket.setNoDelay(true);
   socket.setTimeout(slowClientMs);
   socket.on('data', onData);
   socket.on('timeout', onTimeout);
@@ -191,12 +187,7 @@ export function serveFast<Route>(
     unread = end === unread.length ? undefined : unread.subarray(end);
     busy = true;
     handler
-      .answer(route, {
-        host: head.host,
-        authorization: head.authorization,
-        origin: head.origin,
-        body,
-      })
+      .answer(route, head, body)
       .then(
         (answer) => write(answer, head.close || closing),
         () => write({ status: 500, text: errorResponse(null, errors.internal()) }, true),

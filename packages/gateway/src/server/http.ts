@@ -8,11 +8,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type FastConnection, type FastPathHandler, serveFast } from './fastPath';
 import type { KeyRecord } from '../auth/keys';
 import { type Answer, type Charge, type Gateway, ledgerError } from '../gateway';
 import { BODY_LIMIT, errorResponse, errors, type RpcError } from '../jsonrpc/errors';
 import { health } from '../metrics/health';
+import { type FastConnection, type FastPathHandler, serveFast } from './fastPath';
 
 // [/<chain name>]/v3[/<KEY>][/] and [/<chain name>]/v3/<KEY>/usage, with any query string.
 const RPC_PATH = /^(?:\/([^/?#]+))?\/v3(?:\/([^/?#]*))?\/?(?:\?.*)?$/;
@@ -276,14 +276,14 @@ export function buildHttp(
   server.removeListener('connection', nodeConnection);
   const fastHandler: FastPathHandler<RegExpExecArray> = {
     route: (target) => RPC_PATH.exec(target) ?? undefined,
-    async answer(match, request) {
+    async answer(match, headers, body) {
       const answer = await answerRpc(
         segment(match[1]),
         segment(match[2]),
-        request.host,
-        request.authorization,
-        request.origin,
-        request.body,
+        headers.host,
+        headers.authorization,
+        headers.origin,
+        body,
       );
       const { key, charges } = answer;
       return {
