@@ -31,4 +31,34 @@ const snapTransform = {
 /** The shared setup file (the test timeout), from a package folder. */
 const sharedSetup = '<rootDir>/../../jest.setup.js';
 
-module.exports = { transformIgnorePatterns, jsTransform, snapTransform, sharedSetup };
+/**
+ * jest's workers send results to the parent with JSON.stringify, which throws on a BigInt: a
+ * failed assertion holding one crashed the worker ("Do not know how to serialize a BigInt") and
+ * hid what failed. The test environments (jest.environment.*.js) call this in the worker's own
+ * realm. Each test file runs in a vm context with its own BigInt, so code under test still cannot
+ * stringify a BigInt; only jest's messages print one, as `123n`.
+ */
+function printBigIntsInWorkerMessages() {
+  if (Object.prototype.hasOwnProperty.call(BigInt.prototype, 'toJSON')) return;
+  Object.defineProperty(BigInt.prototype, 'toJSON', {
+    value() {
+      return `${this.toString()}n`;
+    },
+    configurable: true,
+    writable: true,
+  });
+}
+
+/** The test environments, from a package folder: jest's node one and snaps-jest's. */
+const nodeEnvironment = '<rootDir>/../../jest.environment.node.js';
+const snapsEnvironment = '<rootDir>/../../jest.environment.snaps.js';
+
+module.exports = {
+  transformIgnorePatterns,
+  jsTransform,
+  snapTransform,
+  sharedSetup,
+  nodeEnvironment,
+  snapsEnvironment,
+  printBigIntsInWorkerMessages,
+};

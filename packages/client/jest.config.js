@@ -1,11 +1,16 @@
 // Unit tests (fake provider) and *.e2e.test.ts: starknet.js' WalletAccount / WalletAccountV5 on
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
-const { jsTransform, sharedSetup, transformIgnorePatterns } = require('../../jest.shared');
+const {
+  jsTransform,
+  nodeEnvironment,
+  sharedSetup,
+  transformIgnorePatterns,
+} = require('../../jest.shared');
 
 module.exports = {
   displayName: 'client',
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],

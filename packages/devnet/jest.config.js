@@ -1,7 +1,9 @@
+const { nodeEnvironment, sharedSetup } = require('../../jest.shared');
+
 module.exports = {
   displayName: 'devnet',
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
+  setupFilesAfterEnv: [sharedSetup],
 };

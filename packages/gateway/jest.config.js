@@ -1,9 +1,11 @@
+const { nodeEnvironment, sharedSetup } = require('../../jest.shared');
+
 module.exports = {
   displayName: 'gateway',
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   // The devnet runs from its source, as in packages/snap's tests.
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
-  setupFilesAfterEnv: ['<rootDir>/../../jest.setup.js'],
+  setupFilesAfterEnv: [sharedSetup],
 };

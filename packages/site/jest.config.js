@@ -1,12 +1,17 @@
 // Unit tests of the method cards, and browser tests (*.e2e.test.ts): headless Chromium against the
 // built site, the real snap bundle in @metamask/snaps-simulation and a real devnet, all on
 // 127.0.0.1 (see README.md).
-const { jsTransform, sharedSetup, transformIgnorePatterns } = require('../../jest.shared');
+const {
+  jsTransform,
+  nodeEnvironment,
+  sharedSetup,
+  transformIgnorePatterns,
+} = require('../../jest.shared');
 
 module.exports = {
   displayName: 'site',
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {

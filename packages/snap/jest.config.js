@@ -2,13 +2,19 @@
 // of it (test/chain/build-e2e-snap.cjs, made by globalSetup), never the public-endpoint
 // dist/. @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
 const { OFFLINE_SNAP_DIR } = require('./test/chain/build-e2e-snap.cjs');
-const { sharedSetup, snapTransform, transformIgnorePatterns } = require('../../jest.shared');
+const {
+  sharedSetup,
+  snapsEnvironment,
+  snapTransform,
+  transformIgnorePatterns,
+} = require('../../jest.shared');
 
 module.exports = {
   displayName: 'snap',
   rootDir: __dirname,
   preset: '@metamask/snaps-jest',
   globalSetup: '<rootDir>/test/globalSetup.cjs',
+  testEnvironment: snapsEnvironment,
   testEnvironmentOptions: { server: { root: OFFLINE_SNAP_DIR, port: 0 } },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: snapTransform,

@@ -1,11 +1,16 @@
 // The testkit's own tests: its services fail fast, its constants agree with the packages that
 // define them, and the prerequisite check of `npm test` names what is missing.
-const { jsTransform, sharedSetup, transformIgnorePatterns } = require('../../jest.shared');
+const {
+  jsTransform,
+  nodeEnvironment,
+  sharedSetup,
+  transformIgnorePatterns,
+} = require('../../jest.shared');
 
 module.exports = {
   displayName: 'testkit',
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {

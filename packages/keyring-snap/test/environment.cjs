@@ -5,6 +5,9 @@
 // realm.
 const { TestEnvironment: SnapsEnvironment } = require('@metamask/snaps-jest');
 
+// BigInts readable in the worker's messages, as in every project (../../../jest.shared.js).
+require('../../../jest.shared').printBigIntsInWorkerMessages();
+
 const EVENTS = Symbol.for('snaps-simulation.snapKeyringEvents');
 const BRIDGE = Symbol.for('snaps-simulation.snapKeyringBridge');
 
