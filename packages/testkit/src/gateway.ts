@@ -6,12 +6,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 import { LOOPBACK, REPO_ROOT } from './constants';
 import { freePort, spawnService, type Service } from './processes';
-
-const run = promisify(execFile);
 
 export const GATEWAY_DIR = path.join(REPO_ROOT, 'packages/gateway');
 export const GATEWAY_CLI = path.join(GATEWAY_DIR, 'dist/cli.js');
@@ -59,9 +56,36 @@ export function writeGatewayConfig(
   return file;
 }
 
-/** Runs the gateway's CLI with `args`. */
-export async function gatewayCli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, [ensureGatewayBuilt(), ...args]);
+/**
+ * Runs the gateway's CLI with `args`: `input` is written to its stdin (which is closed either
+ * way), `env` is added to its environment, and `beforeInput` runs with its pid before the input
+ * is written (to look at the running process, as `ps` would).
+ */
+export function gatewayCli(
+  args: string[],
+  options: {
+    input?: string;
+    env?: Record<string, string>;
+    beforeInput?: (pid: number) => Promise<void> | void;
+  } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [ensureGatewayBuilt(), ...args],
+      { env: { ...process.env, ...options.env } },
+      (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })),
+    );
+    child.stdin?.on('error', () => undefined); // a CLI that exits before reading its input
+    const feed = async () => {
+      if (options.beforeInput && child.pid !== undefined) await options.beforeInput(child.pid);
+      child.stdin?.end(options.input ?? '');
+    };
+    feed().catch((error: unknown) => {
+      child.kill('SIGKILL');
+      reject(error);
+    });
+  });
 }
 
 /** `keys create` on the config's ledger (default plan team); returns the new key. */

@@ -1,0 +1,150 @@
+/**
+ * A real Redis Cluster on 127.0.0.1: `masters` redis-server processes with
+ * `--cluster-enabled yes` and append-only files in their own folders, joined with
+ * `redis-cli --cluster create` (no replicas), ready once every node reports `cluster_state:ok`.
+ * A node can be restarted on its port and folder (it rejoins with its slots and its data).
+ * redis-cli comes with Debian's redis-server package (its dependency redis-tools).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { LOOPBACK } from './constants';
+import { freePort, runCommand, spawnService, type Service } from './processes';
+
+export interface RedisClusterNode {
+  port: number;
+  url: string;
+  /** Its folder: nodes.conf and the append-only file. */
+  dir: string;
+  service: Service;
+}
+
+export interface RedisClusterService {
+  nodes: RedisClusterNode[];
+  /** The nodes' URLs (seed nodes for a cluster client). */
+  urls: string[];
+  /**
+   * Stops node `index` (SIGKILL unless told), waits `downMs`, starts it again on its port and
+   * folder, and resolves once every node reports the cluster ok.
+   */
+  restart(index: number, options?: { signal?: NodeJS.Signals; downMs?: number }): Promise<void>;
+  /** Runs `redis-cli` against node `index` (e.g. ['cluster', 'info']); resolves with its output. */
+  cli(index: number, args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+interface NodeSpec {
+  port: number;
+  busPort: number;
+  dir: string;
+}
+
+function startNode(spec: NodeSpec, nodeTimeoutMs: number, binary: string): Promise<Service> {
+  return spawnService({
+    name: `redis-cluster-${spec.port}`,
+    command: binary,
+    args: [
+      '--port',
+      String(spec.port),
+      '--bind',
+      LOOPBACK,
+      // The bus port is chosen too: port + 10000 may be past 65535.
+      '--cluster-port',
+      String(spec.busPort),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${spec.port}.conf`,
+      '--cluster-node-timeout',
+      String(nodeTimeoutMs),
+      '--dir',
+      spec.dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+    ],
+    readyLine: /Ready to accept connections/,
+    timeoutMs: 30_000,
+  });
+}
+
+export async function startRedisCluster(
+  options: { masters?: number; nodeTimeoutMs?: number; binary?: string; cliBinary?: string } = {},
+): Promise<RedisClusterService> {
+  const masters = options.masters ?? 3;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 5000;
+  const binary = options.binary ?? 'redis-server';
+  const cliBinary = options.cliBinary ?? 'redis-cli';
+  const specs: NodeSpec[] = [];
+  for (let i = 0; i < masters; i++) {
+    specs.push({
+      port: await freePort(),
+      busPort: await freePort(),
+      dir: mkdtempSync(path.join(tmpdir(), 'redis-cluster-')),
+    });
+  }
+  const nodes: RedisClusterNode[] = [];
+  const stopAll = () => Promise.all(nodes.map((node) => node.service.stop()));
+  const cli = (index: number, args: string[]) =>
+    runCommand(cliBinary, ['-h', LOOPBACK, '-p', String(nodes[index].port), ...args], {
+      timeoutMs: 30_000,
+    });
+  const allOk = async (timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const states = await Promise.all(
+        nodes.map((_, i) => cli(i, ['cluster', 'info']).catch((error: Error) => error.message)),
+      );
+      if (states.every((info) => /cluster_state:ok/.test(info))) return;
+      if (Date.now() > deadline) {
+        throw new Error(`the Redis Cluster is not ok after ${timeoutMs} ms:\n${states.join('\n')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  try {
+    for (const spec of specs) {
+      const service = await startNode(spec, nodeTimeoutMs, binary);
+      nodes.push({
+        port: spec.port,
+        url: `redis://${LOOPBACK}:${spec.port}`,
+        dir: spec.dir,
+        service,
+      });
+    }
+    await runCommand(
+      cliBinary,
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((node) => `${LOOPBACK}:${node.port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    await allOk();
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return {
+    nodes,
+    urls: nodes.map((node) => node.url),
+    cli,
+    async restart(index, { signal = 'SIGKILL', downMs = 0 } = {}) {
+      const node = nodes[index];
+      await node.service.stop(signal);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      node.service = await startNode(specs[index], nodeTimeoutMs, binary);
+      await allOk();
+    },
+    stop: async () => {
+      await stopAll();
+      for (const spec of specs) rmSync(spec.dir, { recursive: true, force: true });
+    },
+  };
+}
