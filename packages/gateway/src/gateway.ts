@@ -36,6 +36,8 @@ export interface Answer {
 export interface Charge {
   method: string;
   cost: number;
+  /** When it was debited: a refund goes back to that day (and minute). */
+  at: number;
 }
 
 /** Bytes an answer may still take: one per HTTP response or WebSocket message. */
@@ -59,10 +61,10 @@ export interface Admitted {
   method: string;
   params: unknown[];
   spec: MethodSpec;
+  /** When it was debited. */
+  at: number;
   /** Resolves when this call's debit is on disk (its batch, not later ones). */
   durable: Durable;
-  /** A read already on its way upstream while the debit was decided (see admit). */
-  early?: Promise<Outcome>;
 }
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
@@ -72,8 +74,6 @@ export class Gateway {
   private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
   /** SHA-256 per well-formed key string seen, so a busy key is not hashed on every call. */
   private readonly hashes = new Map<string, string>();
-  /** Keys whose last debit passed, until when: their reads go upstream while the debit runs. */
-  private readonly standing = new Map<string, number>();
 
   constructor(
     readonly store: Store,
@@ -156,8 +156,8 @@ export class Gateway {
     let admitted: Admitted | undefined;
     try {
       admitted = await this.admit(ctx, call);
-      const { id, method, params, spec, durable, early } = admitted;
-      const outcome = await this.forward(ctx, method, params, spec, early);
+      const { id, method, params, spec, durable, at } = admitted;
+      const outcome = await this.forward(ctx, method, params, spec, at);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
       try {
         await durable();
@@ -167,14 +167,14 @@ export class Gateway {
       // Measured before this caller's text is built: merged callers share one outcome, and
       // those past the budget are refused without a copy of a large answer each.
       if (!this.fits(outcome, id, budget)) {
-        await this.refund(ctx.key, method, spec.cost);
+        await this.refund(ctx.key, method, spec.cost, at);
         throw errors.responseTooLarge(this.responseLimit);
       }
       this.metrics.request(method, 200);
       return {
         status: 200,
         text: responseText(outcome, id),
-        charges: [{ method, cost: spec.cost }],
+        charges: [{ method, cost: spec.cost, at }],
       };
     } catch (error) {
       const id = admitted?.id ?? idOf(call);
@@ -211,7 +211,9 @@ export class Gateway {
 
   /**
    * Checks the envelope, the method, the key's allowlists and the params, then charges the call.
-   * Everything that fails here is refused before any upstream call and costs nothing.
+   * Everything that fails here is refused before any upstream call and costs nothing; a call
+   * reaches an upstream only after this, once its cost is reserved in the ledger (the daily
+   * balance and the per-second window), so a key that cannot pay makes no upstream work.
    */
   async admit(ctx: CallContext, call: unknown): Promise<Admitted> {
     const { id, method, params } = checkCall(call);
@@ -224,35 +226,20 @@ export class Gateway {
     // only, which go upstream unchanged.
     const checked = params as unknown[];
     if (!contractsAllowed(ctx.key, method, checked)) throw errors.rejected();
-    // A read of a key in good standing (its last debit passed within the second) goes upstream
-    // while the debit is decided, so a remote ledger (Redis) adds no round trip to the answer.
-    // The answer is still given only after the debit passed; if it did not, it is dropped and
-    // nothing is charged. A key that was refused waits for its debits again.
-    let early: Promise<Outcome> | undefined;
-    if (spec.retryable && (this.standing.get(ctx.key.hash) ?? 0) > this.now()) {
-      early = ctx.chain.call(method, checked, {
-        retryable: true,
-        failover: ctx.key.failover,
-      });
-      early.catch(() => undefined); // awaited (and refunded) in forward(), or dropped
-    }
-    let durable: Durable;
-    try {
-      ({ durable } = await this.charge(ctx.key, method, spec.cost));
-    } catch (error) {
-      this.standing.delete(ctx.key.hash);
-      throw error;
-    }
-    if (this.standing.size > 100_000) this.standing.clear();
-    this.standing.set(ctx.key.hash, this.now() + 1000);
-    return { id, method, params: checked, spec, durable, early };
+    const { durable, at } = await this.charge(ctx.key, method, spec.cost);
+    return { id, method, params: checked, spec, durable, at };
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
-  async charge(key: KeyRecord, method: string, cost: number): Promise<{ durable: Durable }> {
+  async charge(
+    key: KeyRecord,
+    method: string,
+    cost: number,
+  ): Promise<{ durable: Durable; at: number }> {
+    const at = this.now();
     let outcome;
     try {
-      outcome = await this.store.debit(key, method, cost, this.now());
+      outcome = await this.store.debit(key, method, cost, at);
     } catch (error) {
       throw ledgerError(error);
     }
@@ -260,13 +247,16 @@ export class Gateway {
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
     // Taken right after the debit: the batch holding it, asked for when the answer is ready.
-    return { durable: this.store.durable() };
+    return { durable: this.store.durable(), at };
   }
 
-  /** Gives a charge back. Never throws: a store that cannot refund now keeps it and retries. */
-  async refund(key: KeyRecord, method: string, cost: number): Promise<void> {
+  /**
+   * Gives a charge back, to the day (and minute) of its debit `at`. Never throws: a store that
+   * cannot refund now keeps it and retries.
+   */
+  async refund(key: KeyRecord, method: string, cost: number, at: number): Promise<void> {
     try {
-      await this.store.refund(key, method, cost, this.now());
+      await this.store.refund(key, method, cost, at);
       this.metrics.charged(method, -cost);
     } catch (error) {
       logOnce('refund', `l2-gateway: a refund failed (${(error as Error).message})`);
@@ -279,17 +269,16 @@ export class Gateway {
     method: string,
     params: unknown[],
     spec: MethodSpec,
-    early?: Promise<Outcome>,
+    at: number,
   ): Promise<Outcome> {
     let outcome: Outcome;
     try {
-      outcome = await (early ??
-        ctx.chain.call(method, params, {
-          retryable: spec.retryable,
-          failover: ctx.key.failover,
-        }));
+      outcome = await ctx.chain.call(method, params, {
+        retryable: spec.retryable,
+        failover: ctx.key.failover,
+      });
     } catch (error) {
-      await this.refund(ctx.key, method, spec.cost);
+      await this.refund(ctx.key, method, spec.cost, at);
       if (error instanceof UpstreamFailure) {
         throw error.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstreamUnavailable();
       }

@@ -48,6 +48,25 @@ describe.each(stores)('%s store', (_name, open) => {
     });
   });
 
+  it('gives a refund back to the day of its debit, after midnight too', async () => {
+    const { record } = newKey({ plan: 'free', dailyCredits: 100, creditsPerSecond: 1000 });
+    await store.addKey(record);
+    const lastSecond = Date.parse('2026-03-01T23:59:59.900Z');
+    const midnight = Date.parse('2026-03-02T00:00:00.100Z');
+    expect(await store.debit(record, 'eth_call', 80, lastSecond)).toBe('ok');
+    expect(await store.debit(record, 'eth_call', 80, midnight)).toBe('ok');
+    // The call debited before midnight failed after it: its refund is the first day's.
+    await store.refund(record, 'eth_call', 80, lastSecond);
+    expect((await store.usage(record.hash, lastSecond)).total).toBe(0);
+    expect(await store.usage(record.hash, midnight)).toMatchObject({
+      total: 80,
+      methods: { eth_call: 80 },
+    });
+    // Today's balance is still today's: 20 left, not 100.
+    expect(await store.debit(record, 'eth_call', 80, midnight + 1000)).toBe('daily');
+    expect(await store.debit(record, 'eth_chainId', 20, midnight + 1000)).toBe('ok');
+  });
+
   it('takes exactly what fits when debits race, and refunds exactly', async () => {
     const { record } = newKey({ plan: 'team', dailyCredits: 80 * 25 });
     await store.addKey(record);

@@ -348,12 +348,12 @@ export class RedisStore implements Store {
   }
 
   /** Never fails: a refund Redis cannot take now is retried (once applied, by its id). */
-  async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
-    const minute = epochMinute(nowMs);
+  async refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void> {
+    const minute = epochMinute(debitMs);
     await this.giveBack('gwRefund', [
-      dayKey(key.hash, nowMs),
+      dayKey(key.hash, debitMs),
       hourKey(key.hash, minute),
-      refundsKey(key.hash, nowMs),
+      refundsKey(key.hash, debitMs),
       cost,
       method,
       minute,

@@ -268,14 +268,16 @@ export class SqliteStore implements Store {
     return 'ok';
   }
 
-  async refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void> {
-    const day = utcDay(nowMs);
-    this.today(key.hash, day).credits -= cost;
+  async refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void> {
+    const day = utcDay(debitMs);
+    // The balance in memory is today's: a refund of an earlier day's debit is written only.
+    const used = this.used.get(key.hash);
+    if (used?.day === day) used.credits -= cost;
     const batch = this.record({
       key: key.hash,
       day,
       method,
-      minute: epochMinute(nowMs),
+      minute: epochMinute(debitMs),
       credits: -cost,
     });
     this.commitSoon(batch);

@@ -40,8 +40,11 @@ export interface Store {
    * and resolves once they are on disk (the gateway answers a call after its debit is).
    */
   durable(): Durable;
-  /** Gives back a debit whose upstream call failed (failures are not charged). */
-  refund(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<void>;
+  /**
+   * Gives back a debit whose call failed or was never delivered (not charged), to the day and
+   * minute of the debit (`debitMs`), whatever the time now.
+   */
+  refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void>;
   usage(hash: string, nowMs: number): Promise<Usage>;
   close(): Promise<void>;
 }

@@ -128,7 +128,7 @@ export function buildHttp(
     });
   };
   const refundAll = (key: KeyRecord, charges: Charge[]) => {
-    for (const { method, cost } of charges) void gateway.refund(key, method, cost);
+    for (const { method, cost, at } of charges) void gateway.refund(key, method, cost, at);
   };
 
   /** A JSON-RPC body's answer, whichever path read it; with the key when calls were charged. */

@@ -15,12 +15,22 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  /** `now`: the clock the ledger's days and seconds are read from (tests move it). */
+  options: { now?: () => number } = {},
+): Promise<RunningGateway> {
   const metrics = new Metrics();
   const store = await openStore(config, { serving: true });
   const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
-  const gateway = new Gateway(store, router, metrics, Date.now, config.responseLimitBytes);
+  const gateway = new Gateway(
+    store,
+    router,
+    metrics,
+    options.now ?? Date.now,
+    config.responseLimitBytes,
+  );
   const slowClientMs = config.slowClientMs ?? 30_000;
   const http = buildHttp(gateway, { slowClientMs });
   const ws = attachWebSocket(http.server, gateway, { slowClientMs });

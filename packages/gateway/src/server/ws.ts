@@ -193,8 +193,8 @@ class Connection {
   }
 
   private refund(charges: Charge[] | undefined): void {
-    for (const { method, cost } of charges ?? []) {
-      void this.gateway.refund(this.ctx.key, method, cost);
+    for (const { method, cost, at } of charges ?? []) {
+      void this.gateway.refund(this.ctx.key, method, cost, at);
     }
   }
 
@@ -256,7 +256,7 @@ class Connection {
             : await this.unsubscribe(String(admitted.params[0]));
       } catch (error) {
         // Charged at admission, not served (the client left, or the upstream failed).
-        await this.gateway.refund(ctx.key, method, cost);
+        await this.gateway.refund(ctx.key, method, cost, admitted.at);
         throw error;
       }
       try {
@@ -268,7 +268,7 @@ class Connection {
       return {
         status: 200,
         text: JSON.stringify({ jsonrpc: '2.0', id: admitted.id, result }),
-        charges: [{ method, cost }],
+        charges: [{ method, cost, at: admitted.at }],
       };
     } catch (error) {
       const rpcError = error instanceof RpcError ? error : errors.internal();
@@ -374,14 +374,10 @@ class Connection {
     }
     const cost = NOTIFICATION_COSTS[subscription.kind];
     let outcome;
+    const at = this.gateway.now();
     try {
       if (!(await this.keyStillValid())) return;
-      outcome = await this.gateway.store.debit(
-        this.ctx.key,
-        'eth_subscription',
-        cost,
-        this.gateway.now(),
-      );
+      outcome = await this.gateway.store.debit(this.ctx.key, 'eth_subscription', cost, at);
       if (outcome === 'ok') await this.gateway.store.durable()(); // right after the debit
     } catch (error) {
       return this.drop(subscription, ledgerError(error));
@@ -398,7 +394,7 @@ class Connection {
         method: 'eth_subscription',
         params: { subscription: clientId, result },
       }),
-      charges: [{ method: 'eth_subscription', cost }],
+      charges: [{ method: 'eth_subscription', cost, at }],
     });
   }
 
