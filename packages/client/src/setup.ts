@@ -9,7 +9,7 @@ import {
   createStarknetWindowObject,
   type SnapStarknetWindowObject,
   type StarknetWindowOptions,
-} from './starknet-window';
+} from './wallet-api/wallet';
 import { registerStarknetWallet, type StarknetStandardWalletOptions } from './wallet-standard';
 
 export interface SetupStarknetSnapOptions

@@ -2,7 +2,7 @@
  * The snap as a Wallet Standard wallet, the way get-starknet v5 and starknet.js'
  * `WalletAccountV5` find Starknet wallets: the features of
  * `@starknet-io/get-starknet-wallet-standard` (`standard:connect`, `standard:disconnect`,
- * `standard:events`, `starknet:walletApi`) on top of the wallet-API object of starknet-window.ts.
+ * `standard:events`, `starknet:walletApi`) on top of the wallet-API object of wallet-api/.
  */
 import type { StarknetInjectedWallet } from '@starknet-io/get-starknet-wallet-standard';
 import type {
@@ -24,8 +24,8 @@ import type {
 } from '@wallet-standard/features';
 import { ReadonlyWalletAccount } from '@wallet-standard/wallet';
 
-import type { SnapStarknetWindowObject } from './starknet-window';
-import { DEFAULT_WALLET_ICON, LISTED_CHAINS } from './starknet-window';
+import { DEFAULT_WALLET_ICON, LISTED_CHAINS } from './wallet-api/constants';
+import type { SnapStarknetWindowObject } from './wallet-api/wallet';
 import type { ChainId } from './types';
 
 /**

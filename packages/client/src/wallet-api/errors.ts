@@ -4,7 +4,7 @@
  */
 import type { WALLET_API } from '@starknet-io/types-js';
 
-import { SnapError } from './errors';
+import { SnapError } from '../errors';
 
 type WalletApiErrorInterface =
   | WALLET_API.NOT_ERC20
