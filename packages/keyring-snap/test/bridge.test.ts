@@ -15,24 +15,20 @@ import {
   type AltoService,
   type PaymasterService,
 } from '@l2wallet/testkit';
-import { SnapKeyring, type SnapKeyringMessenger } from '@metamask/eth-snap-keyring';
+import type { SnapKeyring } from '@metamask/eth-snap-keyring';
 import type { KeyringAccount } from '@metamask/keyring-api';
-import { Messenger, MOCK_ANY_NAMESPACE } from '@metamask/messenger';
 import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import path from 'node:path';
 import { recoverMessageAddress, type Hex } from 'viem';
 
 import type { UserOperation } from '../src/chain/userOperation';
-import { recoverPersonal, recoverTyped, setChainConfig, SITE, type TypedData } from './helpers';
+import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from './helpers';
+import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
+import { connectBridge, type Added, type Handled } from './metamaskBridge';
 
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const CONTEXT = { chainId: '31337' };
-const ENTRY_POINT_ABI = [
-  'function getNonce(address sender, uint192 key) view returns (uint256)',
-  'function balanceOf(address account) view returns (uint256)',
-  'function getUserOpHash((address sender,uint256 nonce,bytes initCode,bytes callData,uint256 callGasLimit,uint256 verificationGasLimit,uint256 preVerificationGas,uint256 maxFeePerGas,uint256 maxPriorityFeePerGas,bytes paymasterAndData,bytes signature) userOp) view returns (bytes32)',
-];
 
 // The transaction library the bridge itself signs with (its own dependency).
 const bridgeDir = path.dirname(require.resolve('@metamask/eth-snap-keyring'));
@@ -45,9 +41,6 @@ const { Common } = require(require.resolve('@ethereumjs/common', { paths: [bridg
   Common: { custom(params: { chainId: number }): unknown };
 };
 
-type Added = { address: string; snapId: string; name?: string; options?: unknown };
-type Handled = { method: string; params: unknown; error?: { code: number; message: string } };
-
 let stack: AccountAbstractionStack;
 let alto: AltoService;
 let paymasterService: PaymasterService;
@@ -56,72 +49,8 @@ let provider: ethers.JsonRpcProvider;
 let snap: Snap;
 let snapId: string;
 let bridge: SnapKeyring;
-const added: Added[] = [];
-const handled: Handled[] = [];
-
-/** MetaMask's side: the messenger the bridge calls and the callbacks it reports to. */
-function makeBridge(): SnapKeyring {
-  const messenger = new Messenger<string, never, never>({ namespace: MOCK_ANY_NAMESPACE });
-  const register = messenger.registerActionHandler.bind(messenger) as (
-    type: string,
-    handler: (...args: never[]) => unknown,
-  ) => void;
-  register(
-    'SnapController:handleRequest',
-    async (request: {
-      snapId: string;
-      origin: string;
-      handler: string;
-      request: { method: string; params?: unknown };
-    }) => {
-      expect(request).toMatchObject({ snapId, origin: 'metamask', handler: 'onKeyringRequest' });
-      const { method, params } = request.request;
-      const { response } = (await snap.onKeyringRequest({
-        origin: request.origin,
-        method,
-        ...(params === undefined ? {} : { params: params as never }),
-      })) as unknown as {
-        response: { result?: unknown; error?: { code: number; message: string } };
-      };
-      handled.push({ method, params, ...(response.error ? { error: response.error } : {}) });
-      if (response.error) {
-        throw Object.assign(new Error(response.error.message), { code: response.error.code });
-      }
-      return response.result;
-    },
-  );
-  // The snap's manifest says platformVersion 11.1.1: keyring requests v2 (with `origin`).
-  register('SnapController:isMinimumPlatformVersion', (_id: string, version: string) => {
-    return Number(version.split('.')[0]) <= 11;
-  });
-  register('SnapController:get', (id: string) => ({
-    id,
-    enabled: true,
-    manifest: {
-      proposedName: 'EVM Accounts',
-      initialPermissions: { 'endowment:keyring': { allowedOrigins: [SITE] } },
-    },
-  }));
-  const known = new Set<string>();
-  return new SnapKeyring({
-    messenger: messenger as unknown as SnapKeyringMessenger,
-    callbacks: {
-      saveState: async () => undefined,
-      addressExists: async (address) => known.has(address.toLowerCase()),
-      addAccount: async (address, id, handleUserInput, onceSaved, name, options) => {
-        added.push({ address, snapId: id, name, options });
-        known.add(address.toLowerCase());
-        await handleUserInput(true);
-        await onceSaved;
-      },
-      removeAccount: async (address, _id, handleUserInput) => {
-        known.delete(address.toLowerCase());
-        await handleUserInput(true);
-      },
-      redirectUser: async () => undefined,
-    },
-  });
-}
+let added: Added[];
+let handled: Handled[];
 
 async function bundler(method: string, params: unknown[]) {
   return rpcResponse(alto.url, method, params);
@@ -129,18 +58,6 @@ async function bundler(method: string, params: unknown[]) {
 
 async function setChain(paymasterUrl: string | null) {
   await setChainConfig(snap, { ...stack.chainConfig, paymasterUrl });
-}
-
-async function waitForReceipt(hash: unknown) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const { result } = await bundler('eth_getUserOperationReceipt', [hash]);
-    if (result) {
-      return result as { success: boolean; receipt: { transactionHash: string } };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no user operation receipt within 30 s');
 }
 
 /**
@@ -186,7 +103,7 @@ async function userOperationThroughBridge(
   if (sent.error) {
     throw new Error(`eth_sendUserOperation: ${sent.error.message}`);
   }
-  return { base, op, receipt: await waitForReceipt(sent.result) };
+  return { base, op, receipt: await waitForUserOperationReceipt(alto.url, sent.result) };
 }
 
 beforeAll(async () => {
@@ -198,12 +115,7 @@ beforeAll(async () => {
     cacheTimeout: -1,
   });
   snap = await installSnap();
-  snapId = (globalThis as unknown as { snapsEnvironment: { snapId: string } }).snapsEnvironment
-    .snapId;
-  bridge = makeBridge();
-  (globalThis as unknown as Record<symbol, { keyring: unknown }>)[
-    Symbol.for('snaps-simulation.snapKeyringBridge')
-  ].keyring = bridge;
+  ({ bridge, snapId, added, handled } = connectBridge(snap));
   await setChain(null);
 });
 

@@ -34,6 +34,7 @@ import {
   submit,
   type Account,
 } from './helpers';
+import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
 
 /** eth_prepareUserOperation's answer where the bundler estimated the gas (most tests here). */
 type Details = PreparedUserOperation & { gasLimits: GasLimits };
@@ -41,11 +42,6 @@ const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const FACTORY_ABI = [
   'function getAddress(address owner, uint256 salt) view returns (address)',
   'function createAccount(address owner, uint256 salt) returns (address)',
-];
-const ENTRY_POINT_ABI = [
-  'function getNonce(address sender, uint192 key) view returns (uint256)',
-  'function balanceOf(address account) view returns (uint256)',
-  'function getUserOpHash((address sender,uint256 nonce,bytes initCode,bytes callData,uint256 callGasLimit,uint256 verificationGasLimit,uint256 preVerificationGas,uint256 maxFeePerGas,uint256 maxPriorityFeePerGas,bytes paymasterAndData,bytes signature) userOp) view returns (bytes32)',
 ];
 
 let stack: AccountAbstractionStack;
@@ -125,18 +121,7 @@ async function sendAndWait(op: UserOperation) {
   if (sent.error) {
     throw new Error(`eth_sendUserOperation: ${sent.error.message}`);
   }
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const receipt = (await bundler('eth_getUserOperationReceipt', [sent.result])).result as {
-      success: boolean;
-      receipt: { status: string };
-    } | null;
-    if (receipt) {
-      return receipt;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no user operation receipt within 30 s');
+  return waitForUserOperationReceipt(alto.url, sent.result);
 }
 
 beforeAll(async () => {

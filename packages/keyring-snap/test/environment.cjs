@@ -1,7 +1,7 @@
 // The snaps-jest environment, plus two bridges between realms: the simulation runs in this
 // (outer) realm, the tests in another. The getSnapKeyring hook from patches/ records keyring
 // events on this realm's globalThis, and hands them to MetaMask's real bridge when a test puts
-// one in the shared holder (test/bridge.ts). The same array and holder are given to the test
+// one in the shared holder (test/metamaskBridge.ts). The same array and holder are given to the test
 // realm.
 const { TestEnvironment: SnapsEnvironment } = require('@metamask/snaps-jest');
 
