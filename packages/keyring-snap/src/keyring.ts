@@ -26,8 +26,9 @@ import {
   upstreamError,
   userRejected,
 } from './errors';
-import { addressOfKey, deriveAccountKey, isValidPrivateKey } from './keys';
+import { addressOfKey, deriveKey, isValidPrivateKey } from './keys';
 import { methodsOf, REQUEST_METHODS, type AccountType } from './methods';
+import { checkOneAccountPerKey } from './signers';
 import { readState, withStateLock, writeState, type StoredAccount } from './state';
 import { confirm, ExportAccountScreen } from './ui/dialogs';
 import { asRecord, sameAddress } from './validation';
@@ -41,7 +42,9 @@ function uuidv4(): string {
 }
 
 async function keyOf(stored: StoredAccount): Promise<Hex> {
-  return stored.key.kind === 'derived' ? deriveAccountKey(stored.key.index) : stored.key.privateKey;
+  return stored.key.kind === 'derived'
+    ? deriveKey(stored.key.domain ?? 'eoa', stored.key.index)
+    : stored.key.privateKey;
 }
 
 /**
@@ -140,7 +143,7 @@ export class AccountKeyring implements Keyring {
       if (type === EthAccountType.Eoa) {
         const imported = options.privateKey as Hex | undefined;
         const index = state.nextIndex;
-        const key = imported ?? (await deriveAccountKey(index));
+        const key = imported ?? (await deriveKey('eoa', index));
         const address = addressOfKey(key);
         stored = {
           account: {
@@ -171,7 +174,8 @@ export class AccountKeyring implements Keyring {
           );
         }
         const index = state.nextIndex;
-        const owner = addressOfKey(await deriveAccountKey(index));
+        // The owner key comes from its own domain (keys.ts): never an EOA key of this keyring.
+        const owner = addressOfKey(await deriveKey('owner', index));
         const salt = '0x0' as Hex;
         const address = await smartAccountAddress(chain, owner, salt);
         stored = {
@@ -183,18 +187,11 @@ export class AccountKeyring implements Keyring {
             methods: methodsOf('eip155:erc4337') as KeyringAccount['methods'],
             scopes: [scopeOf(chainId)],
           },
-          key: { kind: 'derived', index },
+          key: { kind: 'derived', index, domain: 'owner' },
           smartAccount: { owner, chainId, factory: chain.factory, salt },
         };
       }
-      for (const known of Object.values(state.accounts)) {
-        if (sameAddress(known.account.address, stored.account.address)) {
-          throw invalidParams(
-            'options.privateKey',
-            `is the key of an existing account ${known.account.address}`,
-          );
-        }
-      }
+      checkOneAccountPerKey(Object.values(state.accounts), stored);
       // MetaMask must accept the account before it is stored.
       await emitSnapKeyringEvent(snap, KeyringEvent.AccountCreated, {
         account: stored.account,

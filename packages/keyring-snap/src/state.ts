@@ -5,9 +5,16 @@
 import type { KeyringAccount } from '@metamask/keyring-api';
 
 import type { ChainConfig } from './config';
+import type { KeyDomain } from './keys';
 import type { Hex } from './validation';
 
-export type KeySource = { kind: 'derived'; index: number } | { kind: 'imported'; privateKey: Hex };
+/**
+ * A derived key without `domain` is an EOA-domain key (keys.ts). Smart accounts stored before
+ * owner keys had their own domain keep theirs, so their address stays; the index counter, shared
+ * by both types, never hands their index to an EOA of the same state.
+ */
+export type KeySource =
+  { kind: 'derived'; index: number; domain?: KeyDomain } | { kind: 'imported'; privateKey: Hex };
 
 export type StoredAccount = {
   account: KeyringAccount;

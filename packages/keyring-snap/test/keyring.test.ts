@@ -322,6 +322,14 @@ describe('personal_sign', () => {
     }
   });
 
+  it('signs a 32-byte message on an EOA: only an ERC-4337 account refuses one (hostileDapp.test.ts)', async () => {
+    const hash = `0x${'5a'.repeat(32)}` as Hex;
+    for (const account of [derived, imported]) {
+      const signature = await signed<Hex>(snap, account, 'personal_sign', [hash, account.address]);
+      expect(await recoverPersonal(hash, signature)).toBe(account.address);
+    }
+  });
+
   it('refuses another address, a non-hex message, a wrong scope, an unknown account', async () => {
     await expectInvalid(
       submit(snap, derived, 'personal_sign', [MESSAGE, second.address]),

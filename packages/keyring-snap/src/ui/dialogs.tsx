@@ -31,6 +31,12 @@ export function ExportAccountScreen(props: {
       <Row label="Type">
         <Text>{props.type}</Text>
       </Row>
+      {props.type === 'eip155:erc4337' ? (
+        <Text>
+          This is the smart account's owner key. Do not import it as a plain account anywhere: a
+          32-byte message signed with it there can authorize this smart account's operations.
+        </Text>
+      ) : null}
     </Box>
   );
 }
