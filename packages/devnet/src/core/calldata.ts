@@ -37,6 +37,14 @@ export class CalldataReader {
     return (high << 128n) + low;
   }
 
+  /** A u64 (block timestamps, SNIP-9 time bounds); a larger value fails like Cairo's Serde. */
+  u64(): bigint {
+    const value = this.felt();
+    if (value >= 1n << 64n)
+      throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);
+    return value;
+  }
+
   bool(): boolean {
     const value = this.felt();
     if (value > 1n) throw new ContractExecutionError(`Failed to deserialize param #${this.param}`);

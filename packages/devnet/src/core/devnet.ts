@@ -233,7 +233,12 @@ export class Devnet {
   }
 
   private blockInfo(block: Block): BlockInfo {
-    return { blockNumber: block.number, timestamp: block.timestamp, sequencerAddress: SEQUENCER };
+    return {
+      blockNumber: block.number,
+      timestamp: block.timestamp,
+      sequencerAddress: SEQUENCER,
+      chainId: this.chainId,
+    };
   }
 
   private commitDiff(diff: StateDiff): void {

@@ -50,6 +50,8 @@ export interface BlockInfo {
   blockNumber: number;
   timestamp: number;
   sequencerAddress: Felt;
+  /** The chain id a contract reads from its tx info, also in a starknet_call (no transaction). */
+  chainId: Felt;
 }
 
 /** One function invocation, as simulateTransactions traces report it. */
@@ -160,6 +162,16 @@ export class CallContext {
   get tx(): TxInfo {
     if (!this.execution.tx) throw new ContractExecutionError('No transaction info in a call');
     return this.execution.tx;
+  }
+
+  /** get_block_timestamp(). */
+  get blockTimestamp(): number {
+    return this.execution.block.timestamp;
+  }
+
+  /** get_tx_info().chain_id, which a starknet_call has too. */
+  get chainId(): Felt {
+    return this.execution.block.chainId;
   }
 
   read(key: Felt): Felt {

@@ -184,7 +184,8 @@ export class TransactionRunner {
         calldataLength,
         calls: validation.callCount + (execution?.callCount ?? 0),
         events: withExecution && execution ? execution.events.length : 0,
-        signatureChecks: validation.signatureChecks,
+        // Outside executions check a signature while executing, and are costed for it too.
+        signatureChecks: validation.signatureChecks + (execution?.signatureChecks ?? 0),
         storageWrites: countChangedSlots(diff, base),
         nonceUpdates: 1,
         deployments: diff.deployed.size,

@@ -9,10 +9,12 @@ export const T = {
   classHash: 'core::starknet::class_hash::ClassHash',
   u256: 'core::integer::u256',
   u8: 'core::integer::u8',
+  u64: 'core::integer::u64',
   bool: 'core::bool',
   felts: 'core::array::Array::<core::felt252>',
   feltSpan: 'core::array::Span::<core::felt252>',
   calls: 'core::array::Array::<core::starknet::account::Call>',
+  callSpan: 'core::array::Span::<core::starknet::account::Call>',
   results: 'core::array::Array::<core::array::Span::<core::felt252>>',
 };
 

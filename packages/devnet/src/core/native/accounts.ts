@@ -1,4 +1,4 @@
-import type { CalldataReader } from '../calldata';
+import type { CalldataReader, DecodedCall } from '../calldata';
 import { defineNativeClass } from '../classes';
 import { ARGENT_ACCOUNT_CLASS_HASH, OZ_ACCOUNT_CLASS_HASH } from '../constants';
 import { ContractExecutionError } from '../errors';
@@ -6,15 +6,25 @@ import type { CallContext, NativeClass, NativeFunction } from '../execution';
 import { encodeShortString, Felt, selectorFromName } from '../felt';
 import { verifyStarkSignature } from '../signature';
 import { abiFunction, BOOL_ENUM, CALL_STRUCT, cairo1Abi, storageAddress, T } from './abi';
+import {
+  checkOutsideExecution,
+  outsideExecutionAbiStruct,
+  outsideExecutionHashV1,
+  outsideExecutionHashV2,
+  readOutsideExecution,
+  SNIP9_V1_INTERFACE_ID,
+  SNIP9_V2_INTERFACE_ID,
+} from './outsideExecution';
 
 /** The short string 'VALID' that SNIP-6 accounts return from validation. */
 export const VALIDATED = encodeShortString('VALID');
 const TRANSACTION_EXECUTED = selectorFromName('TransactionExecuted');
-/** SRC-6 interface id, plus the legacy account interface ids wallets still probe. */
-const SRC6_ID = 0x2ceccef7f994940b3962a6c67e0ba4fcd37df7d131417c604f91e03caecc1cdn;
+const IS_VALID_SIGNATURE = selectorFromName('is_valid_signature');
+/** SRC-5 (introspection) and SRC-6 (account) interface ids. */
 const SRC5_ID = 0x3f918d17e5ee77373b56385708f855659a07f75997f365cf87748628532a055n;
-const LEGACY_ACCOUNT_IDS = [0xa66bd575n, 0x3943f10fn];
+const SRC6_ID = 0x2ceccef7f994940b3962a6c67e0ba4fcd37df7d131417c604f91e03caecc1cdn;
 
+/** One Stark signature check inside a transaction: costed, and skipped under SKIP_VALIDATE. */
 function checkSignature(
   ctx: CallContext,
   hash: Felt,
@@ -28,19 +38,8 @@ function checkSignature(
   return verifyStarkSignature(hash, signature[0], signature[1], publicKey);
 }
 
-function requireValidSignature(ctx: CallContext, publicKey: Felt): void {
-  const { signature, transactionHash } = ctx.tx;
-  if (!checkSignature(ctx, transactionHash, signature, publicKey)) {
-    throw new ContractExecutionError(
-      signature.length === 2 ? 'argent/invalid-signature' : 'argent/invalid-signature-length',
-    );
-  }
-}
-
-function executeCalls(ctx: CallContext, input: CalldataReader): Felt[] {
-  if (ctx.caller !== 0n) throw new ContractExecutionError('argent/non-null-caller');
-  const calls = input.calls();
-  input.end();
+/** The calls of a multicall, in order, from the account; returns each call's result. */
+function runCalls(ctx: CallContext, calls: readonly DecodedCall[]): Felt[] {
   const out: Felt[] = [BigInt(calls.length)];
   for (const call of calls) {
     const result = ctx.callContract(call.to, call.selector, call.calldata);
@@ -49,10 +48,20 @@ function executeCalls(ctx: CallContext, input: CalldataReader): Felt[] {
   return out;
 }
 
-function supportsInterface(ctx: CallContext, input: CalldataReader): Felt[] {
-  const id = input.felt();
+function executeCalls(ctx: CallContext, input: CalldataReader, callerError: string): Felt[] {
+  if (ctx.caller !== 0n) throw new ContractExecutionError(callerError);
+  const calls = input.calls();
   input.end();
-  return [id === SRC6_ID || id === SRC5_ID || LEGACY_ACCOUNT_IDS.includes(id) ? 1n : 0n];
+  return runCalls(ctx, calls);
+}
+
+/** SRC-5 supports_interface over a fixed set of ids. */
+function supportsInterface(ids: readonly Felt[]): NativeFunction {
+  return (_ctx, input) => {
+    const id = input.felt();
+    input.end();
+    return [ids.includes(id) ? 1n : 0n];
+  };
 }
 
 /** SNIP-6 is_valid_signature: each signer key in turn signs the hash ([r, s] per key). */
@@ -100,6 +109,23 @@ const ARGENT_SIGNER = storageAddress('_signer');
 const ARGENT_GUARDIAN = storageAddress('_guardian');
 const ARGENT_GUARDIAN_BACKUP = storageAddress('_guardian_backup');
 const ACCOUNT_CREATED = selectorFromName('AccountCreated');
+const EXECUTE_AFTER_UPGRADE = selectorFromName('execute_after_upgrade');
+/** What Argent 0.3.1's supports_interface answers true for (the legacy ERC-165 ids included). */
+const ARGENT_INTERFACE_IDS = [
+  SRC5_ID,
+  SRC6_ID,
+  SNIP9_V1_INTERFACE_ID,
+  0x01ffc9a7n,
+  0xa66bd575n,
+  0x3943f10fn,
+];
+const argentOutsideNonce = (nonce: Felt): Felt => storageAddress('outside_nonces', nonce);
+const ARGENT_OUTSIDE_ERRORS = {
+  invalidCaller: 'argent/invalid-caller',
+  notYetValid: 'argent/invalid-timestamp',
+  expired: 'argent/invalid-timestamp',
+  duplicatedNonce: 'argent/duplicated-outside-nonce',
+};
 
 const argentOwner = (ctx: CallContext): Felt => ctx.read(ARGENT_SIGNER);
 /** The owner, then the guardian when there is one: what an Argent signature must cover. */
@@ -108,21 +134,81 @@ const argentSigners = (ctx: CallContext): Felt[] => {
   return guardian === 0n ? [argentOwner(ctx)] : [argentOwner(ctx), guardian];
 };
 
-function argentValidate(ctx: CallContext): Felt[] {
-  if (ctx.caller !== 0n) throw new ContractExecutionError('argent/non-null-caller');
-  if (ctx.read(ARGENT_GUARDIAN) !== 0n) {
-    // Owner + guardian signatures: both must be valid.
-    const { signature, transactionHash } = ctx.tx;
-    // Under SKIP_VALIDATE the signature is empty: cost both checks, verify neither.
-    const skipped = ctx.execution.skipSignatureChecks;
-    const ok =
-      (skipped || signature.length === 4) &&
-      checkSignature(ctx, transactionHash, signature.slice(0, 2), argentOwner(ctx)) &&
-      checkSignature(ctx, transactionHash, signature.slice(2), ctx.read(ARGENT_GUARDIAN));
-    if (!ok) throw new ContractExecutionError('argent/invalid-signature');
-  } else requireValidSignature(ctx, argentOwner(ctx));
+/**
+ * Argent's assert_valid_span_signature: [r, s] of the owner, then [r, s] of the guardian (or its
+ * backup) when one is set; 2 or 4 felts, nothing else. Under SKIP_VALIDATE (an empty signature)
+ * the checks are costed, not made.
+ */
+function assertArgentSignature(ctx: CallContext, hash: Felt, signature: readonly Felt[]): void {
+  const guardian = ctx.read(ARGENT_GUARDIAN);
+  if (ctx.execution.skipSignatureChecks) {
+    ctx.execution.signatureChecks += guardian === 0n ? 1 : 2;
+    return;
+  }
+  if (signature.length !== 2 && signature.length !== 4)
+    throw new ContractExecutionError('argent/invalid-signature-length');
+  if (!checkSignature(ctx, hash, signature.slice(0, 2), argentOwner(ctx)))
+    throw new ContractExecutionError('argent/invalid-owner-sig');
+  const guardianSignature = signature.slice(2);
+  if (guardian === 0n) {
+    if (guardianSignature.length !== 0)
+      throw new ContractExecutionError('argent/invalid-guardian-sig');
+    return;
+  }
+  const backup = ctx.read(ARGENT_GUARDIAN_BACKUP);
+  const guardianOk =
+    checkSignature(ctx, hash, guardianSignature, guardian) ||
+    (backup !== 0n && checkSignature(ctx, hash, guardianSignature, backup));
+  if (!guardianOk) throw new ContractExecutionError('argent/invalid-guardian-sig');
+}
+
+/**
+ * Argent's assert_valid_calls_and_signature, shared by __validate__ and execute_from_outside:
+ * a multicall may not call the account itself, a single call may not be execute_after_upgrade.
+ * (The escape entry points, which the real class validates with one signer, are not implemented.)
+ */
+function assertArgentCallsAndSignature(
+  ctx: CallContext,
+  calls: readonly DecodedCall[],
+  hash: Felt,
+  signature: readonly Felt[],
+): void {
+  if (calls.length === 1) {
+    if (calls[0].to === ctx.self && calls[0].selector === EXECUTE_AFTER_UPGRADE)
+      throw new ContractExecutionError('argent/forbidden-call');
+  } else if (calls.some((call) => call.to === ctx.self)) {
+    throw new ContractExecutionError('argent/no-multicall-to-self');
+  }
+  assertArgentSignature(ctx, hash, signature);
+}
+
+function argentValidate(ctx: CallContext, calls: readonly DecodedCall[] | undefined): Felt[] {
+  const { signature, transactionHash } = ctx.tx;
+  if (calls) assertArgentCallsAndSignature(ctx, calls, transactionHash, signature);
+  else assertArgentSignature(ctx, transactionHash, signature);
   return [VALIDATED];
 }
+
+/**
+ * SNIP-9 version 1, in Argent 0.3.1's order: caller, time window, nonce; the message hash;
+ * calls and signature as __validate__ checks them; the nonce marked used; the calls; a
+ * TransactionExecuted event keyed by the message hash.
+ */
+function argentExecuteFromOutside(ctx: CallContext, input: CalldataReader): Felt[] {
+  const execution = readOutsideExecution(input);
+  const signature = input.array();
+  input.end();
+  const nonceSlot = argentOutsideNonce(execution.nonce);
+  checkOutsideExecution(ctx, execution, nonceSlot, ARGENT_OUTSIDE_ERRORS);
+  const hash = outsideExecutionHashV1(execution, ctx.chainId, ctx.self);
+  assertArgentCallsAndSignature(ctx, execution.calls, hash, signature);
+  ctx.write(nonceSlot, 1n);
+  const results = runCalls(ctx, execution.calls);
+  ctx.emit([TRANSACTION_EXECUTED, hash], results);
+  return results;
+}
+
+const ARGENT_OUTSIDE_EXECUTION = 'argent::common::outside_execution::OutsideExecution';
 
 export const argentAccountClass: NativeClass = defineNativeClass(
   'ArgentAccount 0.3.1',
@@ -148,6 +234,22 @@ export const argentAccountClass: NativeClass = defineNativeClass(
       abiFunction('get_version', [], ['argent::account::interface::Version']),
       abiFunction('getVersion', [], [T.felt]),
       abiFunction('getName', [], [T.felt]),
+      abiFunction('supportsInterface', [['interface_id', T.felt]], [T.felt]),
+      abiFunction(
+        'execute_from_outside',
+        [
+          ['outside_execution', ARGENT_OUTSIDE_EXECUTION],
+          ['signature', T.felts],
+        ],
+        [T.results],
+        'external',
+      ),
+      abiFunction('is_valid_outside_execution_nonce', [['nonce', T.felt]], [T.bool]),
+      abiFunction(
+        'get_outside_execution_message_hash',
+        [['outside_execution', ARGENT_OUTSIDE_EXECUTION]],
+        [T.felt],
+      ),
     ],
     [
       ['owner', T.felt],
@@ -156,6 +258,7 @@ export const argentAccountClass: NativeClass = defineNativeClass(
     [
       CALL_STRUCT,
       BOOL_ENUM,
+      outsideExecutionAbiStruct(ARGENT_OUTSIDE_EXECUTION),
       {
         type: 'struct',
         name: 'argent::account::interface::Version',
@@ -169,9 +272,10 @@ export const argentAccountClass: NativeClass = defineNativeClass(
   ),
   {
     __validate__: (ctx, input) => {
-      input.calls();
+      if (ctx.caller !== 0n) throw new ContractExecutionError('argent/non-null-caller');
+      const calls = input.calls();
       input.end();
-      return argentValidate(ctx);
+      return argentValidate(ctx, calls);
     },
     __validate_deploy__: (ctx, input) => {
       input.felt();
@@ -179,21 +283,33 @@ export const argentAccountClass: NativeClass = defineNativeClass(
       input.felt();
       input.felt();
       input.end();
-      return argentValidate(ctx);
+      return argentValidate(ctx, undefined);
     },
     __validate_declare__: (ctx, input) => {
       input.felt();
       input.end();
-      return argentValidate(ctx);
+      return argentValidate(ctx, undefined);
     },
     __execute__: (ctx, input) => {
-      const results = executeCalls(ctx, input);
+      const results = executeCalls(ctx, input, 'argent/non-null-caller');
       ctx.emit([TRANSACTION_EXECUTED, ctx.tx.transactionHash], results);
       return results;
     },
     is_valid_signature: isValidSignature(argentSigners),
     isValidSignature: isValidSignature(argentSigners),
-    supports_interface: supportsInterface,
+    supports_interface: supportsInterface(ARGENT_INTERFACE_IDS),
+    supportsInterface: supportsInterface(ARGENT_INTERFACE_IDS),
+    execute_from_outside: argentExecuteFromOutside,
+    is_valid_outside_execution_nonce: (ctx, input) => {
+      const nonce = input.felt();
+      input.end();
+      return [ctx.read(argentOutsideNonce(nonce)) === 0n ? 1n : 0n];
+    },
+    get_outside_execution_message_hash: (ctx, input) => {
+      const execution = readOutsideExecution(input);
+      input.end();
+      return [outsideExecutionHashV1(execution, ctx.chainId, ctx.self)];
+    },
     get_owner: (ctx) => [argentOwner(ctx)],
     get_guardian: (ctx) => [ctx.read(ARGENT_GUARDIAN)],
     get_guardian_backup: (ctx) => [ctx.read(ARGENT_GUARDIAN_BACKUP)],
@@ -218,6 +334,15 @@ export const argentAccountClass: NativeClass = defineNativeClass(
 
 const OZ_PUBLIC_KEY = storageAddress('Account_public_key');
 const OWNER_ADDED = selectorFromName('OwnerAdded');
+/** OpenZeppelin 1.0.0's AccountUpgradeable registers SRC-6 and SRC-9 v2 besides SRC-5 itself. */
+const OZ_INTERFACE_IDS = [SRC5_ID, SRC6_ID, SNIP9_V2_INTERFACE_ID];
+const ozOutsideNonce = (nonce: Felt): Felt => storageAddress('SRC9_nonces', nonce);
+const OZ_OUTSIDE_ERRORS = {
+  invalidCaller: 'SRC9: invalid caller',
+  notYetValid: 'SRC9: now <= execute_after',
+  expired: 'SRC9: now >= execute_before',
+  duplicatedNonce: 'SRC9: duplicated nonce',
+};
 const ozPublicKey = (ctx: CallContext): Felt => ctx.read(OZ_PUBLIC_KEY);
 
 function ozValidate(ctx: CallContext): Felt[] {
@@ -227,6 +352,31 @@ function ozValidate(ctx: CallContext): Felt[] {
   }
   return [VALIDATED];
 }
+
+/**
+ * SNIP-9 version 2, in OpenZeppelin's SRC9 component order: caller, time window, nonce (marked
+ * used at once), the message hash, the account's own is_valid_signature (a call to itself), the
+ * calls. No event.
+ */
+function ozExecuteFromOutsideV2(ctx: CallContext, input: CalldataReader): Felt[] {
+  const execution = readOutsideExecution(input);
+  const signature = input.array();
+  input.end();
+  const nonceSlot = ozOutsideNonce(execution.nonce);
+  checkOutsideExecution(ctx, execution, nonceSlot, OZ_OUTSIDE_ERRORS);
+  ctx.write(nonceSlot, 1n);
+  const hash = outsideExecutionHashV2(execution, ctx.chainId, ctx.self);
+  const [valid] = ctx.callContract(ctx.self, IS_VALID_SIGNATURE, [
+    hash,
+    BigInt(signature.length),
+    ...signature,
+  ]);
+  if (valid !== VALIDATED && valid !== 1n)
+    throw new ContractExecutionError('SRC9: invalid signature');
+  return runCalls(ctx, execution.calls);
+}
+
+const OZ_OUTSIDE_EXECUTION = 'openzeppelin_account::extensions::src9::interface::OutsideExecution';
 
 export const ozAccountClass: NativeClass = defineNativeClass(
   'OpenZeppelin Account 1.0.0',
@@ -246,9 +396,19 @@ export const ozAccountClass: NativeClass = defineNativeClass(
       ),
       abiFunction('get_public_key', [], [T.felt]),
       abiFunction('getPublicKey', [], [T.felt]),
+      abiFunction(
+        'execute_from_outside_v2',
+        [
+          ['outside_execution', OZ_OUTSIDE_EXECUTION],
+          ['signature', T.feltSpan],
+        ],
+        [T.results],
+        'external',
+      ),
+      abiFunction('is_valid_outside_execution_nonce', [['nonce', T.felt]], [T.bool]),
     ],
     [['public_key', T.felt]],
-    [CALL_STRUCT, BOOL_ENUM],
+    [CALL_STRUCT, BOOL_ENUM, outsideExecutionAbiStruct(OZ_OUTSIDE_EXECUTION)],
   ),
   {
     __validate__: (ctx, input) => {
@@ -268,13 +428,16 @@ export const ozAccountClass: NativeClass = defineNativeClass(
       input.end();
       return ozValidate(ctx);
     },
-    __execute__: (ctx, input) => {
-      if (ctx.caller !== 0n) throw new ContractExecutionError('Account: invalid caller');
-      return executeCalls(ctx, input);
-    },
+    __execute__: (ctx, input) => executeCalls(ctx, input, 'Account: invalid caller'),
     is_valid_signature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
     isValidSignature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
-    supports_interface: supportsInterface,
+    supports_interface: supportsInterface(OZ_INTERFACE_IDS),
+    execute_from_outside_v2: ozExecuteFromOutsideV2,
+    is_valid_outside_execution_nonce: (ctx, input) => {
+      const nonce = input.felt();
+      input.end();
+      return [ctx.read(ozOutsideNonce(nonce)) === 0n ? 1n : 0n];
+    },
     get_public_key: (ctx) => [ozPublicKey(ctx)],
     getPublicKey: (ctx) => [ozPublicKey(ctx)],
   },
