@@ -62,3 +62,13 @@ export function tryLock(lockDir: string, staleMs: number): boolean {
     return false;
   }
 }
+
+/** The newest modification time of any file under `dir` (a build's sources). */
+export function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(file) : fs.statSync(file).mtimeMs);
+  }
+  return newest;
+}

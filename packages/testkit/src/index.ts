@@ -23,3 +23,4 @@ export * from './browser';
 export * from './devnet';
 export * from './starknet';
 export * from './gateway';
+export * from './paymaster';

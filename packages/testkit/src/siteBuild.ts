@@ -4,10 +4,10 @@
  * the client's sources change. `npm test` makes it beside lint and the other builds, so the
  * browser tests start with it in place.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { tryLock } from './cacheFolders';
+import { newestMtime, tryLock } from './cacheFolders';
 import { REPO_ROOT } from './constants';
 import { runCommand } from './processes';
 
@@ -48,15 +48,6 @@ async function gatsbyBuild(): Promise<string> {
     env: { GATSBY_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
   });
   return path.join(SITE_DIR, 'public');
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(file) : statSync(file).mtimeMs);
-  }
-  return newest;
 }
 
 /**

@@ -1,0 +1,126 @@
+/**
+ * The checks building and executing share: the fee mode against the caller and the token list,
+ * a deployment against the chain, time bounds against the policy and the chain's clock.
+ */
+import { errors } from '../errors';
+import { counterfactualAddress, type Deployment } from '../protocol/calls';
+import { type Felt, toHex } from '../protocol/felt';
+import type { GasToken } from '../protocol/fees';
+import type { Snip9Version } from '../protocol/outsideExecution';
+import type { FeeMode, TimeBounds } from '../protocol/params';
+import type { Caller, FlowContext } from './context';
+
+/** The gas token of a `default` request (151 when not listed), or undefined when sponsored. */
+export function checkFeeMode(
+  ctx: FlowContext,
+  feeMode: FeeMode,
+  caller: Caller,
+): GasToken | undefined {
+  if (feeMode.mode === 'sponsored') {
+    if (!caller.sponsorKey) {
+      throw errors.unknown(
+        'sponsored mode needs a valid x-paymaster-api-key header; without one, pay the fee in a gas token (fee_mode "default")',
+      );
+    }
+    return undefined;
+  }
+  const token = ctx.tokens.get(feeMode.gasToken);
+  if (!token) {
+    throw errors.tokenNotSupported(
+      `${toHex(feeMode.gasToken)} is not a gas token here; paymaster_getSupportedTokens lists them`,
+    );
+  }
+  return token;
+}
+
+/** The relayer's tip for a request: a custom tip as asked, the named ones 0 (no tip market here). */
+export const tipOf = (feeMode: FeeMode): bigint =>
+  typeof feeMode.tip === 'object' ? feeMode.tip.custom : 0n;
+
+export interface CheckedDeployment {
+  deployment: Deployment;
+  /** Already deployed with this class: nothing to deploy. */
+  deployed: boolean;
+  version: Snip9Version | undefined;
+}
+
+/**
+ * A deployment must name the address its class, salt and calldata give (deployer 0, as a
+ * deploy-account transaction); already deployed there with the same class, there is nothing to do.
+ */
+export async function checkDeployment(
+  ctx: FlowContext,
+  deployment: Deployment,
+  needsSnip9: boolean,
+): Promise<CheckedDeployment> {
+  const expected = counterfactualAddress(deployment);
+  if (expected !== deployment.address) {
+    throw errors.invalidDeploymentData(
+      `deployment.address ${toHex(deployment.address)} is not where this class, salt and calldata deploy (${toHex(expected)})`,
+    );
+  }
+  const [deployedClass, version] = await Promise.all([
+    ctx.accounts.classHashAt(deployment.address),
+    needsSnip9 ? ctx.accounts.versionOfClass(deployment.classHash) : undefined,
+  ]);
+  if (deployedClass !== undefined && deployedClass !== deployment.classHash) {
+    throw errors.invalidDeploymentData(
+      `a contract of another class (${toHex(deployedClass)}) is deployed at ${toHex(deployment.address)}`,
+    );
+  }
+  if (!needsSnip9 && deployedClass === undefined) {
+    // A deploy alone: the class must at least be declared.
+    const selectors = await ctx.node.classEntryPoints(toHex(deployment.classHash));
+    if (!selectors) {
+      throw errors.invalidClassHash(
+        `the class ${toHex(deployment.classHash)} is not declared on this network`,
+      );
+    }
+  }
+  return { deployment, deployed: deployedClass !== undefined, version };
+}
+
+/** The SNIP-9 version of the deployed account `user` (150 when nothing is deployed there). */
+export async function deployedAccountVersion(ctx: FlowContext, user: Felt): Promise<Snip9Version> {
+  const classHash = await ctx.accounts.classHashAt(user);
+  if (classHash === undefined) {
+    throw errors.invalidAddress(
+      `no account is deployed at ${toHex(user)}; send deploy_and_invoke with its deployment data`,
+    );
+  }
+  return ctx.accounts.versionOfDeployed(user, classHash);
+}
+
+/**
+ * Bounds a client asks for, or signs: open now (execute_after before the chain's time, as the
+ * account checks it), open long enough to be included, and not further ahead than the policy.
+ */
+export function checkTimeBounds(
+  ctx: FlowContext,
+  bounds: TimeBounds,
+  now: number,
+  what: string,
+): void {
+  const { executeAfter, executeBefore } = bounds;
+  const { maxValiditySeconds, minValiditySeconds } = ctx.policy;
+  if (executeAfter >= executeBefore) {
+    throw errors.invalidTimeBounds(
+      `${what}: execute_after (${executeAfter}) is not before execute_before (${executeBefore})`,
+    );
+  }
+  if (executeAfter >= BigInt(now)) {
+    throw errors.invalidTimeBounds(
+      `${what}: execute_after (${executeAfter}) is not before the chain's time (${now}); this paymaster submits at once`,
+    );
+  }
+  if (executeBefore < BigInt(now + minValiditySeconds)) {
+    throw errors.invalidTimeBounds(
+      `${what}: execute_before (${executeBefore}) leaves less than ${minValiditySeconds} s from the chain's time (${now})`,
+    );
+  }
+  if (executeBefore > BigInt(now + maxValiditySeconds)) {
+    throw errors.invalidTimeBounds(
+      `${what}: execute_before (${executeBefore}) is more than ${maxValiditySeconds} s after the chain's time (${now})`,
+    );
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * paymaster_executeTransaction: a signed outside execution is submitted by the relayer only once
+ * every check has passed, in this order (the first failure answers, and nothing is submitted):
+ *
+ * 1. the fee mode (API key for sponsored, a listed gas token for default);
+ * 2. the typed data: this chain, the relayer as caller, the account's SNIP-9 version;
+ * 3. the time bounds: open now, not too far ahead, the ones in `parameters`;
+ * 4. the build it came from, if this paymaster built it: same calls, bounds and fee mode, a fee
+ *    no lower; in default mode, whatever its origin, the last call pays the fee in the gas token
+ *    to the relayer;
+ * 5. not already submitted (nor being submitted);
+ * 6. the signature: SNIP-6 is_valid_signature on the account (deployed first in a simulation
+ *    when the request deploys it);
+ * 7. the relayer's own simulation of the exact transaction: no revert, and in default mode a cost
+ *    (in the gas token) within the fee the user signed.
+ */
+import { errors, PaymasterError } from '../errors';
+import { checkSignature } from '../node/contracts';
+import type { SimulatedTransactionJson } from '../node/client';
+import { type Call, deployCall, SELECTORS, sameCall, VALID } from '../protocol/calls';
+import { type Felt, toHex, u256FromFelts } from '../protocol/felt';
+import {
+  friToToken,
+  type GasToken,
+  type NodeFeeEstimate,
+  readNodeFeeEstimate,
+} from '../protocol/fees';
+import {
+  executeFromOutsideCall,
+  outsideExecutionHash,
+  type OutsideExecution,
+} from '../protocol/outsideExecution';
+import type {
+  ExecutableInvoke,
+  ExecutableTransaction,
+  ExecutionParameters,
+} from '../protocol/params';
+import { queryInvoke } from '../protocol/transaction';
+import { SubmissionRefused, SubmissionUncertain } from '../relayer/relayer';
+import {
+  checkDeployment,
+  checkFeeMode,
+  checkTimeBounds,
+  deployedAccountVersion,
+  tipOf,
+} from './checks';
+import type { Caller, FlowContext } from './context';
+import { mapNodeError } from './nodeErrors';
+import { type BuiltExecution, executionKey } from './records';
+
+export interface Executed {
+  tracking_id: string;
+  transaction_hash: string;
+}
+
+const describeCall = (call: Call) => `${toHex(call.to)}.${toHex(call.selector)}`;
+
+/** Step 4: the calls, bounds and fee mode must be the build's (a fee no lower than built). */
+function checkAgainstBuild(
+  build: BuiltExecution,
+  execution: OutsideExecution,
+  parameters: ExecutionParameters,
+): void {
+  const feeMode = parameters.feeMode;
+  if (
+    build.feeMode.mode !== feeMode.mode ||
+    (build.feeMode.mode === 'default' &&
+      feeMode.mode === 'default' &&
+      build.feeMode.gasToken !== feeMode.gasToken)
+  ) {
+    throw errors.executionError(
+      'parameters.fee_mode is not the fee mode this outside execution was built for',
+    );
+  }
+  if (
+    execution.executeAfter !== build.execution.executeAfter ||
+    execution.executeBefore !== build.execution.executeBefore
+  ) {
+    throw errors.invalidTimeBounds(
+      `the signed time bounds (${execution.executeAfter}, ${execution.executeBefore}) are not the ones built (${build.execution.executeAfter}, ${build.execution.executeBefore})`,
+    );
+  }
+  const built = build.execution.calls;
+  const signed = execution.calls;
+  // The fee transfer first: a lower fee is its own error (another recipient or token is the
+  // default-mode check's).
+  const fee = signed.at(-1);
+  const builtFee = built.at(-1);
+  if (build.fee && fee && builtFee && signed.length === built.length && fee.calldata.length === 3) {
+    const sameTransfer =
+      fee.to === builtFee.to &&
+      fee.selector === builtFee.selector &&
+      fee.calldata[0] === builtFee.calldata[0];
+    const amount = u256FromFelts(fee.calldata[1], fee.calldata[2]);
+    if (sameTransfer && amount < build.fee.amount) {
+      throw errors.maxAmountTooLow(
+        `the fee signed (${amount}) is lower than the fee built (${build.fee.amount})`,
+      );
+    }
+  }
+  const builtUserCalls = build.fee ? built.length - 1 : built.length;
+  for (let i = 0; i < Math.min(built.length, signed.length); i++) {
+    if (i === builtUserCalls && build.fee) continue; // the fee, checked above and below
+    if (!sameCall(built[i], signed[i])) {
+      throw errors.executionError(
+        `call ${i} (${describeCall(signed[i])}) is not the call built (${describeCall(built[i])})`,
+      );
+    }
+  }
+  if (signed.length > built.length) {
+    throw errors.executionError(
+      `${signed.length - built.length} call(s) appended to the ${built.length} built`,
+    );
+  }
+  if (signed.length < built.length) {
+    throw errors.executionError(
+      `${built.length - signed.length} of the ${built.length} calls built are missing`,
+    );
+  }
+}
+
+/** Default mode, built here or not: the last call pays the gas token to the relayer. */
+function feeTransferAmount(ctx: FlowContext, token: GasToken, execution: OutsideExecution): bigint {
+  const fee = execution.calls.at(-1);
+  if (
+    !fee ||
+    fee.to !== token.address ||
+    fee.selector !== SELECTORS.transfer ||
+    fee.calldata.length !== 3
+  ) {
+    throw errors.executionError(
+      `in default mode the last call must be the fee: a transfer of ${toHex(token.address)} to the relayer ${toHex(ctx.relayer.address)}`,
+    );
+  }
+  if (fee.calldata[0] !== ctx.relayer.address) {
+    throw errors.executionError(
+      `the fee transfer pays ${toHex(fee.calldata[0])}, not the relayer ${toHex(ctx.relayer.address)}`,
+    );
+  }
+  return u256FromFelts(fee.calldata[1], fee.calldata[2]);
+}
+
+function revertOf(simulation: SimulatedTransactionJson): string | undefined {
+  const execute = simulation.transaction_trace.execute_invocation;
+  return execute && 'revert_reason' in execute ? execute.revert_reason : undefined;
+}
+
+/** Step 6 for an account not deployed yet: deploy it and ask it, in a simulation. */
+async function checkSignatureOfUndeployed(
+  ctx: FlowContext,
+  deployment: NonNullable<BuiltExecution['deployment']>,
+  messageHash: Felt,
+  signature: Felt[],
+): Promise<void> {
+  const relayer = ctx.relayer.address;
+  const nonce = ctx.relayer.nextNonce ?? (await ctx.node.nonce(toHex(relayer)));
+  const ask: Call = {
+    to: deployment.address,
+    selector: SELECTORS.isValidSignature,
+    calldata: [messageHash, BigInt(signature.length), ...signature],
+  };
+  const [simulation] = await ctx.node.simulate(
+    [queryInvoke(relayer, [deployCall(deployment), ask], nonce)],
+    ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+  );
+  const reverted = revertOf(simulation);
+  if (reverted !== undefined) {
+    throw errors.invalidSignature(`the account refused the signature: ${reverted}`);
+  }
+  const execute = simulation.transaction_trace.execute_invocation as {
+    calls?: { result: string[] }[];
+  };
+  const answer = execute.calls?.[1]?.result?.[0];
+  if (answer === undefined || BigInt(answer) !== VALID) {
+    throw errors.invalidSignature('the account does not accept this signature for the typed data');
+  }
+}
+
+async function prepareInvoke(
+  ctx: FlowContext,
+  tx: Extract<ExecutableTransaction, { invoke: unknown }>,
+  parameters: ExecutionParameters,
+  token: GasToken | undefined,
+) {
+  const invoke: ExecutableInvoke = tx.invoke;
+  const { outside, userAddress: user } = invoke;
+  const { execution } = outside;
+
+  // 2. The typed data: this chain, the relayer as caller, the account's own version.
+  if (outside.chainId !== ctx.chainId) {
+    throw errors.executionError(
+      `the typed data is for chain ${toHex(outside.chainId)}; this paymaster relays on ${toHex(ctx.chainId)}`,
+    );
+  }
+  if (execution.caller !== ctx.relayer.address) {
+    throw errors.executionError(
+      `the outside execution's caller is ${toHex(execution.caller)}; only this paymaster's relayer ${toHex(ctx.relayer.address)} may submit it`,
+    );
+  }
+  let deploy: BuiltExecution['deployment'];
+  let version;
+  if (tx.type === 'deploy_and_invoke') {
+    if (tx.deployment.address !== user) {
+      throw errors.invalidDeploymentData(
+        `deployment.address ${toHex(tx.deployment.address)} is not invoke.user_address ${toHex(user)}`,
+      );
+    }
+    const checked = await checkDeployment(ctx, tx.deployment, true);
+    version = checked.deployed ? await deployedAccountVersion(ctx, user) : checked.version!;
+    if (!checked.deployed) deploy = tx.deployment;
+  } else {
+    version = await deployedAccountVersion(ctx, user);
+  }
+  if (outside.version !== version) {
+    throw errors.executionError(
+      `the typed data is SNIP-9 version ${outside.version}; the account ${toHex(user)} signs version ${version}`,
+    );
+  }
+
+  // 3. Time bounds.
+  const now = await ctx.clock.now();
+  checkTimeBounds(ctx, execution, now, 'the signed time bounds');
+  if (
+    parameters.timeBounds &&
+    (parameters.timeBounds.executeAfter !== execution.executeAfter ||
+      parameters.timeBounds.executeBefore !== execution.executeBefore)
+  ) {
+    throw errors.invalidTimeBounds(
+      "parameters.time_bounds are not the signed typed data's time bounds",
+    );
+  }
+
+  // 4. The build, and the fee transfer.
+  const build = ctx.builds.get(user, execution.nonce);
+  if (build) checkAgainstBuild(build, execution, parameters);
+  const signedFee = token ? feeTransferAmount(ctx, token, execution) : undefined;
+
+  return { user, execution, version, deploy, signedFee, signature: invoke.signature };
+}
+
+export async function executeTransaction(
+  ctx: FlowContext,
+  tx: ExecutableTransaction,
+  parameters: ExecutionParameters,
+  caller: Caller,
+): Promise<Executed> {
+  const { feeMode } = parameters;
+  const token = checkFeeMode(ctx, feeMode, caller);
+  const tip = tipOf(feeMode);
+
+  if (tx.type === 'deploy') {
+    if (token) {
+      throw errors.unknown(
+        'a deploy alone carries no fee transfer, so it can only be sponsored; to pay in a gas token, send deploy_and_invoke with at least one call',
+      );
+    }
+    const checked = await checkDeployment(ctx, tx.deployment, false);
+    if (checked.deployed) {
+      throw errors.invalidDeploymentData(
+        `an account is already deployed at ${toHex(tx.deployment.address)}`,
+      );
+    }
+    const key = `deploy:${toHex(tx.deployment.address)}`;
+    return submitOnce(
+      ctx,
+      key,
+      [deployCall(tx.deployment)],
+      undefined,
+      tip,
+      `deploy ${toHex(tx.deployment.address)}`,
+    );
+  }
+
+  const prepared = await prepareInvoke(ctx, tx, parameters, token);
+  const { user, execution, version, deploy, signature, signedFee } = prepared;
+  const key = executionKey(user, execution.nonce);
+  const messageHash = outsideExecutionHash(version, ctx.chainId, execution, user);
+  const calls: Call[] = [
+    ...(deploy ? [deployCall(deploy)] : []),
+    executeFromOutsideCall(version, user, execution, signature),
+  ];
+  const signatureCheck = async () => {
+    // 6. The signature.
+    if (deploy) return checkSignatureOfUndeployed(ctx, deploy, messageHash, signature);
+    const check = await checkSignature(ctx.node, user, messageHash, signature);
+    if (!check.valid) throw errors.invalidSignature(check.why);
+  };
+  const fee = token && signedFee !== undefined ? { token, signed: signedFee } : undefined;
+  return submitOnce(ctx, key, calls, fee, tip, `${tx.type} ${toHex(user)}`, signatureCheck);
+}
+
+/**
+ * Steps 5-7 and the submission: the claim keeps a second request for the same execution out
+ * until this one is refused (then it is free again) or submitted (then it stays taken).
+ */
+async function submitOnce(
+  ctx: FlowContext,
+  key: string,
+  calls: Call[],
+  fee: { token: GasToken; signed: bigint } | undefined,
+  tip: bigint,
+  what: string,
+  signatureCheck?: () => Promise<void>,
+): Promise<Executed> {
+  const held = ctx.claims.take(key);
+  if (held) {
+    throw errors.executionError(
+      held.hash === undefined
+        ? 'this outside execution is being submitted by another request'
+        : `this outside execution was already submitted (transaction ${toHex(held.hash)}, tracking id ${toHex(held.trackingId!)})`,
+    );
+  }
+  let submittedHash: Felt | undefined;
+  try {
+    await signatureCheck?.();
+    // 7. The relayer's simulation of exactly what it will send.
+    const relayer = ctx.relayer.address;
+    const nonce = ctx.relayer.nextNonce ?? (await ctx.node.nonce(toHex(relayer)));
+    const [simulation] = await ctx.node.simulate(
+      [queryInvoke(relayer, calls, nonce)],
+      ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+    );
+    const reverted = revertOf(simulation);
+    if (reverted !== undefined) {
+      throw errors.executionError(
+        `the relayer's simulation reverts, nothing was submitted: ${reverted}`,
+      );
+    }
+    const estimate: NodeFeeEstimate = readNodeFeeEstimate(simulation.fee_estimation);
+    if (fee) {
+      const cost = friToToken(estimate.overallFee + tip * estimate.l2Gas, fee.token);
+      if (cost > fee.signed) {
+        throw errors.maxAmountTooLow(
+          `the fee signed (${fee.signed}) is below what the transaction costs now (${cost} of ${toHex(fee.token.address)}); build it again`,
+        );
+      }
+    }
+    const submitted = await ctx.relayer.submit(calls, estimate, tip);
+    submittedHash = submitted.hash;
+    const tracked = ctx.tracking.create(submitted.hash);
+    ctx.claims.submitted(key, tracked.id, submitted.hash);
+    ctx.log(
+      `submitted ${what}: transaction ${toHex(submitted.hash)} (nonce ${submitted.nonce}), tracking id ${toHex(tracked.id)}`,
+    );
+    return { tracking_id: toHex(tracked.id), transaction_hash: toHex(submitted.hash) };
+  } catch (error) {
+    if (error instanceof SubmissionUncertain) {
+      const tracked = ctx.tracking.create(error.hash);
+      ctx.claims.submitted(key, tracked.id, error.hash);
+      ctx.log(`uncertain ${what}: transaction ${toHex(error.hash)} not confirmed by the node`);
+      throw errors.unknown(
+        `the node did not confirm the relayer's transaction ${toHex(error.hash)}: it may still be included. Follow tracking id ${toHex(tracked.id)} with paymaster_trackingIdToLatestHash before building again; if it was not included it is dropped and nothing was paid`,
+      );
+    }
+    if (submittedHash === undefined) ctx.claims.release(key);
+    if (error instanceof SubmissionRefused) throw refusal(error);
+    if (error instanceof PaymasterError) throw error;
+    throw mapNodeError(error, 'the relayer could not simulate the transaction');
+  }
+}
+
+/** The node refused the relayer's transaction: nothing was received, nothing was paid. */
+function refusal(error: SubmissionRefused): PaymasterError {
+  const cause = error.refusal;
+  if (cause.code === 53 || cause.code === 54) {
+    return errors.unknown(
+      "the relayer cannot pay for this transaction now (its STRK balance is below the transaction's maximum fee); nothing was submitted",
+    );
+  }
+  return errors.executionError(
+    `the node refused the relayer's transaction, nothing was submitted: ${cause.nodeMessage}${cause.data ? ` ${typeof cause.data === 'string' ? cause.data : JSON.stringify(cause.data)}` : ''}`,
+  );
+}

@@ -1,0 +1,362 @@
+/**
+ * The transport-free core: start-up checks, the SNIP-29 method table, and one body in, one body
+ * out. The HTTP server only reads requests and writes what this answers.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+
+import { errors, PaymasterError } from './errors';
+import { AccountClasses } from './flows/accounts';
+import { buildTransaction } from './flows/build';
+import type { Caller, FlowContext, Policy } from './flows/context';
+import { executeTransaction } from './flows/execute';
+import { BuildRecords, Claims } from './flows/records';
+import { ChainClock } from './node/clock';
+import { NodeUnavailable, StarknetNode } from './node/client';
+import { checkSignature, erc20Balance, erc20Decimals } from './node/contracts';
+import {
+  errorMessage,
+  type JsonRpcCall,
+  type JsonRpcId,
+  parseBody,
+  resultMessage,
+} from './protocol/envelope';
+import { type Felt, readFelt, toHex } from './protocol/felt';
+import { FRI_PER_STRK, type GasToken, parseStrkPrice } from './protocol/fees';
+import {
+  namedParams,
+  readExecutableTransaction,
+  readExecutionParameters,
+  readUserTransaction,
+} from './protocol/params';
+import { signHash } from './protocol/transaction';
+import { Relayer } from './relayer/relayer';
+import { randomFelt, TrackingStore } from './relayer/tracking';
+
+export interface PaymasterOptions {
+  /** The Starknet node's JSON-RPC URL (0.9 or 0.10). It may carry a key: it is never shown. */
+  nodeUrl: string;
+  relayerAddress: string;
+  /** The relayer account's Stark private key. */
+  relayerPrivateKey: string;
+  /** The keys whose requests may be sponsored (header x-paymaster-api-key). */
+  apiKeys?: string[];
+  /** Gas tokens of `default` mode besides STRK, with their price in STRK per whole token. */
+  gasTokens?: { address: string; priceInStrk: string }[];
+  feeMarginPercent?: number;
+  defaultValiditySeconds?: number;
+  maxValiditySeconds?: number;
+  minValiditySeconds?: number;
+  nodeTimeoutMs?: number;
+  /** Re-sends of one signed transaction whose answer was lost before it is left uncertain. */
+  sendAttempts?: number;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_POLICY: Policy = {
+  feeMarginPercent: 50,
+  defaultValiditySeconds: 600,
+  maxValiditySeconds: 3600,
+  minValiditySeconds: 30,
+};
+
+export interface Health {
+  status: 'ok' | 'relayer-unfunded' | 'node-unavailable';
+  chain_id: string;
+  relayer: {
+    address: string;
+    strk_balance?: string;
+    nonce?: string;
+    uncertain_submission: boolean;
+  };
+}
+
+/** Why the paymaster cannot start; never holds a key. */
+export class StartupError extends Error {}
+
+const STRK = BigInt(STRK_TOKEN_ADDRESS);
+const CURVE_ORDER = 0x800000000000010ffffffffffffffffb781126dcae7b2321e66a241adc64d2fn;
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+function readPrivateKey(key: string): string {
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(key.trim())) {
+    throw new StartupError('the relayer key is not a hex private key (0x...)');
+  }
+  const value = BigInt(key.trim());
+  if (value === 0n || value >= CURVE_ORDER)
+    throw new StartupError("the relayer key is out of the Stark curve's range");
+  return toHex(value);
+}
+
+type Method = (paymaster: Paymaster, params: unknown, caller: Caller) => Promise<unknown>;
+
+const noParams = (params: unknown) => {
+  if (params !== undefined && !(Array.isArray(params) && params.length === 0)) {
+    namedParams(params, []);
+  }
+};
+
+const METHODS: Record<string, Method> = {
+  paymaster_isAvailable: async (paymaster, params) => {
+    noParams(params);
+    return (await paymaster.health()).status === 'ok';
+  },
+  paymaster_getSupportedTokens: async (paymaster, params) => {
+    noParams(params);
+    return [...paymaster.context.tokens.values()].map((token) => ({
+      token_address: toHex(token.address),
+      decimals: token.decimals,
+      price_in_strk: toHex(token.priceInFri),
+    }));
+  },
+  paymaster_buildTransaction: (paymaster, params, caller) => {
+    const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
+    return buildTransaction(
+      paymaster.context,
+      readUserTransaction(transaction),
+      readExecutionParameters(parameters),
+      caller,
+    );
+  },
+  paymaster_executeTransaction: (paymaster, params, caller) => {
+    const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
+    return executeTransaction(
+      paymaster.context,
+      readExecutableTransaction(transaction),
+      readExecutionParameters(parameters),
+      caller,
+    );
+  },
+  paymaster_trackingIdToLatestHash: async (paymaster, params) => {
+    const { tracking_id: id } = namedParams(params, ['tracking_id']);
+    return paymaster.trackingStatus(readFelt(id, 'tracking_id'));
+  },
+};
+
+export class Paymaster {
+  private readonly apiKeyHashes: Buffer[];
+
+  private constructor(
+    readonly context: FlowContext,
+    apiKeys: string[],
+  ) {
+    this.apiKeyHashes = apiKeys.map(sha256);
+  }
+
+  /** Checks the node, the relayer (deployed, and the key signs for it) and the gas tokens. */
+  static async start(options: PaymasterOptions): Promise<Paymaster> {
+    const log = options.log ?? (() => undefined);
+    const privateKey = readPrivateKey(options.relayerPrivateKey);
+    let relayerAddress: Felt;
+    try {
+      relayerAddress = readFelt(options.relayerAddress, 'relayer');
+    } catch {
+      throw new StartupError('the relayer address is not a felt (0x...)');
+    }
+    const node = new StarknetNode(options.nodeUrl, options.nodeTimeoutMs ?? 10_000);
+    try {
+      const chainId = BigInt(await node.chainId());
+      if ((await node.classHashAt(toHex(relayerAddress))) === undefined) {
+        throw new StartupError(
+          `no account is deployed at the relayer address ${toHex(relayerAddress)}`,
+        );
+      }
+      const probe = randomFelt();
+      const check = await checkSignature(node, relayerAddress, probe, signHash(probe, privateKey));
+      if (!check.valid) {
+        throw new StartupError(
+          `the relayer key does not sign for the relayer account ${toHex(relayerAddress)} (${check.why})`,
+        );
+      }
+      const tokens = new Map<Felt, GasToken>();
+      tokens.set(STRK, {
+        address: STRK,
+        decimals: await erc20Decimals(node, STRK),
+        priceInFri: FRI_PER_STRK,
+      });
+      for (const listed of options.gasTokens ?? []) {
+        let address: Felt;
+        let priceInFri: bigint;
+        try {
+          address = readFelt(listed.address, 'gas token');
+          priceInFri = parseStrkPrice(listed.priceInStrk);
+        } catch (error) {
+          throw new StartupError(`gas token ${listed.address}: ${(error as Error).message}`);
+        }
+        if (address === STRK) throw new StartupError('STRK is always a gas token, at price 1');
+        const decimals = await erc20Decimals(node, address).catch(() => {
+          throw new StartupError(
+            `gas token ${toHex(address)} has no decimals(): is it an ERC-20 on this network?`,
+          );
+        });
+        tokens.set(address, { address, decimals, priceInFri });
+      }
+      const claims = new Claims();
+      const relayer = new Relayer({
+        node,
+        address: relayerAddress,
+        privateKey,
+        chainId,
+        sendAttempts: options.sendAttempts,
+        onDropped: (hash) => {
+          claims.releaseHash(hash);
+          log(`dropped transaction ${toHex(hash)}: never included, its request is free again`);
+        },
+      });
+      const context: FlowContext = {
+        node,
+        chainId,
+        clock: new ChainClock(node),
+        relayer,
+        tokens,
+        accounts: new AccountClasses(node),
+        builds: new BuildRecords(),
+        claims,
+        tracking: new TrackingStore(),
+        policy: {
+          feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
+          defaultValiditySeconds:
+            options.defaultValiditySeconds ?? DEFAULT_POLICY.defaultValiditySeconds,
+          maxValiditySeconds: options.maxValiditySeconds ?? DEFAULT_POLICY.maxValiditySeconds,
+          minValiditySeconds: options.minValiditySeconds ?? DEFAULT_POLICY.minValiditySeconds,
+        },
+        log,
+      };
+      return new Paymaster(context, options.apiKeys ?? []);
+    } catch (error) {
+      if (error instanceof StartupError) throw error;
+      if (error instanceof NodeUnavailable) {
+        throw new StartupError(`the Starknet node does not answer (${error.message})`);
+      }
+      throw new StartupError(
+        `the Starknet node refused a start-up check: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Whether `key` is one of the sponsor keys (compared as SHA-256 digests, in constant time). */
+  isSponsorKey(key: string | undefined): boolean {
+    if (!key) return false;
+    const digest = sha256(key);
+    let found = false;
+    for (const known of this.apiKeyHashes) found = timingSafeEqual(known, digest) || found;
+    return found;
+  }
+
+  /** One JSON-RPC call. */
+  async call(method: string, params: unknown, caller: Caller): Promise<unknown> {
+    const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+    if (!handler) throw errors.methodNotFound(method);
+    return handler(this, params, caller);
+  }
+
+  /** A request body (one call or a batch) and the API key header: the status and body to answer. */
+  async handle(
+    text: string,
+    apiKey: string | undefined,
+  ): Promise<{ status: number; body?: string }> {
+    let parsed: ReturnType<typeof parseBody>;
+    try {
+      parsed = parseBody(text);
+    } catch (error) {
+      const refusal = error as PaymasterError;
+      return { status: refusal.httpStatus, body: JSON.stringify(errorMessage(null, refusal)) };
+    }
+    const caller: Caller = { sponsorKey: this.isSponsorKey(apiKey) };
+    const answers = await Promise.all(parsed.calls.map((call) => this.answer(call, caller)));
+    const sent = answers.filter((answer) => answer !== undefined);
+    if (!parsed.batch) {
+      const [only] = sent;
+      if (!only) return { status: 204 };
+      const status = 'error' in only ? (only.status ?? 200) : 200;
+      return { status, body: JSON.stringify(only.message) };
+    }
+    return sent.length === 0
+      ? { status: 204 }
+      : { status: 200, body: JSON.stringify(sent.map((a) => a.message)) };
+  }
+
+  private async answer(
+    call: JsonRpcCall | { id: JsonRpcId; error: PaymasterError },
+    caller: Caller,
+  ): Promise<{ message: object; status?: number; error?: true } | undefined> {
+    if ('error' in call)
+      return {
+        message: errorMessage(call.id, call.error),
+        status: call.error.httpStatus,
+        error: true,
+      };
+    try {
+      const result = await this.call(call.method, call.params, caller);
+      return call.id === undefined ? undefined : { message: resultMessage(call.id, result) };
+    } catch (error) {
+      const refusal = error instanceof PaymasterError ? error : this.unexpected(call.method, error);
+      if (refusal.code !== -32601) {
+        this.context.log(
+          `refused ${call.method}: ${refusal.code} ${JSON.stringify(refusal.data ?? refusal.message)}`,
+        );
+      }
+      return call.id === undefined
+        ? undefined
+        : { message: errorMessage(call.id, refusal), status: refusal.httpStatus, error: true };
+    }
+  }
+
+  /** A bug, not a refusal: logged with its stack (which holds no key), answered as -32603. */
+  private unexpected(method: string, error: unknown): PaymasterError {
+    this.context.log(`internal error in ${method}: ${(error as Error)?.stack ?? String(error)}`);
+    return errors.internal();
+  }
+
+  async trackingStatus(
+    id: Felt,
+  ): Promise<{ transaction_hash: string; status: 'active' | 'accepted' | 'dropped' }> {
+    const tracked = this.context.tracking.get(id);
+    if (!tracked)
+      throw errors.invalidId(`no request of this paymaster has tracking id ${toHex(id)}`);
+    const { relayer, node } = this.context;
+    let status;
+    try {
+      status = await node.transactionStatus(toHex(tracked.hash));
+    } catch (error) {
+      throw errors.unknown(`the Starknet node is unavailable (${(error as Error).message})`);
+    }
+    const finality = status?.finality_status;
+    const answer =
+      finality === 'ACCEPTED_ON_L2' || finality === 'ACCEPTED_ON_L1'
+        ? 'accepted'
+        : finality === 'RECEIVED' || finality === 'CANDIDATE' || finality === 'PRE_CONFIRMED'
+          ? 'active'
+          : relayer.isUncertain(tracked.hash)
+            ? 'active'
+            : 'dropped';
+    return { transaction_hash: toHex(tracked.hash), status: answer };
+  }
+
+  /** The node answers, the relayer has STRK, and whether a submission is still unconfirmed. */
+  async health(): Promise<Health> {
+    const { relayer, node, chainId } = this.context;
+    const base = {
+      chain_id: toHex(chainId),
+      relayer: { address: toHex(relayer.address), uncertain_submission: relayer.hasUncertain },
+    };
+    try {
+      const [balance, nonce] = await Promise.all([
+        erc20Balance(node, STRK, relayer.address),
+        node.nonce(toHex(relayer.address)),
+      ]);
+      return {
+        ...base,
+        status: balance > 0n ? 'ok' : 'relayer-unfunded',
+        relayer: { ...base.relayer, strk_balance: balance.toString(), nonce: toHex(nonce) },
+      };
+    } catch {
+      return { ...base, status: 'node-unavailable' };
+    }
+  }
+
+  close(): void {
+    this.context.relayer.close();
+  }
+}

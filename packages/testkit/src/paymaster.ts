@@ -1,0 +1,97 @@
+/**
+ * packages/paymaster as its users run it: the built `l2-paymaster` CLI (dist/cli.js) on
+ * 127.0.0.1 in front of a Starknet node, the relayer key in its environment only.
+ */
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { newestMtime, tryLock } from './cacheFolders';
+import { LOOPBACK, REPO_ROOT } from './constants';
+import { runCommand, spawnService, type Service } from './processes';
+
+export const PAYMASTER_DIR = path.join(REPO_ROOT, 'packages/paymaster');
+export const PAYMASTER_CLI = path.join(PAYMASTER_DIR, 'dist/cli.js');
+const BUILD_LOCK = path.join(REPO_ROOT, 'node_modules/.cache/l2wallet-paymaster-build.lock');
+
+/**
+ * The paymaster's dist, built when missing or older than its sources (`npm test` builds it first;
+ * parallel test files wait for one build under a lock).
+ */
+export async function ensurePaymasterBuilt(): Promise<string> {
+  const fresh = () =>
+    existsSync(PAYMASTER_CLI) &&
+    statSync(PAYMASTER_CLI).mtimeMs >= newestMtime(path.join(PAYMASTER_DIR, 'src'));
+  if (fresh()) return PAYMASTER_CLI;
+  mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
+  while (!tryLock(BUILD_LOCK, 120_000)) await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    if (!fresh()) {
+      await runCommand(
+        process.execPath,
+        [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: PAYMASTER_DIR },
+      );
+    }
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+  return PAYMASTER_CLI;
+}
+
+export interface PaymasterProcess extends Service {
+  url: string;
+  port: number;
+}
+
+export interface StartPaymasterOptions {
+  /** The Starknet node's JSON-RPC URL. */
+  nodeUrl: string;
+  /** The relayer account: its address, and its key (passed in the environment). */
+  relayer: { address: string; privateKey: string };
+  /** Sponsor keys (`--api-key`). */
+  apiKeys?: string[];
+  /** `--gas-token <address>=<price in STRK>`. */
+  gasTokens?: { address: string; priceInStrk: string }[];
+  /** 0 or absent: a free port (the one it binds is read from its output). */
+  port?: number;
+  /** More CLI options (`--fee-margin 20`, ...). */
+  args?: string[];
+  name?: string;
+  /** Each output line, e.g. to show it on a terminal. */
+  echo?: (line: string) => void;
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+/** Starts `l2-paymaster`; ready once it prints the URL it listens on. */
+export async function startPaymaster(options: StartPaymasterOptions): Promise<PaymasterProcess> {
+  const cli = await ensurePaymasterBuilt();
+  const args = [
+    cli,
+    '--node',
+    options.nodeUrl,
+    '--relayer',
+    options.relayer.address,
+    '--host',
+    LOOPBACK,
+    '--port',
+    String(options.port ?? 0),
+    ...(options.apiKeys ?? []).flatMap((key) => ['--api-key', key]),
+    ...(options.gasTokens ?? []).flatMap((token) => [
+      '--gas-token',
+      `${token.address}=${token.priceInStrk}`,
+    ]),
+    ...(options.args ?? []),
+  ];
+  const service = await spawnService({
+    name: options.name ?? 'l2-paymaster',
+    command: process.execPath,
+    args,
+    env: { L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey },
+    readyLine: /l2-paymaster listening on http/,
+    timeoutMs: 60_000,
+    echo: options.echo,
+    onExit: options.onExit,
+  });
+  const url = /l2-paymaster listening on (http:\/\/\S+)/.exec(service.output())![1];
+  return { ...service, port: Number(new URL(url).port), url };
+}
