@@ -67,14 +67,28 @@ describe('l2_createAccount', () => {
     expect(next.addressIndex).toBe(3);
   });
 
-  it('keeps accounts per chain: the default index counts per network', async () => {
+  // Issue 24 changed this answer: the default index used to count per network, so "a new
+  // Mainnet account" was index 0 again, the address already used on Testnet.
+  it('keeps records per chain, but a new account is new on every network', async () => {
     const { request } = await installGranted();
     resultOf(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }));
     resultOf(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }));
     const onMainnet = resultOf<Created>(
       await request({ method: 'l2_createAccount', params: { chainId: MAINNET } }),
     );
-    expect(onMainnet.addressIndex).toBe(0);
+    expect(onMainnet.addressIndex).toBe(2);
+    // The same index on the other network is the same address, stored as that network's record.
+    const zeroOnMainnet = resultOf<Created>(
+      await request({ method: 'l2_createAccount', params: { addressIndex: 0, chainId: MAINNET } }),
+    );
+    expect(zeroOnMainnet).toEqual({
+      address: (await expectedAccount(DEFAULT_SRP, 0)).address,
+      addressIndex: 0,
+    });
+    expect(
+      resultOf<Created>(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }))
+        .addressIndex,
+    ).toBe(3);
   });
 
   // The rows touch no state: they share one installed snap (snaps-jest runs one snap at a time,

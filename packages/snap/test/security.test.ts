@@ -17,7 +17,9 @@ import {
   expectedAccount,
   expectError,
   MAINNET,
+  OTHER_SRP,
   pad,
+  responseOf,
   resultOf,
   TESTNET,
   verifyWithScure,
@@ -174,35 +176,56 @@ describe('sites are granted, not assumed', () => {
       ),
     ).toBe(first.publicKey);
 
-    // A new index asks, naming what the site already holds.
+    // A new index asks, naming what the site already holds and the address it would get.
+    const second = await expectedAccount(DEFAULT_SRP, 1);
     const creating = snap.request({ origin: ORIGIN, method: 'l2_createAccount' });
     const createUi = asConfirmation(await creating.getInterface());
     expect(dialogText(createUi.content)).toMatch(/Already allowed\n#0/u);
-    expect(dialogText(createUi.content)).toContain('the next new one');
+    expect(dialogText(createUi.content)).toContain('#1 (a new one)');
+    expect(dialogText(createUi.content)).toContain(second.address);
     await createUi.ok();
     expect(resultOf<{ addressIndex: number }>(await creating).addressIndex).toBe(1);
 
-    // Another site using account 0 asks, naming that site and the account; declining is 4001.
-    const using = snap.request({
+    // Issue 24 changed this answer: another site naming account 0 used to get a grant dialog,
+    // which appeared only for the user's own addresses (an oracle). Now it gets the same error
+    // as for a stranger's address, with no dialog ...
+    const stranger = await expectedAccount(OTHER_SRP, 0);
+    const refusals = [];
+    for (const userAddress of [first.address, stranger.address]) {
+      const response = responseOf(
+        await snap.request({
+          origin: OTHER_ORIGIN,
+          method: 'l2_extractPublicKey',
+          params: { userAddress },
+        }),
+      );
+      expect(JSON.stringify(response)).not.toContain(userAddress.slice(2));
+      refusals.push(response);
+    }
+    expect(refusals[0]).toEqual(refusals[1]);
+    expect(refusals[0].error?.code).toBe(-32602);
+    // ... and asks for it by index: the dialog names the site, the address and who else has it.
+    const asking = snap.request({
       origin: OTHER_ORIGIN,
-      method: 'l2_extractPublicKey',
-      params: { userAddress: first.address },
+      method: 'l2_createAccount',
+      params: { addressIndex: 0 },
     });
-    const useUi = asConfirmation(await using.getInterface());
-    expect(dialogText(useUi.content)).toContain('other.example');
-    expect(dialogText(useUi.content)).toContain('Allow this site to use an account?');
-    expect(dialogText(useUi.content)).toContain(first.address);
-    await useUi.cancel();
-    expectError(await using, 4001);
-    // ... and stored nothing: it asks again.
-    const retry = snap.request({
-      origin: OTHER_ORIGIN,
-      method: 'l2_extractPublicKey',
-      params: { userAddress: first.address },
-    });
-    const retryUi = asConfirmation(await retry.getInterface());
-    await retryUi.ok();
-    expect(resultOf(await retry)).toBe(first.publicKey);
+    const askUi = asConfirmation(await asking.getInterface());
+    expect(dialogText(askUi.content)).toContain('other.example');
+    expect(dialogText(askUi.content)).toContain(first.address);
+    expect(dialogText(askUi.content)).toContain(`Other sites allowed\n${SITE}`);
+    expect(dialogText(askUi.content)).toContain('Already your account on\nTestnet');
+    await askUi.cancel();
+    expectError(await asking, 4001);
+    // Declining stored nothing: still refused, without a dialog.
+    expectError(
+      await snap.request({
+        origin: OTHER_ORIGIN,
+        method: 'l2_extractPublicKey',
+        params: { userAddress: first.address },
+      }),
+      -32602,
+    );
   });
 
   it('a recovery scan from a site without a grant asks first; a decline stores nothing', async () => {
@@ -562,14 +585,25 @@ describe('the home page lists the sites allowed, and revokes them', () => {
     expect(after).not.toContain(SITE);
     expect(after).toContain('No site may use your accounts yet');
 
-    const using = snap.request({
+    // Revoked: the account is refused like any other (issue 24: no dialog for an address), and
+    // the site asks for it again by index.
+    expectError(
+      await snap.request({
+        origin: ORIGIN,
+        method: 'l2_extractPublicKey',
+        params: { userAddress: account.address },
+      }),
+      -32602,
+      /is not an account of this snap that this site may use/u,
+    );
+    const asking = snap.request({
       origin: ORIGIN,
-      method: 'l2_extractPublicKey',
-      params: { userAddress: account.address },
+      method: 'l2_createAccount',
+      params: { addressIndex: 0 },
     });
-    const ui = asConfirmation(await using.getInterface());
-    expect(dialogText(ui.content)).toContain('Allow this site to use an account?');
+    const ui = asConfirmation(await asking.getInterface());
+    expect(dialogText(ui.content)).toContain('Create an account for this site?');
     await ui.cancel();
-    expectError(await using, 4001);
+    expectError(await asking, 4001);
   });
 });

@@ -7,6 +7,7 @@ import {
   DEFAULT_SRP,
   dialogText,
   expectedAccount,
+  expectError,
   installGranted,
   MAINNET,
   pad,
@@ -116,16 +117,26 @@ describe('state migrations', () => {
       name: 'Mainnet',
       chainId: MAINNET,
     });
-    // Accounts stored before grants existed belong to no site: the first use asks.
-    const using = request({
-      method: 'l2_extractPublicKey',
-      params: { userAddress: account.address },
-    });
-    const grantUi = asConfirmation(await using.getInterface());
-    expect(dialogText(grantUi.content)).toContain('Allow this site to use an account?');
+    // Accounts stored before grants existed belong to no site: naming one is refused like any
+    // address the site was not granted, and the site asks for it by index (the dialog shows the
+    // address and that it is already the user's account on Testnet).
+    expectError(
+      await request({ method: 'l2_extractPublicKey', params: { userAddress: account.address } }),
+      -32602,
+      /"userAddress" is not an account of this snap that this site may use/u,
+    );
+    const asking = request({ method: 'l2_createAccount', params: { addressIndex: 3 } });
+    const grantUi = asConfirmation(await asking.getInterface());
+    expect(dialogText(grantUi.content)).toContain('Create an account for this site?');
     expect(dialogText(grantUi.content)).toContain(account.address);
+    expect(dialogText(grantUi.content)).toContain('Already your account on\nTestnet');
     await grantUi.ok();
-    expect(resultOf<string>(await using)).toBe(account.publicKey);
+    expect(resultOf<{ address: string }>(await asking).address).toBe(account.address);
+    expect(
+      resultOf<string>(
+        await request({ method: 'l2_extractPublicKey', params: { userAddress: account.address } }),
+      ),
+    ).toBe(account.publicKey);
     // The migration added the ETH/STRK defaults.
     const pending = request({
       method: 'l2_addErc20Token',

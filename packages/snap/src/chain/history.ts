@@ -26,6 +26,13 @@ export type HistoryQuery = {
   contractAddress?: string;
   withDeployTxn: boolean;
   onlyFromState: boolean;
+  /**
+   * Whether the records in snap state (sent by the account, including those the node never
+   * accepted) may answer: only for an account granted to the asking site (methods decide, see
+   * sites/grants.ts). Without them the answer is the chain's public history alone, the same for
+   * any address.
+   */
+  fromState: boolean;
 };
 
 const sameHex = (a: string, b: string): boolean => a !== '' && b !== '' && BigInt(a) === BigInt(b);
@@ -109,12 +116,13 @@ function isVersionRefusal(error: unknown): boolean {
  */
 export async function readHistory(query: HistoryQuery): Promise<TransactionRecord[]> {
   const byHash = new Map<string, TransactionRecord>();
-  const stored = transactionsOf(await stateStore.read(), query.chainId).filter(
-    (record) =>
-      inWindow(record, query) &&
-      (sameHex(record.senderAddress, query.address) ||
-        sameHex(record.contractAddress, query.address)),
-  );
+  // Only the account's own records: one that merely calls the account as a contract was sent by
+  // another account, which the asker may not have been granted.
+  const stored = query.fromState
+    ? transactionsOf(await stateStore.read(), query.chainId).filter(
+        (record) => inWindow(record, query) && sameHex(record.senderAddress, query.address),
+      )
+    : [];
   for (const record of stored) {
     byHash.set(hashKey(record.txnHash), record);
   }

@@ -105,6 +105,7 @@ async function readLastTransactions(
         pageSize: 50,
         withDeployTxn: true,
         onlyFromState: false,
+        fromState: true,
       }),
     ),
   );

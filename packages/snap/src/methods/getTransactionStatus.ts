@@ -7,6 +7,7 @@ import { StarknetRpcError } from '../chain/rpc';
 import { mapNodeStatus, mergeStatus, type NodeTransactionStatus } from '../chain/status';
 import { defineMethod } from '../rpc/dispatcher';
 import { FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { grantedAccount } from '../sites/grants';
 import { stateStore, transactionsOf, updateTransaction } from '../state';
 
 const TXN_HASH_NOT_FOUND = 29;
@@ -15,11 +16,15 @@ const TXN_HASH_NOT_FOUND = 29;
  * l2_getTransactionStatus: asks the node, maps finality and execution status to the record
  * status (RECEIVED, PENDING, ACCEPTED_ON_L2, REJECTED with failureReason), updates the stored
  * record when there is one, and returns the status.
+ *
+ * What snap state knows of a transaction (a record the node never saw, a final status) answers
+ * only when its sender is an account granted to the asking site; for any other hash the answer
+ * is the node's alone, whether or not the snap holds a record of it.
  */
 export const getTransactionStatus = defineMethod({
   names: ['getTransactionStatus'],
   params: type({ transactionHash: FeltStruct, chainId: OptionalChainIdStruct }),
-  handler: async ({ transactionHash, chainId }) => {
+  handler: async ({ transactionHash, chainId }, { origin }) => {
     const chain = getChain(chainId);
     let node: NodeTransactionStatus;
     try {
@@ -28,10 +33,11 @@ export const getTransactionStatus = defineMethod({
       });
     } catch (error) {
       if (error instanceof StarknetRpcError && error.code === TXN_HASH_NOT_FOUND) {
-        const stored = transactionsOf(await stateStore.read(), chainId).find(
+        const state = await stateStore.read();
+        const stored = transactionsOf(state, chainId).find(
           (record) => BigInt(record.txnHash) === BigInt(transactionHash),
         );
-        if (stored) {
+        if (stored && grantedAccount(state, origin, stored.senderAddress, chainId)) {
           return stored.status;
         }
         throw new ResourceNotFoundError(
@@ -50,7 +56,9 @@ export const getTransactionStatus = defineMethod({
       }
       const merged = mergeStatus(stored, mapped);
       updateTransaction(state, chainId, transactionHash, merged);
-      return merged.status;
+      return grantedAccount(state, origin, stored.senderAddress, chainId)
+        ? merged.status
+        : mapped.status;
     });
   },
 });

@@ -3,6 +3,8 @@ import { boolean, defaulted, define, optional, type } from 'superstruct';
 import { readHistory } from '../chain/history';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { grantedAccount } from '../sites/grants';
+import { stateStore } from '../state';
 
 /** SPEC 8: the page size is 10, 25 or 50. */
 const PageSizeStruct = define<10 | 25 | 50>('page size', (value) =>
@@ -20,6 +22,10 @@ const DaysStruct = define<number>('number of days', (value) =>
  * received in the last `txnsInLastNumOfDays` days, newest first: from the node (fee-token
  * Transfer events, read in pages of `pageSize`), an explorer when the build names one, and the
  * records in snap state (src/chain/history.ts).
+ *
+ * The records in snap state answer only for an account granted to the asking site. For any other
+ * address, one of the user's or a stranger's, the answer is the chain's public history alone,
+ * read the same way (`onlyFromState: true` is then always empty).
  */
 export const getTransactions = defineMethod({
   names: ['getTransactions', 'getTransaction'],
@@ -32,15 +38,18 @@ export const getTransactions = defineMethod({
     onlyFromState: defaulted(boolean(), false),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({
-    senderAddress,
-    contractAddress,
-    pageSize,
-    txnsInLastNumOfDays,
-    withDeployTxn,
-    onlyFromState,
-    chainId,
-  }) =>
+  handler: async (
+    {
+      senderAddress,
+      contractAddress,
+      pageSize,
+      txnsInLastNumOfDays,
+      withDeployTxn,
+      onlyFromState,
+      chainId,
+    },
+    { origin },
+  ) =>
     readHistory({
       chainId,
       address: senderAddress,
@@ -49,5 +58,7 @@ export const getTransactions = defineMethod({
       contractAddress,
       withDeployTxn,
       onlyFromState,
+      fromState:
+        grantedAccount(await stateStore.read(), origin, senderAddress, chainId) !== undefined,
     }),
 });

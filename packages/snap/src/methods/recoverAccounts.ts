@@ -10,7 +10,7 @@ import { deriveAccountKey, type AccountKey } from '../keys';
 import { invalidParams } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
-import { askGrant, isGranted, MAX_ACCOUNTS_PER_CALL, recordGrant } from '../sites/grants';
+import { MAX_ACCOUNTS_PER_CALL, recordGrant, requireIndexGrant } from '../sites/grants';
 import {
   ETH_TOKEN_ADDRESS,
   findAccount,
@@ -55,24 +55,23 @@ export const recoverAccounts = defineMethod({
       );
     }
     const range = Array.from({ length: maxScanned }, (_, offset) => startScanIndex + offset);
-    if (!isGranted(await stateStore.read(), origin, range)) {
-      await askGrant(origin, {
-        kind: 'recover',
-        chainId,
-        fromIndex: startScanIndex,
-        toIndex: startScanIndex + maxScanned - 1,
-      });
+    // Derived before the dialog, which shows every address of the range (at most 20).
+    const rangeKeys: AccountKey[] = [];
+    for (const index of range) {
+      rangeKeys.push(await deriveAccountKey(index));
     }
+    await requireIndexGrant(origin, {
+      kind: 'recover',
+      chainId,
+      accounts: rangeKeys.map(({ addressIndex, address }) => ({ addressIndex, address })),
+    });
     const chain = getChain(chainId);
     const scanned: ScanResult[] = [];
     let missed = 0;
     let next = startScanIndex;
     while (scanned.length < maxScanned && missed < maxMissed) {
       const count = Math.min(maxScanned - scanned.length, RECOVERY_BATCH_ADDRESSES);
-      const keys: AccountKey[] = [];
-      for (let index = next; index < next + count; index += 1) {
-        keys.push(await deriveAccountKey(index));
-      }
+      const keys = rangeKeys.slice(next - startScanIndex, next - startScanIndex + count);
       next += count;
       const calls: RpcCall[] = keys.flatMap((key) => [
         classHashAtCall(key.address, 'latest'),

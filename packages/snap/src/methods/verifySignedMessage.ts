@@ -1,12 +1,15 @@
 import { array, optional, string, type, union } from 'superstruct';
 
-import { isOwnAccount, ownAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../accounts';
 import { verifyOnChain } from '../chain/onChainAccount';
 import { verifyHash } from '../keys/signing';
+import { getNetwork } from '../networks';
 import { pickAliased } from '../rpc/aliases';
 import { invalidParams } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct, parseFelt } from '../rpc/structs';
+import { grantedAccount } from '../sites/grants';
+import { stateStore } from '../state';
 import { TypedDataStruct, typedDataHash } from '../typedData';
 
 /** "0xr,0xs" or ["0xr", "0xs"]; undefined when any value is not a felt. */
@@ -21,8 +24,13 @@ function parseSignature(signature: string | string[]): string[] | undefined {
 
 /**
  * l2_verifySignedMessage: true when `signature` is the signer's signature of the typed data.
- * A malformed signature is false. The snap's own accounts are verified locally; other accounts
- * by their contract's is_valid_signature on chain.
+ * A malformed signature is false.
+ *
+ * Only an account granted to the asking site is verified locally, with its key. Every other
+ * address is verified the one way a stranger's is: by its contract's is_valid_signature on
+ * chain, the same node calls in the same order, and an address with no contract is the same
+ * error. So the answer (true, false or the error), its timing and the node traffic are the same
+ * for one of the user's accounts the site was not granted as for anybody else's.
  */
 export const verifySignedMessage = defineMethod({
   names: ['verifySignedMessage'],
@@ -33,27 +41,28 @@ export const verifySignedMessage = defineMethod({
     signature: union([string(), array(string())]),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ typedDataMessage, address, signerAddress, signature, chainId }) => {
+  handler: async (
+    { typedDataMessage, address, signerAddress, signature, chainId },
+    { origin },
+  ) => {
     const signer = pickAliased({ address, signerAddress });
     const field = address ? 'address' : 'signerAddress';
-    if (!(await isOwnAccount(signer, chainId))) {
-      const parsed = parseSignature(signature);
-      if (!parsed) {
-        return false;
-      }
-      const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
-      const onChain = await verifyOnChain(signer, messageHash, parsed, chainId);
-      if (!onChain.deployed) {
-        throw invalidParams(
-          field,
-          `is neither an account of this snap nor a deployed account: ${signer} has no contract whose is_valid_signature could check the signature`,
-        );
-      }
-      return onChain.valid;
-    }
-    const key = await ownAccountKey(signer, chainId, field);
-    const messageHash = typedDataHash(typedDataMessage, key.address, 'typedDataMessage');
     const parsed = parseSignature(signature);
-    return parsed ? verifyHash(key, messageHash, parsed) : false;
+    if (!parsed) {
+      return false;
+    }
+    const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
+    if (grantedAccount(await stateStore.read(), origin, signer, chainId)) {
+      const key = await requireOwnAccountKey(signer, chainId, field, origin);
+      return verifyHash(key, messageHash, parsed);
+    }
+    const onChain = await verifyOnChain(signer, messageHash, parsed, chainId);
+    if (!onChain.deployed) {
+      throw invalidParams(
+        field,
+        `has no deployed account contract on ${getNetwork(chainId).name} whose is_valid_signature could check the signature`,
+      );
+    }
+    return onChain.valid;
   },
 });

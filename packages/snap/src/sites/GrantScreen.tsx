@@ -1,14 +1,19 @@
-import { Banner, Box, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
+import { Banner, Box, Divider, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../networks';
 import { Field, Title } from '../ui/components';
 
-/** What a site asks to be allowed. */
+type Account = { addressIndex: number; address: string };
+
+/** What a site asks to be allowed: always by index, with the address each index names. */
 export type GrantRequest =
-  | { kind: 'use'; chainId: string; addressIndex: number; address: string }
-  /** A new account: its index and address when the site named the index. */
-  | { kind: 'create'; chainId: string; addressIndex?: number; address?: string; deploy: boolean }
-  | { kind: 'recover'; chainId: string; fromIndex: number; toIndex: number };
+  /** `isNew`: the index was picked as "a new account" (the site named none). */
+  | { kind: 'use'; chainId: string; accounts: [Account]; isNew: boolean }
+  | { kind: 'create'; chainId: string; accounts: [Account]; isNew: boolean; deploy: boolean }
+  | { kind: 'recover'; chainId: string; accounts: Account[] };
+
+/** An account as the dialog shows it: where the user already uses the address, who else may. */
+export type ShownAccount = Account & { networks: string[]; otherSites: string[] };
 
 const describeGranted = (indexes: number[]): string =>
   indexes.length === 0
@@ -21,48 +26,78 @@ const TITLES: Record<GrantRequest['kind'], string> = {
   recover: 'Let this site look for your accounts?',
 };
 
+const EVERY_NETWORK =
+  'An account has the same address on every network: the site may use it on Mainnet and Testnet.';
+
 function explanation(request: GrantRequest): string {
   switch (request.kind) {
     case 'use':
-      return 'The site will see this address and may ask to sign with it (each signature is still shown to you).';
+      return `The site will see this address and may ask to sign with it (each signature is still shown to you). ${EVERY_NETWORK}`;
     case 'create':
       return request.deploy
-        ? 'A new account is derived from your secret phrase, shown to the site and deployed (the deployment and its fee are shown next).'
-        : 'A new account is derived from your secret phrase and shown to the site, which may then ask to sign with it.';
+        ? `The account is derived from your secret phrase, shown to the site and deployed (the deployment and its fee are shown next). ${EVERY_NETWORK}`
+        : `The account is derived from your secret phrase and shown to the site, which may then ask to sign with it. ${EVERY_NETWORK}`;
     case 'recover':
-      return 'The snap derives these accounts and checks them on chain. Those found are stored and shown to the site, which may then ask to sign with them.';
+      return `The snap derives these accounts and checks them on chain. Those found are stored and shown to the site, which may then ask to sign with them. ${EVERY_NETWORK}`;
     default:
       return '';
   }
 }
 
+const AccountFields = ({
+  account,
+  isNew,
+}: {
+  account: ShownAccount;
+  isNew: boolean;
+}): JSXElement => (
+  <Box>
+    <Field
+      label="Account"
+      value={isNew ? `#${account.addressIndex} (a new one)` : `#${account.addressIndex}`}
+    />
+    <Field label="Address" value={account.address} />
+    <Field
+      label="Already your account on"
+      value={account.networks.length > 0 ? account.networks.join(', ') : 'no network yet'}
+    />
+    <Field
+      label="Other sites allowed"
+      value={account.otherSites.length > 0 ? account.otherSites.join(', ') : 'none'}
+    />
+  </Box>
+);
+
 /** The grant dialog; ui/dialogs puts the requesting site above it. */
 export const GrantScreen = ({
   request,
   network,
+  accounts,
   alreadyGranted,
 }: {
   request: GrantRequest;
   network: Network;
+  accounts: ShownAccount[];
   alreadyGranted: number[];
 }): JSXElement => (
   <Box>
     <Title title={TITLES[request.kind]} subtitle={explanation(request)} />
-    <Field label="Network" value={network.name} />
+    <Field label="Network of this request" value={network.name} />
     {request.kind === 'recover' ? (
       <Field
         label="Accounts"
-        value={`#${request.fromIndex} to #${request.toIndex} (${request.toIndex - request.fromIndex + 1} at most)`}
+        value={`#${request.accounts[0]?.addressIndex ?? 0} to #${
+          request.accounts[request.accounts.length - 1]?.addressIndex ?? 0
+        } (${request.accounts.length} at most)`}
       />
-    ) : (
-      <Field
-        label="Account"
-        value={request.addressIndex === undefined ? 'the next new one' : `#${request.addressIndex}`}
-      />
-    )}
-    {request.kind !== 'recover' && request.address ? (
-      <Field label="Address" value={request.address} />
     ) : null}
+    {accounts.map((account) => (
+      <Box>
+        <Divider />
+        <AccountFields account={account} isNew={request.kind !== 'recover' && request.isNew} />
+      </Box>
+    ))}
+    <Divider />
     <Field label="Already allowed" value={describeGranted(alreadyGranted)} />
     <Banner title="Only allow sites you trust" severity="info">
       <Text>

@@ -1,16 +1,38 @@
 /**
- * Sites are granted, never assumed. A site (origin) may derive, use and list only the account
- * indexes the user allowed it; the first time it asks for an account it lacks, a dialog naming
- * the site asks the user. Declining is 4001 and stores nothing. Grants live in state
- * (`grants`, keyed by origin) and are listed, and revocable, on the snap's home page.
+ * Sites are granted, never assumed. Every rule of what a site (origin) may learn about the user's
+ * accounts lives here:
+ *
+ * - A grant is a list of account indexes per site, stored in state (`grants`) and valid on every
+ *   network: an index names the same address on Mainnet and Testnet, so a grant per network
+ *   would hide nothing (the site knows the address and can read both chains) and only ask twice.
+ * - A site asks for an account by index only (l2_createAccount, l2_recoverAccounts,
+ *   l2_estimateAccountDeployFee): the dialog shows the address and where the user already uses
+ *   it, and it appears whatever the index holds, so asking tells the site nothing.
+ * - A method that names an account by address answers only for an account granted to the site.
+ *   Any other address, one of the user's or a stranger's, gets one and the same error before
+ *   anything else is read (requireGrantedAccount). There is no dialog for an address: a dialog
+ *   that appeared only for the user's own addresses would tell the site which ones are the user's.
+ *
+ * Declining is 4001 and stores nothing. Grants are listed, and revocable, on the home page.
  */
 import { getNetwork } from '../networks';
-import { userRejected } from '../rpc/errors';
-import { grantedIndexes, grantIndexes, stateStore, type SnapState } from '../state';
+import { invalidParams, userRejected } from '../rpc/errors';
+import {
+  chainsWithAccountAt,
+  findOwnAccount,
+  grantedIndexes,
+  grantIndexes,
+  nextNewAddressIndex,
+  otherSitesGranted,
+  stateStore,
+  type AccountRecord,
+  type SnapState,
+} from '../state';
 import { confirm } from '../ui/dialogs';
-import { GrantScreen, type GrantRequest } from './GrantScreen';
+import { GrantScreen, type GrantRequest, type ShownAccount } from './GrantScreen';
+import { siteName } from './origin';
 
-export { siteName } from './origin';
+export { siteName };
 export type { GrantRequest };
 
 /** The most accounts one call may add to a site's grant (l2_recoverAccounts' maxScanned). */
@@ -24,20 +46,89 @@ export function isGranted(state: SnapState, origin: string, indexes: readonly nu
   return indexes.every((index) => granted.has(index));
 }
 
-/** Shows the grant dialog; 4001 when the user declines (nothing is stored either way). */
-export async function askGrant(origin: string, request: GrantRequest): Promise<void> {
+/**
+ * The snap's account at `address` when `origin` was granted its index; undefined for every other
+ * address, whether a stranger's or one of the user's that the site was not granted (callers must
+ * treat both alike). The record of `chainId` when there is one, else the account's record on
+ * another network (the address is the same).
+ */
+export function grantedAccount(
+  state: SnapState,
+  origin: string,
+  address: string,
+  chainId: string,
+): AccountRecord | undefined {
+  const account = findOwnAccount(state, chainId, address);
+  return account && isGranted(state, origin, [account.addressIndex]) ? account : undefined;
+}
+
+/**
+ * The one answer for an address the site may not use. It names the field only: never the
+ * address, never whether it belongs to the snap.
+ */
+export function notGranted(field: string): Error {
+  return invalidParams(
+    field,
+    'is not an account of this snap that this site may use: a site gets an account with l2_createAccount or l2_recoverAccounts, which ask the user',
+  );
+}
+
+/** THE grant check of every method that names an account by address. */
+export async function requireGrantedAccount(
+  origin: string,
+  address: string,
+  chainId: string,
+  field: string,
+): Promise<AccountRecord> {
+  const account = grantedAccount(await stateStore.read(), origin, address, chainId);
+  if (!account) {
+    throw notGranted(field);
+  }
+  return account;
+}
+
+/** What the dialog shows of each account: where the user already uses it, and who else may. */
+function describeAccounts(
+  state: SnapState,
+  origin: string,
+  accounts: readonly { addressIndex: number; address: string }[],
+): ShownAccount[] {
+  return accounts.map((account) => ({
+    ...account,
+    networks: chainsWithAccountAt(state, account.addressIndex).map(
+      (chainId) => getNetwork(chainId).name,
+    ),
+    otherSites: otherSitesGranted(state, origin, account.addressIndex).map(siteName),
+  }));
+}
+
+function indexesOf(request: GrantRequest): number[] {
+  return request.accounts.map((account) => account.addressIndex);
+}
+
+/**
+ * Asks the user, unless the site holds every index of the request already. Resolves to true when
+ * the user approved a new grant (the caller stores it with what it creates, recordGrant), false
+ * when nothing had to be asked; 4001 when the user declines (nothing is stored either way).
+ */
+export async function requireIndexGrant(origin: string, request: GrantRequest): Promise<boolean> {
   const state = await stateStore.read();
+  if (isGranted(state, origin, indexesOf(request))) {
+    return false;
+  }
   const approved = await confirm(
     origin,
     GrantScreen({
       request,
       network: getNetwork(request.chainId),
+      accounts: describeAccounts(state, origin, request.accounts),
       alreadyGranted: grantedIndexes(state, origin),
     }),
   );
   if (!approved) {
     throw userRejected();
   }
+  return true;
 }
 
 /** Records, under the state lock, that `origin` may use `indexes`. */
@@ -45,18 +136,21 @@ export function recordGrant(state: SnapState, origin: string, indexes: readonly 
   grantIndexes(state, origin, indexes, nowSeconds());
 }
 
+/** Indexes offered as new in a dialog still open: concurrent requests are offered others. */
+const reservedNewIndexes = new Set<number>();
+
 /**
- * For methods that use one existing account: asks (naming the site and the account) when the
- * site was not granted its index yet, and stores the grant once approved.
+ * The index "a new account" means for this request (state/records nextNewAddressIndex), kept
+ * from every other request until `release`: the dialog shows the address that is then granted,
+ * and two sites asking at once are never offered the same one.
  */
-export async function requireAccountGrant(
+export async function reserveNewIndex(
   origin: string,
-  account: { addressIndex: number; address: string },
-  chainId: string,
-): Promise<void> {
-  if (isGranted(await stateStore.read(), origin, [account.addressIndex])) {
-    return;
-  }
-  await askGrant(origin, { kind: 'use', chainId, ...account });
-  await stateStore.update((state) => recordGrant(state, origin, [account.addressIndex]));
+): Promise<{ addressIndex: number; release: () => void }> {
+  const addressIndex = await stateStore.inspect((state) => {
+    const index = nextNewAddressIndex(state, origin, reservedNewIndexes);
+    reservedNewIndexes.add(index);
+    return index;
+  });
+  return { addressIndex, release: () => reservedNewIndexes.delete(addressIndex) };
 }

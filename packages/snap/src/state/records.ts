@@ -57,11 +57,46 @@ export function upsertAccount(state: SnapState, record: AccountRecord): AccountR
   return record;
 }
 
-/** The smallest address index that has no account on this chain yet. */
-export function nextUnusedAddressIndex(state: SnapState, chainId: string): number {
-  const used = new Set(accountsOf(state, chainId).map((account) => account.addressIndex));
+/** The networks (canonical chain IDs) where the snap holds an account at `addressIndex`. */
+export function chainsWithAccountAt(state: SnapState, addressIndex: number): string[] {
+  return Object.keys(state.accounts).filter((chainId) =>
+    accountsOf(state, chainId).some((account) => account.addressIndex === addressIndex),
+  );
+}
+
+/** The sites other than `origin` that were granted `addressIndex`. */
+export function otherSitesGranted(state: SnapState, origin: string, addressIndex: number): string[] {
+  return Object.values(state.grants)
+    .filter((grant) => grant.origin !== origin && grant.addressIndexes.includes(addressIndex))
+    .map((grant) => grant.origin);
+}
+
+/**
+ * THE notion of "a new account" (l2_createAccount and l2_estimateAccountDeployFee without an
+ * index): the smallest index that has no account of this snap on any network and that no other
+ * site was granted, skipping `reserved` (indexes already offered as new in a pending dialog).
+ * An index names the same address on every network, so an index in use anywhere is never new:
+ * offering it to another site would hand that site an address the user already uses elsewhere.
+ * An index the asking site itself holds but never used is new (nobody else has it).
+ */
+export function nextNewAddressIndex(
+  state: SnapState,
+  origin: string,
+  reserved: ReadonlySet<number> = new Set(),
+): number {
+  const inUse = new Set(reserved);
+  for (const list of Object.values(state.accounts)) {
+    for (const account of list) {
+      inUse.add(account.addressIndex);
+    }
+  }
+  for (const grant of Object.values(state.grants)) {
+    if (grant.origin !== origin) {
+      grant.addressIndexes.forEach((index) => inUse.add(index));
+    }
+  }
   let index = 0;
-  while (used.has(index)) {
+  while (inUse.has(index)) {
     index += 1;
   }
   return index;

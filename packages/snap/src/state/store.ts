@@ -46,6 +46,14 @@ export class SnapStateStore {
   }
 
   /**
+   * Runs `inspect` on the current state under the lock, saving nothing: no update can land
+   * between what it reads and what it decides (e.g. picking an index no one holds yet).
+   */
+  async inspect<T>(inspect: (state: SnapState) => T): Promise<T> {
+    return this.#mutex.runExclusive(async () => inspect(await this.#load()));
+  }
+
+  /**
    * Runs `mutate` on the current state under the lock and saves the result. If `mutate` throws,
    * nothing is saved. Never ask the user (dialogs) inside `mutate`: it would hold the lock.
    */
