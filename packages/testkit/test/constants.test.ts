@@ -6,6 +6,7 @@
  * ERC-20 contracts at those addresses and declares its Argent account class under that hash.
  */
 import {
+  ANVIL_ACCOUNTS,
   ARGENT_ACCOUNT_CLASS_HASH,
   ETH_TOKEN,
   rpc,
@@ -47,5 +48,22 @@ describe('shared Starknet constants', () => {
     } finally {
       await devnet.stop();
     }
+  });
+});
+
+describe('anvil accounts', () => {
+  it("each key is the key of its address (anvil's mnemonic, derived by viem)", () => {
+    const { mnemonicToAccount, privateKeyToAccount } =
+      require('viem/accounts') as typeof import('viem/accounts');
+    ANVIL_ACCOUNTS.forEach((account, index) => {
+      const derived = mnemonicToAccount(
+        'test test test test test test test test test test test junk',
+        {
+          addressIndex: index,
+        },
+      );
+      expect(derived.address).toBe(account.address);
+      expect(privateKeyToAccount(account.privateKey).address).toBe(account.address);
+    });
   });
 });
