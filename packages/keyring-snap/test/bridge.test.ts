@@ -24,7 +24,7 @@ import { recoverMessageAddress, type Hex } from 'viem';
 
 import type { UserOperation } from '../src/chain/userOperation';
 import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from './helpers';
-import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
+import { draftUserOperation, ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
 import { connectBridge, type Added, type Handled } from './metamaskBridge';
 
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
@@ -71,24 +71,8 @@ async function userOperationThroughBridge(
   between: () => Promise<void> = async () => undefined,
 ) {
   const base = await bridge.prepareUserOperation(account.address, [intent], CONTEXT);
-  expect(base.gasLimits).toBeDefined();
   await between();
-  const prices = (await bundler('pimlico_getUserOperationGasPrice', [])).result as {
-    fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex };
-  };
-  const draft: UserOperation = {
-    sender: account.address as Hex,
-    nonce: base.nonce as Hex,
-    initCode: base.initCode as Hex,
-    callData: base.callData as Hex,
-    callGasLimit: base.gasLimits!.callGasLimit as Hex,
-    verificationGasLimit: base.gasLimits!.verificationGasLimit as Hex,
-    preVerificationGas: base.gasLimits!.preVerificationGas as Hex,
-    maxFeePerGas: prices.fast.maxFeePerGas,
-    maxPriorityFeePerGas: prices.fast.maxPriorityFeePerGas,
-    paymasterAndData: base.dummyPaymasterAndData as Hex,
-    signature: base.dummySignature as Hex,
-  };
+  const draft = await draftUserOperation(alto.url, account.address, base);
   const patch = await bridge.patchUserOperation(account.address, draft, CONTEXT);
   const patched = { ...draft, ...patch } as UserOperation;
   const signature = (await bridge.signUserOperation(account.address, patched, CONTEXT)) as Hex;

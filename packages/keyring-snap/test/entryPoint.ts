@@ -1,9 +1,13 @@
 /**
  * What the chain tests ask EntryPoint v0.6 and the bundler, written once: the EntryPoint's own
- * ABI (so hashes and verdicts come from the contract, never from the snap's code) and the wait
- * for a user operation's receipt.
+ * ABI (so hashes and verdicts come from the contract, never from the snap's code), the operation
+ * a wallet drafts from eth_prepareUserOperation's answer, and the wait for its receipt.
  */
 import { rpcResponse } from '@l2wallet/testkit';
+import type { EthBaseUserOperation } from '@metamask/keyring-api';
+import type { Hex } from 'viem';
+
+import type { UserOperation } from '../src/chain/userOperation';
 
 const USER_OPERATION =
   '(address sender,uint256 nonce,bytes initCode,bytes callData,uint256 callGasLimit,uint256 verificationGasLimit,uint256 preVerificationGas,uint256 maxFeePerGas,uint256 maxPriorityFeePerGas,bytes paymasterAndData,bytes signature)';
@@ -15,6 +19,35 @@ export const ENTRY_POINT_ABI = [
   `function handleOps(${USER_OPERATION}[] ops, address beneficiary)`,
   'error FailedOp(uint256 opIndex, string reason)',
 ];
+
+/**
+ * What MetaMask's UserOperationController drafts between prepare and patch: prepare's fields and
+ * gas limits (which must be there), the bundler's fast fees, prepare's dummy paymaster data and
+ * signature.
+ */
+export async function draftUserOperation(
+  bundlerUrl: string,
+  sender: string,
+  base: EthBaseUserOperation,
+): Promise<UserOperation> {
+  expect(base.gasLimits).toBeDefined();
+  const prices = (await rpcResponse(bundlerUrl, 'pimlico_getUserOperationGasPrice', [])).result as {
+    fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex };
+  };
+  return {
+    sender: sender as Hex,
+    nonce: base.nonce as Hex,
+    initCode: base.initCode as Hex,
+    callData: base.callData as Hex,
+    callGasLimit: base.gasLimits!.callGasLimit as Hex,
+    verificationGasLimit: base.gasLimits!.verificationGasLimit as Hex,
+    preVerificationGas: base.gasLimits!.preVerificationGas as Hex,
+    maxFeePerGas: prices.fast.maxFeePerGas,
+    maxPriorityFeePerGas: prices.fast.maxPriorityFeePerGas,
+    paymasterAndData: base.dummyPaymasterAndData as Hex,
+    signature: base.dummySignature as Hex,
+  };
+}
 
 export type UserOperationReceipt = {
   success: boolean;

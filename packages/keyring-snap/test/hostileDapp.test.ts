@@ -36,7 +36,7 @@ import {
   type Account,
   type TypedData,
 } from './helpers';
-import { ENTRY_POINT_ABI } from './entryPoint';
+import { draftUserOperation, ENTRY_POINT_ABI } from './entryPoint';
 import { connectBridge } from './metamaskBridge';
 
 const EVIL = 'https://evil.example';
@@ -148,21 +148,8 @@ beforeAll(async () => {
     [{ to: ATTACKER, value: ethers.toQuantity(DRAINED), data: '0x' }],
     CONTEXT,
   );
-  const prices = (await rpcResponse(stack.alto.url, 'pimlico_getUserOperationGasPrice', []))
-    .result as { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } };
-  drain = {
-    sender: smart.address as Hex,
-    nonce: base.nonce as Hex,
-    initCode: base.initCode as Hex,
-    callData: base.callData as Hex,
-    callGasLimit: base.gasLimits!.callGasLimit as Hex,
-    verificationGasLimit: base.gasLimits!.verificationGasLimit as Hex,
-    preVerificationGas: base.gasLimits!.preVerificationGas as Hex,
-    maxFeePerGas: prices.fast.maxFeePerGas,
-    maxPriorityFeePerGas: prices.fast.maxPriorityFeePerGas,
-    paymasterAndData: '0x',
-    signature: base.dummySignature as Hex,
-  };
+  drain = await draftUserOperation(stack.alto.url, smart.address, base);
+  expect(drain.paymasterAndData).toBe('0x');
   const entryPoint = new ethers.Contract(stack.contracts.entryPoint, ENTRY_POINT_ABI, provider);
   drainHash = (await entryPoint.getUserOpHash(drain)) as Hex;
 
