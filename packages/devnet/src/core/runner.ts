@@ -6,7 +6,7 @@ import { BlockInfo, CallContext, CallFrame, EmittedEvent, Execution, TxInfo } fr
 import { Felt, selectorFromName, toHex } from './felt';
 import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
 import { isAccountClass } from './native/accounts';
-import { balanceIn, balanceSlot, chargeFee } from './native/erc20';
+import { balanceAt, balanceIn, chargeFee } from './native/erc20';
 import { emptyDiff, mergeDiff, StateDiff, StateOverlay, StateReader } from './state';
 import { Transaction } from './transactions';
 
@@ -124,9 +124,8 @@ export class TransactionRunner {
     const chargeFees = !flags.skipFeeCharge;
     if (chargeFees) {
       if (!boundsCoverPrices(bounds)) throw rpcErrors.insufficientResourcesForValidate();
-      const slot = balanceSlot(sender);
-      const balance = (base.storageAt(STRK, slot + 1n) << 128n) + base.storageAt(STRK, slot);
-      if (balance < maxFee(bounds, tx.tip)) throw rpcErrors.insufficientAccountBalance();
+      if (balanceAt(base, STRK, sender) < maxFee(bounds, tx.tip))
+        throw rpcErrors.insufficientAccountBalance();
     }
 
     const info = this.txInfo(tx, hash);

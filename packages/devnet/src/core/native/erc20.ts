@@ -2,6 +2,7 @@ import { defineNativeClass } from '../classes';
 import { ContractExecutionError } from '../errors';
 import type { CallContext, NativeClass } from '../execution';
 import { encodeShortString, Felt, selectorFromName, splitU256 } from '../felt';
+import type { StateReader } from '../state';
 import { abiFunction, BOOL_ENUM, cairo1Abi, storageAddress, T, U256_STRUCT } from './abi';
 
 // Storage layout of the OpenZeppelin ERC20 component, so getStorageAt reads real slots.
@@ -30,6 +31,12 @@ function writeU256(ctx: CallContext, slot: Felt, value: bigint): void {
 
 export function balanceSlot(owner: Felt): Felt {
   return storageAddress(BALANCES, owner);
+}
+
+/** A token's balance of `owner` read straight from state (no call). */
+export function balanceAt(state: StateReader, token: Felt, owner: Felt): bigint {
+  const slot = balanceSlot(owner);
+  return (state.storageAt(token, slot + 1n) << 128n) + state.storageAt(token, slot);
 }
 
 function transfer(ctx: CallContext, from: Felt, to: Felt, amount: bigint): void {
