@@ -1,24 +1,60 @@
 /**
- * Build-time settings (GATSBY_* variables, inlined by Gatsby), each overridable with a query
- * parameter so one build can point at another snap or devnet: ?snapId=...&devnet=...
+ * The site's settings, read in this one place: build-time GATSBY_* variables (inlined by
+ * Gatsby), each overridable by a query parameter on the page URL, so one build can point at
+ * another snap, devnet or gateway: ?snapId=...&devnet=... Pages read them with useSiteConfig.
  */
-const DEFAULT_SNAP_ID = process.env.GATSBY_SNAP_ID || 'local:http://localhost:8085';
-const DEFAULT_SNAP_VERSION = process.env.GATSBY_SNAP_VERSION || '*';
-const DEFAULT_DEVNET_RPC_URL = process.env.GATSBY_DEVNET_RPC_URL || 'http://127.0.0.1:5050/rpc';
-
 export interface SiteConfig {
+  /** The Starknet snap (`?snapId=`) and the version to install (`?snapVersion=`). */
   snapId: string;
   snapVersion: string;
+  /** The local devnet the page funds accounts from (`?devnet=`). */
   devnetRpcUrl: string;
+  /** The EVM keyring snap of the /evm/ page (`?keyringSnapId=`). */
+  keyringSnapId: string;
+  /** The metered gateway of the /gateway/ page (`?gateway=`) and its API key (`?key=`). */
+  gatewayUrl: string;
+  gatewayKey: string;
 }
 
-export function readConfig(search: string): SiteConfig {
+interface Setting {
+  query: string;
+  fallback: string;
+  /** An empty query parameter is a value (no key), not a request for the default. */
+  emptyIsValue?: boolean;
+}
+
+// Gatsby inlines only `process.env.GATSBY_*` written out literally.
+const SETTINGS: Record<keyof SiteConfig, Setting> = {
+  snapId: {
+    query: 'snapId',
+    fallback: process.env.GATSBY_SNAP_ID || 'local:http://localhost:8085',
+  },
+  snapVersion: { query: 'snapVersion', fallback: process.env.GATSBY_SNAP_VERSION || '*' },
+  devnetRpcUrl: {
+    query: 'devnet',
+    fallback: process.env.GATSBY_DEVNET_RPC_URL || 'http://127.0.0.1:5050/rpc',
+  },
+  keyringSnapId: {
+    query: 'keyringSnapId',
+    fallback: process.env.GATSBY_KEYRING_SNAP_ID || 'local:http://localhost:8086',
+  },
+  // Set by `npm start` (scripts/start.mjs) when it builds the site: its demo gateway and key.
+  gatewayUrl: {
+    query: 'gateway',
+    fallback: process.env.GATSBY_GATEWAY_URL || 'http://127.0.0.1:8545',
+  },
+  gatewayKey: { query: 'key', fallback: process.env.GATSBY_GATEWAY_KEY || '', emptyIsValue: true },
+};
+
+/** The settings for a page URL's query string (`''`: the build-time values). */
+export function readSiteConfig(search: string): SiteConfig {
   const query = new URLSearchParams(search);
-  return {
-    snapId: query.get('snapId') || DEFAULT_SNAP_ID,
-    snapVersion: query.get('snapVersion') || DEFAULT_SNAP_VERSION,
-    devnetRpcUrl: query.get('devnet') || DEFAULT_DEVNET_RPC_URL,
-  };
+  const config = {} as SiteConfig;
+  for (const [name, { query: parameter, fallback, emptyIsValue }] of Object.entries(SETTINGS)) {
+    const given = query.get(parameter);
+    config[name as keyof SiteConfig] = (emptyIsValue ? given : given || null) ?? fallback;
+  }
+  return config;
 }
 
 /** Starknet fee token (STRK), same address on Mainnet, Sepolia and the local devnet. */

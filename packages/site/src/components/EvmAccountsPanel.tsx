@@ -9,9 +9,7 @@ import {
   type UserOperation,
 } from '@l2wallet/client';
 import { exampleTypedData } from '../evmTypedData';
-
-/** The keyring snap (packages/keyring-snap); `?keyringSnapId=` overrides the build-time id. */
-const DEFAULT_KEYRING_SNAP_ID = process.env.GATSBY_KEYRING_SNAP_ID || 'local:http://localhost:8086';
+import { useSiteConfig } from '../hooks/useSiteConfig';
 
 type Output = { label: string; value: unknown } | { label: string; error: string };
 
@@ -20,6 +18,8 @@ function show(value: unknown): string {
 }
 
 export function EvmAccountsPanel() {
+  // The keyring snap (packages/keyring-snap): config.keyringSnapId, `?keyringSnapId=`.
+  const config = useSiteConfig();
   const [client, setClient] = useState<KeyringClient | null>(null);
   const [status, setStatus] = useState('Looking for a wallet…');
   const [connected, setConnected] = useState(false);
@@ -31,6 +31,7 @@ export function EvmAccountsPanel() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    if (!config) return;
     let cancelled = false;
     (async () => {
       const found = await discoverProvider({ timeoutMs: 800 });
@@ -39,15 +40,13 @@ export function EvmAccountsPanel() {
         setStatus('No wallet found: install MetaMask Flask.');
         return;
       }
-      const snapId =
-        new URLSearchParams(window.location.search).get('keyringSnapId') || DEFAULT_KEYRING_SNAP_ID;
-      setClient(new KeyringClient(found.provider, snapId));
+      setClient(new KeyringClient(found.provider, config.keyringSnapId));
       setStatus(`Wallet: ${found.info?.name ?? found.source}`);
     })();
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [config]);
 
   const account = accounts.find((entry) => entry.id === selected) ?? null;
 

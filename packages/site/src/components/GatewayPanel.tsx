@@ -2,11 +2,13 @@
  * The Gateway page: paste an API key of packages/gateway, see today's credits (used, left, per
  * method, the last hour per minute) from the free GET /v3/<KEY>/usage, and try each of the six
  * SPEC 4.3 methods. Usage is split by chain: the EVM chain's methods and the Starknet chain's
- * (`starknet_*`), one key serving both. The gateway URL and key come from ?gateway=... and
- * ?key=..., else from what `npm start` built the site with (its demo gateway and key), else
- * http://127.0.0.1:8545 and no key.
+ * (`starknet_*`), one key serving both. The gateway URL and key are the site config's (?gateway=
+ * and ?key=, else what `npm start` built the site with: its demo gateway and key).
  */
 import React, { useCallback, useEffect, useState } from 'react';
+import { readSiteConfig } from '../config';
+// Only the config hook: the gateway page bundles nothing of the snap client.
+import { useSiteConfig } from '../hooks/useSiteConfig';
 
 interface Usage {
   total: number;
@@ -28,14 +30,8 @@ const SPEC_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
   { method: 'eth_getProof', params: (s) => [s.address, ['0x0'], 'latest'] },
 ];
 
-// Set by `npm start` (scripts/start.mjs) when it builds the site: its demo gateway and key.
-const DEFAULT_GATEWAY = process.env.GATSBY_GATEWAY_URL || 'http://127.0.0.1:8545';
-const DEFAULT_KEY = process.env.GATSBY_GATEWAY_KEY || '';
-
-function fromLocation(name: string, fallback: string): string {
-  if (typeof window === 'undefined') return fallback;
-  return new URLSearchParams(window.location.search).get(name) ?? fallback;
-}
+/** The build-time settings: what the page shows before it has read its URL. */
+const BUILT = readSiteConfig('');
 
 /** Today's credits per method, grouped by the chain that serves the method. */
 function byChain(methods: Record<string, number>) {
@@ -81,8 +77,9 @@ function HourChart({ minutes }: { minutes: Usage['lastHour'] }) {
 }
 
 export function GatewayPanel() {
-  const [gateway, setGateway] = useState(DEFAULT_GATEWAY);
-  const [key, setKey] = useState(DEFAULT_KEY);
+  const config = useSiteConfig();
+  const [gateway, setGateway] = useState(BUILT.gatewayUrl);
+  const [key, setKey] = useState(BUILT.gatewayKey);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [error, setError] = useState('');
   const [answer, setAnswer] = useState<{ method: string; status: number; text: string } | null>(
@@ -93,10 +90,11 @@ export function GatewayPanel() {
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
-    setGateway(fromLocation('gateway', DEFAULT_GATEWAY));
-    setKey(fromLocation('key', DEFAULT_KEY));
+    if (!config) return;
+    setGateway(config.gatewayUrl);
+    setKey(config.gatewayKey);
     setReady(true);
-  }, []);
+  }, [config]);
 
   const rpc = useCallback(
     async (method: string, params: unknown[]) => {

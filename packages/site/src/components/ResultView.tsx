@@ -1,31 +1,5 @@
 import React, { useState } from 'react';
-
-export type Outcome =
-  | { kind: 'ok'; value: unknown; at: number }
-  | { kind: 'error'; name: string; message: string; code?: number; at: number };
-
-export function errorOutcome(error: unknown): Outcome {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      kind: 'error',
-      name: error.name,
-      message: error.message,
-      code: typeof code === 'number' ? code : undefined,
-      at: Date.now(),
-    };
-  }
-  return { kind: 'error', name: 'Error', message: String(error), at: Date.now() };
-}
-
-export function okOutcome(value: unknown): Outcome {
-  return { kind: 'ok', value, at: Date.now() };
-}
-
-export function formatValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
+import { formatValue, type Outcome } from '../outcome';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);

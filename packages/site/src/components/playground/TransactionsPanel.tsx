@@ -1,22 +1,8 @@
 import React from 'react';
-import { CopyButton } from './ResultView';
-
-export interface TrackedTx {
-  hash: string;
-  label: string;
-  /** The chain it was sent on: polled there whatever network the page shows now. */
-  chainId: string;
-  status: string;
-  failureReason?: string | null;
-  updatedAt: number;
-  pollError?: string;
-}
-
-export const PENDING_STATUSES = new Set(['RECEIVED', 'PENDING', 'SUBMITTED', 'NOT_RECEIVED']);
-
-export function isPending(tx: TrackedTx): boolean {
-  return PENDING_STATUSES.has(tx.status);
-}
+import { usePanel, usePlayground } from '../../hooks';
+import { short } from '../../outcome';
+import { ActionButton } from '../ActionButton';
+import { CopyButton, ResultView } from '../ResultView';
 
 function badgeClass(status: string): string {
   if (status === 'ACCEPTED_ON_L2' || status === 'ACCEPTED_ON_L1') return 'badge badge-ok';
@@ -24,35 +10,31 @@ function badgeClass(status: string): string {
   return 'badge badge-wait';
 }
 
-export function short(value: string, keep = 6): string {
-  return value.length > 2 * keep + 3 ? `${value.slice(0, keep + 2)}…${value.slice(-keep)}` : value;
-}
-
-interface Props {
-  txs: TrackedTx[];
-  polling: boolean;
-  onRefresh(): void;
-  canRefresh: boolean;
-}
-
-export function Transactions({ txs, polling, onRefresh, canRefresh }: Props) {
+/** Every transaction the page sent, with its status badge; "Load from snap" adds the snap's records. */
+export function TransactionsPanel() {
+  const { wallet, network, accounts, transactions } = usePlayground();
+  const panel = usePanel();
+  const { list } = transactions;
+  const load = () => transactions.loadFromSnap(accounts.selected, network.chainId);
   return (
     <section className="card panel" data-testid="transactions">
       <header className="card-head">
         <h2>Transactions</h2>
         <div className="row">
-          {polling && <span className="live">refreshing while pending…</span>}
-          <button
-            type="button"
+          {transactions.polling && <span className="live">refreshing while pending…</span>}
+          <ActionButton
+            panel={panel}
+            action="load"
+            run={load}
+            disabled={!wallet.client || !accounts.selected}
             className="btn btn-ghost btn-small"
-            onClick={onRefresh}
-            disabled={!canRefresh}
           >
             Load from snap
-          </button>
+          </ActionButton>
         </div>
       </header>
-      {txs.length === 0 ? (
+      <ResultView outcome={panel.outcome} testId="transactions-result" />
+      {list.length === 0 ? (
         <p className="muted">No transactions yet. Deploy an account or send a transfer.</p>
       ) : (
         <table className="tx-table">
@@ -65,7 +47,7 @@ export function Transactions({ txs, polling, onRefresh, canRefresh }: Props) {
             </tr>
           </thead>
           <tbody>
-            {txs.map((tx) => (
+            {list.map((tx) => (
               <tr key={tx.hash} data-testid="tx-row">
                 <td>
                   <span className={badgeClass(tx.status)}>{tx.status}</span>

@@ -7,8 +7,9 @@ import {
   type FieldValues,
   type MethodSpec,
   refillDefaults,
-} from '../methods';
-import { ResultView, errorOutcome, okOutcome, type Outcome } from './ResultView';
+} from '../../methods';
+import { usePanel } from '../../hooks';
+import { ResultView } from '../ResultView';
 
 interface Props {
   spec: MethodSpec;
@@ -20,8 +21,8 @@ interface Props {
 export function MethodCard({ spec, client, defaults, onResult }: Props) {
   const initial = useMemo(() => spec.defaults(defaults), [spec, defaults]);
   const [values, setValues] = useState<FieldValues>(initial);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const panel = usePanel();
+  const busy = panel.busy !== null;
 
   // Fields the user typed into keep their text; new defaults (another account, network,
   // signature) refill only the others.
@@ -33,21 +34,14 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
     setValues((old) => ({ ...old, [name]: value }));
   };
 
-  const run = async () => {
-    if (!client) return;
-    setBusy(true);
-    setOutcome(null);
-    try {
+  const run = () =>
+    panel.run('call', async () => {
+      if (!client) return undefined;
       const params = buildParams(spec, values);
       const result = await spec.call(client, params ?? {});
-      setOutcome(okOutcome(result));
       onResult(spec.method, params, result);
-    } catch (error) {
-      setOutcome(errorOutcome(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return result;
+    });
 
   return (
     <section className="card method-card" data-testid={`card-${spec.method}`} id={spec.method}>
@@ -140,7 +134,7 @@ export function MethodCard({ spec, client, defaults, onResult }: Props) {
           </button>
         </div>
       </form>
-      <ResultView outcome={outcome} testId={`result-${spec.method}`} />
+      <ResultView outcome={panel.outcome} testId={`result-${spec.method}`} />
     </section>
   );
 }
