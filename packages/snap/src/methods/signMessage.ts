@@ -9,7 +9,7 @@ import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
 import { stateStore, tokensOf } from '../state';
 import { TypedDataStruct, typedDataHash } from '../typedData';
-import { requireChainBinding, requireOnlySignedFields } from '../typedData/check';
+import { requireSignable } from '../typedData/check';
 import { describeTypedData } from '../typedData/display';
 import { isOutsideExecution, readOutsideExecution } from '../typedData/outsideExecution';
 import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
@@ -18,9 +18,9 @@ import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
  * l2_signMessage: signs SNIP-12 typed data after the user saw what is signed. Returns the
  * signature as comma-separated hex values ("0xr,0xs").
  *
- * Before any dialog (-32602 otherwise): the domain's chainId must be the request's network
- * (typedData/check.ts), and no member may lie outside its declared type. The dialog shows the
- * declared members, each by its type; a SNIP-9 outside execution is shown like a transaction,
+ * Before any dialog (-32602 otherwise, typedData/check.ts): no type may redeclare a basic or
+ * preset type, the domain's chainId must be the request's network, and no member may lie outside
+ * its declared type. The dialog shows the declared members, each as the value it hashes to; a SNIP-9 outside execution is shown like a transaction,
  * with a warning that whoever holds the signature can run its calls.
  */
 export const signMessage = defineMethod({
@@ -33,8 +33,7 @@ export const signMessage = defineMethod({
   }),
   handler: async ({ typedDataMessage, signerAddress, address, chainId }, { origin }) => {
     const signer = pickAliased({ signerAddress, address });
-    requireChainBinding(typedDataMessage, chainId);
-    requireOnlySignedFields(typedDataMessage);
+    requireSignable(typedDataMessage, chainId);
     // Everything that can refuse the request runs before the first dialog.
     const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
     const network = getNetwork(chainId);

@@ -1,5 +1,8 @@
 /**
- * What the snap requires of typed data before it shows or signs it:
+ * What the snap requires of typed data before it shows or signs it (requireSignable):
+ * - no `types` entry takes the name of a basic or preset type (bool, u256, TokenAmount, ...):
+ *   starknet.js would hash it as the declared struct while the dialog shows the basic type, so
+ *   members would be signed but not shown;
  * - the domain names the request's network (`chainId`, a member of the domain type), so the
  *   signature cannot be replayed on the other network, where the account has the same address;
  * - every member of the domain and the message is part of its declared type: anything else is
@@ -9,7 +12,13 @@
 import { findNetwork, getNetwork, normalizeChainId, shortNameOf } from '../networks';
 import { invalidParams } from '../rpc/errors';
 import type { TypedDataValue } from '.';
-import { domainTypeName, isPlainObject, structMembers, type TypeMember } from './types';
+import {
+  BASIC_TYPE_NAMES,
+  domainTypeName,
+  isPlainObject,
+  structMembers,
+  type TypeMember,
+} from './types';
 
 const ROOT = 'typedDataMessage';
 
@@ -135,4 +144,33 @@ export function requireOnlySignedFields(data: TypedDataValue): void {
     );
   }
   checkStruct(data, data.primaryType, data.message, `${ROOT}.message`);
+}
+
+/**
+ * Refuses a `types` entry named like a basic or preset type (either revision), or written with
+ * the array or enum-variant syntax ("Call*", "(felt,u128)"): hashed as a struct, it would be shown
+ * as something else.
+ */
+export function requireNoRedeclaredTypes(data: TypedDataValue): void {
+  for (const name of Object.keys(data.types)) {
+    if (BASIC_TYPE_NAMES.includes(name)) {
+      throw invalidParams(
+        `${ROOT}.types.${name}`,
+        `redeclares the basic type "${name}": it would be hashed as this struct but shown as a ${name}, so its members would be signed without being shown`,
+      );
+    }
+    if (/[*(),]/u.test(name)) {
+      throw invalidParams(
+        `${ROOT}.types.${name}`,
+        'is not a type name the snap can show as it is hashed: "*" marks an array and "(", ")" and "," an enum variant',
+      );
+    }
+  }
+}
+
+/** Every check above, before any dialog: what the dialog then shows is what is hashed. */
+export function requireSignable(data: TypedDataValue, chainId: string): void {
+  requireNoRedeclaredTypes(data);
+  requireChainBinding(data, chainId);
+  requireOnlySignedFields(data);
 }

@@ -5,15 +5,13 @@
  * calldata}) and 2 (revision 1: Caller, Nonce, Execute After, Execute Before, Calls of {To,
  * Selector, Calldata}) are read into one view the dialog shows like a transaction.
  */
-import { hash } from 'starknet';
-
 import { invalidParams } from '../rpc/errors';
 import { formatAddress } from '../rpc/structs';
 import { ERC20_ENTRY_POINTS, isErc20EntryPoint, knownEntryPoint } from '../selectors';
 import { findTokenIn, type Erc20Token } from '../state';
 import { formatUnits } from '../ui/amounts';
 import type { TypedDataValue } from '.';
-import { isPlainObject, shortString } from './types';
+import { hashedFelt, isPlainObject, shortString, structMembers } from './types';
 
 export const OUTSIDE_EXECUTION_DOMAIN = 'Account.execute_from_outside';
 /** The caller value that lets any account submit the execution ('ANY_CALLER' as a short string). */
@@ -41,30 +39,26 @@ export type OutsideExecutionView = {
 
 const FIELD = 'typedDataMessage.message';
 
-/** A felt as SNIP-12 encodes it: a number, or text up to 31 ASCII characters as a short string. */
-function felt(value: unknown, path: string): bigint {
-  try {
-    if (typeof value === 'string' && !isHexOrDecimal(value) && /^[\x20-\x7e]{1,31}$/u.test(value)) {
-      return [...value].reduce((sum, char) => (sum << 8n) + BigInt(char.charCodeAt(0)), 0n);
-    }
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') {
-      return BigInt(value);
-    }
-  } catch {
-    // Reported below.
+/** The declared type of `key` in struct `struct`; -32602 naming `path` when it has none. */
+function typeOf(data: TypedDataValue, struct: string, key: string, path: string): string {
+  const type = structMembers(data, struct)?.find((member) => member.name === key)?.type;
+  if (type === undefined) {
+    throw invalidParams(path, `is not declared in type "${struct}"`);
   }
-  throw invalidParams(path, `is not a number the outside execution can hold: ${String(value)}`);
+  return type;
+}
+
+/** The felt `value` hashes to as `type` (types.ts hashedFelt): what the dialog shows. */
+function hashed(data: TypedDataValue, type: string, value: unknown, path: string): bigint {
+  try {
+    return hashedFelt(data, type, value);
+  } catch {
+    throw invalidParams(path, `is not a ${type} the outside execution can hold: ${String(value)}`);
+  }
 }
 
 function hex(value: bigint): string {
   return `0x${value.toString(16)}`;
-}
-
-function isHexOrDecimal(value: unknown): boolean {
-  return (
-    typeof value === 'number' ||
-    (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value))
-  );
 }
 
 /** The domain's name as text, whether given as a string or as a short-string felt. */
@@ -112,6 +106,8 @@ function decodeArgs(
 }
 
 function readCall(
+  data: TypedDataValue,
+  callType: string,
   call: unknown,
   index: number,
   version: 1 | 2,
@@ -123,33 +119,36 @@ function readCall(
   }
   const [toKey, selectorKey, calldataKey] =
     version === 1 ? ['to', 'selector', 'calldata'] : ['To', 'Selector', 'Calldata'];
-  const to = formatAddress(felt(call[toKey], `${path}.${toKey}`));
+  const member = (key: string): string => typeOf(data, callType, key, `${path}.${key}`);
+  const to = formatAddress(hashed(data, member(toKey), call[toKey], `${path}.${toKey}`));
   const rawSelector = call[selectorKey];
-  // Version 2 hashes a selector given by name as its starknet_keccak.
-  const selector =
-    typeof rawSelector === 'string' && !isHexOrDecimal(rawSelector)
-      ? BigInt(hash.getSelectorFromName(rawSelector))
-      : felt(rawSelector, `${path}.${selectorKey}`);
+  // As hashed: a `selector` given by name is its starknet_keccak, a `felt` text its short string.
+  const selectorType = member(selectorKey);
+  const selector = hashed(data, selectorType, rawSelector, `${path}.${selectorKey}`);
   const givenCalldata = call[calldataKey];
-  if (!Array.isArray(givenCalldata)) {
+  const calldataType = member(calldataKey);
+  if (!Array.isArray(givenCalldata) || !calldataType.endsWith('*')) {
     throw invalidParams(`${path}.${calldataKey}`, 'must be a list of felts');
   }
   const calldata = givenCalldata.map((value, position) =>
-    felt(value, `${path}.${calldataKey}.${position}`),
+    hashed(data, calldataType.slice(0, -1), value, `${path}.${calldataKey}.${position}`),
   );
   if (
     version === 1 &&
-    felt(call.calldata_len, `${path}.calldata_len`) !== BigInt(calldata.length)
+    hashed(data, member('calldata_len'), call.calldata_len, `${path}.calldata_len`) !==
+      BigInt(calldata.length)
   ) {
     throw invalidParams(
       `${path}.calldata_len`,
       `must equal the length of calldata (${calldata.length})`,
     );
   }
-  const functionName =
-    typeof rawSelector === 'string' && !isHexOrDecimal(rawSelector)
+  // A name the site gave is shown only where it is what was hashed (its starknet_keccak).
+  const givenName =
+    selectorType === 'selector' && typeof rawSelector === 'string' && !/^0x/iu.test(rawSelector)
       ? rawSelector
-      : (knownEntryPoint(selector) ?? hex(selector));
+      : undefined;
+  const functionName = knownEntryPoint(selector) ?? givenName ?? hex(selector);
   const token = findTokenIn(tokens, to);
   return {
     to,
@@ -181,20 +180,27 @@ export function readOutsideExecution(
       ? ['caller', 'nonce', 'execute_after', 'execute_before', 'calls']
       : ['Caller', 'Nonce', 'Execute After', 'Execute Before', 'Calls'];
   const [callerKey, nonceKey, afterKey, beforeKey, callsKey] = keys;
+  const member = (key: string): string =>
+    typeOf(data, 'OutsideExecution', key, `${FIELD}.${key}`);
+  const value = (key: string): bigint =>
+    hashed(data, member(key), message[key], `${FIELD}.${key}`);
   const calls = message[callsKey];
-  if (!Array.isArray(calls)) {
+  const callsType = member(callsKey);
+  if (!Array.isArray(calls) || !callsType.endsWith('*')) {
     throw invalidParams(`${FIELD}.${callsKey}`, 'must be a list of calls');
   }
-  if (version === 1 && felt(message.calls_len, `${FIELD}.calls_len`) !== BigInt(calls.length)) {
+  if (version === 1 && value('calls_len') !== BigInt(calls.length)) {
     throw invalidParams(`${FIELD}.calls_len`, `must equal the number of calls (${calls.length})`);
   }
-  const caller = felt(message[callerKey], `${FIELD}.${callerKey}`);
+  const caller = value(callerKey);
   return {
     version,
     ...(caller === ANY_CALLER ? {} : { caller: formatAddress(caller) }),
-    nonce: hex(felt(message[nonceKey], `${FIELD}.${nonceKey}`)),
-    executeAfter: felt(message[afterKey], `${FIELD}.${afterKey}`),
-    executeBefore: felt(message[beforeKey], `${FIELD}.${beforeKey}`),
-    calls: calls.map((call, index) => readCall(call, index, version, tokens)),
+    nonce: hex(value(nonceKey)),
+    executeAfter: value(afterKey),
+    executeBefore: value(beforeKey),
+    calls: calls.map((call, index) =>
+      readCall(data, callsType.slice(0, -1), call, index, version, tokens),
+    ),
   };
 }
