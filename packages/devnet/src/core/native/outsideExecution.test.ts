@@ -176,33 +176,22 @@ describe('SNIP-9 outside execution hashing', () => {
     expect(toHex(SNIP9_V2_INTERFACE_ID)).toBe(constants.SNIP9_V2_INTERFACE_ID);
   });
 
-  test.each(cases())('version 1 message hash matches starknet.js and @scure (%#)', (c) => {
-    const e = asExecution(c);
-    const ours = outsideExecutionHashV1(e, BigInt(c.chainId), BigInt(account));
-    const data = snOutsideExecution.getTypedData(
-      c.chainId,
-      c.options,
-      c.nonce,
-      c.calls,
-      OutsideExecutionVersion.V1,
-    );
-    expect(toHex(ours)).toBe(typedData.getMessageHash(data, account));
-    expect(ours).toBe(scureHashV1(e, BigInt(c.chainId), BigInt(account)));
-  });
+  const versions = [
+    { version: OutsideExecutionVersion.V1, ours: outsideExecutionHashV1, scure: scureHashV1 },
+    { version: OutsideExecutionVersion.V2, ours: outsideExecutionHashV2, scure: scureHashV2 },
+  ];
+  const hashCases = versions.flatMap((v) => cases().map((c) => ({ ...v, c })));
 
-  test.each(cases())('version 2 message hash matches starknet.js and @scure (%#)', (c) => {
-    const e = asExecution(c);
-    const ours = outsideExecutionHashV2(e, BigInt(c.chainId), BigInt(account));
-    const data = snOutsideExecution.getTypedData(
-      c.chainId,
-      c.options,
-      c.nonce,
-      c.calls,
-      OutsideExecutionVersion.V2,
-    );
-    expect(toHex(ours)).toBe(typedData.getMessageHash(data, account));
-    expect(ours).toBe(scureHashV2(e, BigInt(c.chainId), BigInt(account)));
-  });
+  test.each(hashCases)(
+    'version $version message hash matches starknet.js and @scure (%#)',
+    ({ version, ours, scure: independent, c }) => {
+      const e = asExecution(c);
+      const hash = ours(e, BigInt(c.chainId), BigInt(account));
+      const data = snOutsideExecution.getTypedData(c.chainId, c.options, c.nonce, c.calls, version);
+      expect(toHex(hash)).toBe(typedData.getMessageHash(data, account));
+      expect(hash).toBe(independent(e, BigInt(c.chainId), BigInt(account)));
+    },
+  );
 
   test('the account address, the chain and every field are bound into the hash', () => {
     const [c] = cases();
