@@ -73,30 +73,4 @@ export default tseslint.config(
       ],
     },
   },
-  // packages/site's layers, lowest first: its pure modules (src/*.ts, src/starknetReact/), hooks/,
-  // components/, pages/. A layer never imports one above it.
-  ...[
-    {
-      files: ['packages/site/src/*.ts', 'packages/site/src/starknetReact/**'],
-      above: ['**/hooks', '**/hooks/*', '**/components/*', '**/pages/*'],
-    },
-    { files: ['packages/site/src/hooks/**'], above: ['**/components/*', '**/pages/*'] },
-    { files: ['packages/site/src/components/**'], above: ['**/pages/*'] },
-  ].map(({ files, above }) => ({
-    files,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: above,
-              message:
-                'The site is layered: pure modules, then hooks/, then components/, then pages/.',
-            },
-          ],
-        },
-      ],
-    },
-  })),
 );

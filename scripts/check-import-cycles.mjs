@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 /**
- * Fails (exit 1) when a module imports itself through others: an import cycle anywhere in the
- * workspace (every package's sources, tests and scripts, the benches and the root scripts).
+ * The workspace's import rules; fails (exit 1) when one is broken:
+ *   1. No module imports itself through others: no import cycle anywhere in the workspace
+ *      (every package's sources, tests and scripts, the benches and the root scripts).
+ *   2. No folder cycle inside a package's src/: its top-level folders and files (the units:
+ *      `chain/`, `ui/`, `index.ts`) never import each other round in a loop.
+ *   3. A package that declares `"layers"` in its package.json (lowest first, each a unit or a list
+ *      of units: `"node/"`, `"index.ts"`, or `"*"` for every file directly in src/) imports only
+ *      downward: a unit never imports one in a higher layer, and every unit is in a layer.
  *
  * Type-only imports count too: a cycle of types still ties two modules into one. Edges are the
  * relative imports, `export ... from`, require() and import() of a literal, and imports of a
@@ -193,14 +199,103 @@ function loopThrough(graph, from, members) {
   return [from, from];
 }
 
+/** A source file's package and unit (its top-level folder or file under src/), or undefined. */
+function unitOf(file) {
+  const parts = path.relative(path.join(ROOT, 'packages'), file).split(path.sep);
+  if (parts.length < 3 || parts[0] === '..' || parts[1] !== 'src') return undefined;
+  return { pkg: parts[0], unit: parts.length > 3 ? `${parts[2]}/` : parts[2] };
+}
+
+/**
+ * Per package, the graph of its units, and one file-level import behind each unit edge (to
+ * print). Only imports between two units of the same package's src/ count.
+ */
+function unitGraphs(graph) {
+  const packages = new Map();
+  for (const [from, targets] of graph) {
+    const a = unitOf(from);
+    if (!a) continue;
+    if (!packages.has(a.pkg)) packages.set(a.pkg, { graph: new Map(), why: new Map() });
+    const pkg = packages.get(a.pkg);
+    if (!pkg.graph.has(a.unit)) pkg.graph.set(a.unit, new Set());
+    for (const to of targets) {
+      const b = unitOf(to);
+      if (!b || b.pkg !== a.pkg || b.unit === a.unit) continue;
+      pkg.graph.get(a.unit).add(b.unit);
+      const key = `${a.unit} -> ${b.unit}`;
+      if (!pkg.why.has(key))
+        pkg.why.set(key, `${path.relative(ROOT, from)} imports ${path.relative(ROOT, to)}`);
+    }
+  }
+  return packages;
+}
+
+/** The layer index of each unit under a package's `"layers"` declaration. */
+function layerOf(layers, unit) {
+  const isRootFile = !unit.endsWith('/');
+  let wildcard;
+  for (const [index, layer] of layers.entries()) {
+    const members = Array.isArray(layer) ? layer : [layer];
+    if (members.includes(unit)) return index;
+    if (isRootFile && members.includes('*')) wildcard = index;
+  }
+  return wildcard;
+}
+
+/**
+ * Packages whose folder cycles are being untangled right now (issue 26): reported, not yet
+ * failing. Empty this list when they land; it must be empty on main.
+ */
+const FOLDER_CYCLES_BEING_UNTANGLED = new Set(['gateway', 'snap']);
+
+/** Each broken rule 2 and 3, as lines to print (a line starting `warning:` does not fail). */
+export function folderRuleBreaks(graph) {
+  const breaks = [];
+  for (const [pkg, units] of unitGraphs(graph)) {
+    for (const component of cycles(units.graph)) {
+      const loop = loopThrough(units.graph, component[0], new Set(component));
+      const warning = FOLDER_CYCLES_BEING_UNTANGLED.has(pkg) ? 'warning: ' : '';
+      breaks.push(`${warning}folder cycle in packages/${pkg}/src: ${loop.join(' -> ')}`);
+      for (let i = 0; i + 1 < loop.length; i += 1) {
+        breaks.push(`  ${units.why.get(`${loop[i]} -> ${loop[i + 1]}`)}`);
+      }
+    }
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'packages', pkg, 'package.json'), 'utf8'),
+    );
+    if (!Array.isArray(manifest.layers)) continue;
+    for (const [unit, targets] of units.graph) {
+      const from = layerOf(manifest.layers, unit);
+      if (from === undefined) {
+        breaks.push(
+          `packages/${pkg}/src/${unit} is in no layer: add it to "layers" in packages/${pkg}/package.json`,
+        );
+        continue;
+      }
+      for (const target of targets) {
+        const to = layerOf(manifest.layers, target);
+        if (to !== undefined && to > from) {
+          breaks.push(
+            `upward import in packages/${pkg}/src: ${unit} (layer ${from}) imports ${target} (layer ${to})`,
+          );
+          breaks.push(`  ${units.why.get(`${unit} -> ${target}`)}`);
+        }
+      }
+    }
+  }
+  return breaks;
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const roots = [path.join(ROOT, 'packages'), path.join(ROOT, 'bench'), path.join(ROOT, 'scripts')];
   const graph = importGraph(roots);
   const found = cycles(graph);
+  let failed = false;
   if (found.length === 0) {
     console.log(`import cycles: none in ${graph.size} modules`);
   } else {
+    failed = true;
     const rel = (file) => path.relative(ROOT, file);
     for (const component of found) {
       const loop = loopThrough(graph, component[0], new Set(component));
@@ -212,6 +307,15 @@ if (isMain) {
       }
     }
     console.error(`${found.length} import cycle(s): move the shared piece into its own module.`);
-    process.exit(1);
   }
+  const breaks = folderRuleBreaks(graph);
+  if (breaks.every((line) => line.startsWith('warning: ') || line.startsWith('  '))) {
+    for (const line of breaks) console.log(line);
+    const untangling = breaks.length > 0 ? ' (but for the warnings above)' : '';
+    console.log(`folders: no cycle${untangling}, and every declared layer imports only downward`);
+  } else {
+    failed = true;
+    for (const line of breaks) console.error(line);
+  }
+  if (failed) process.exit(1);
 }

@@ -11,7 +11,7 @@
  * step's output is printed, whole, only when it fails; every step's time is printed as it ends.
  *
  *   node scripts/checks.mjs            every step
- *   node scripts/checks.mjs lint       eslint, prettier, the import-cycle check, tsc -b (npm run lint)
+ *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder cycle, declared layers), tsc -b
  *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's dist,
  *                                      each snap's dist and its loopback-only test build (made
  *                                      here rather than one after another in jest's
@@ -47,7 +47,7 @@ export const STEPS = [
     group: 'lint',
     run: [[NODE, bin('prettier/bin/prettier.cjs'), '--check', '.']],
   },
-  { name: 'import cycles', group: 'lint', run: [[NODE, 'scripts/check-import-cycles.mjs']] },
+  { name: 'import rules', group: 'lint', run: [[NODE, 'scripts/check-import-cycles.mjs']] },
   // After the testkit step: both would write packages/testkit/dist.
   {
     name: 'tsc -b',
