@@ -1,5 +1,6 @@
 import { defineNativeClass } from '../classes';
 import { ContractExecutionError } from '../errors';
+import type { CalldataReader } from '../calldata';
 import type { CallContext, NativeClass } from '../execution';
 import { encodeShortString, Felt, selectorFromName, splitU256 } from '../felt';
 import type { StateReader } from '../state';
@@ -168,6 +169,37 @@ const events = [
   },
 ];
 
+/**
+ * The constructor of a token deployed through the UDC, like OpenZeppelin's ERC-20 presets with the
+ * decimals given: constructor(name: felt252, symbol: felt252 (short strings), decimals: u8,
+ * initial_supply: u256, recipient: ContractAddress). The whole supply goes to `recipient`; nobody
+ * may mint more. With no calldata at all it does nothing: ETH and STRK are deployed so in genesis
+ * and initialised by the devnet itself (initToken).
+ */
+const CONSTRUCTOR_INPUTS: [string, string][] = [
+  ['name', T.felt],
+  ['symbol', T.felt],
+  ['decimals', T.u8],
+  ['initial_supply', T.u256],
+  ['recipient', T.address],
+];
+
+function construct(ctx: CallContext, input: CalldataReader): Felt[] {
+  if (input.data.length === 0) return [];
+  const name = input.felt();
+  const symbol = input.felt();
+  const decimals = input.felt();
+  if (decimals > 255n) throw new ContractExecutionError('Failed to deserialize param #3');
+  const supply = input.u256();
+  const recipient = input.felt();
+  input.end();
+  ctx.write(storageAddress(NAME), name);
+  ctx.write(storageAddress(SYMBOL), symbol);
+  ctx.write(storageAddress(DECIMALS), decimals);
+  if (supply > 0n) mintTo(ctx, recipient, supply);
+  return [];
+}
+
 const balanceOf = (ctx: CallContext, input: { felt(): Felt; end(): void }): Felt[] => {
   const account = input.felt();
   input.end();
@@ -180,7 +212,7 @@ export function erc20Class(classHash: string): NativeClass {
   return defineNativeClass(
     'ERC20',
     classHash,
-    [...cairo1Abi('IERC20', functions, undefined, [U256_STRUCT, BOOL_ENUM]), ...events],
+    [...cairo1Abi('IERC20', functions, CONSTRUCTOR_INPUTS, [U256_STRUCT, BOOL_ENUM]), ...events],
     {
       name: (ctx) => [ctx.read(storageAddress(NAME))],
       symbol: (ctx) => [ctx.read(storageAddress(SYMBOL))],
@@ -224,6 +256,7 @@ export function erc20Class(classHash: string): NativeClass {
         return [1n];
       },
     },
+    construct,
   );
 }
 
