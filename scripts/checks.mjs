@@ -12,9 +12,9 @@
  *
  *   node scripts/checks.mjs            every step
  *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder cycle, declared layers), tsc -b
- *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's dist,
- *                                      each snap's dist and its loopback-only test build (made
- *                                      here rather than one after another in jest's
+ *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's and the
+ *                                      paymaster's dist, each snap's dist and its loopback-only test
+ *                                      build (made here rather than one after another in jest's
  *                                      globalSetup), the site's production build
  *
  * It runs before the testkit is built (it builds it), so it starts its commands itself rather
@@ -56,6 +56,7 @@ export const STEPS = [
     run: [[NODE, bin('typescript/bin/tsc'), '-b']],
   },
   { name: 'gateway', group: 'build', run: [npmBuild('gateway')] },
+  { name: 'paymaster', group: 'build', run: [npmBuild('paymaster')] },
   {
     name: 'snap',
     group: 'build',

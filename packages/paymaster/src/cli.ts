@@ -11,7 +11,8 @@ import { startPaymaster, StartupError } from './index';
 const USAGE = `usage:
   L2_PAYMASTER_RELAYER_KEY=<key> l2-paymaster --node <starknet rpc url> --relayer <account address>
       [--host 127.0.0.1] [--port 8090] [--api-key <key>]... [--gas-token <address>=<price in STRK>]...
-      [--fee-margin <percent, default 50>] [--max-validity <seconds, default 3600>]`;
+      [--fee-margin <percent, default 50>] [--max-validity <seconds, default 3600>]
+      [--node-timeout <ms, default 10000>]`;
 
 const KEY_VARIABLE = 'L2_PAYMASTER_RELAYER_KEY';
 const REPEATABLE = new Set(['api-key', 'gas-token']);
@@ -22,6 +23,7 @@ const KNOWN = new Set([
   'relayer',
   'fee-margin',
   'max-validity',
+  'node-timeout',
   ...REPEATABLE,
 ]);
 
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
     gasTokens,
     feeMarginPercent: integer(one('fee-margin'), 'fee-margin', 50, 0, 1000),
     maxValiditySeconds: integer(one('max-validity'), 'max-validity', 3600, 60, 86_400 * 7),
+    nodeTimeoutMs: integer(one('node-timeout'), 'node-timeout', 10_000, 100, 600_000),
     host,
     port,
     log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),

@@ -11,6 +11,7 @@ import { AccountClasses } from './flows/accounts';
 import { buildTransaction } from './flows/build';
 import type { Caller, FlowContext, Policy } from './flows/context';
 import { executeTransaction } from './flows/execute';
+import { mapNodeError } from './flows/nodeErrors';
 import { BuildRecords, Claims } from './flows/records';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
@@ -204,6 +205,7 @@ export class Paymaster {
           log(`dropped transaction ${toHex(hash)}: never included, its request is free again`);
         },
       });
+      await relayer.start();
       const context: FlowContext = {
         node,
         chainId,
@@ -291,7 +293,10 @@ export class Paymaster {
       const result = await this.call(call.method, call.params, caller);
       return call.id === undefined ? undefined : { message: resultMessage(call.id, result) };
     } catch (error) {
-      const refusal = error instanceof PaymasterError ? error : this.unexpected(call.method, error);
+      // A node failure anywhere in a flow: the node's reason, or the node unreachable.
+      const mapped = mapNodeError(error, 'the node refused a request');
+      const refusal =
+        mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
       if (refusal.code !== -32601) {
         this.context.log(
           `refused ${call.method}: ${refusal.code} ${JSON.stringify(refusal.data ?? refusal.message)}`,

@@ -13,6 +13,7 @@ import {
   type PaymasterProcess,
   rpc,
   startDevnet,
+  type StartDevnetOptions,
   startPaymaster,
   type StartPaymasterOptions,
   STRK_TOKEN,
@@ -61,12 +62,16 @@ export interface Stack {
 export async function startStack(
   options: {
     accounts?: number;
+    devnet?: StartDevnetOptions;
     paymaster?: Partial<StartPaymasterOptions>;
     /** The node the paymaster talks to, if not the devnet itself (a proxy in front of it). */
     nodeUrl?: (devnet: Devnet) => Promise<string> | string;
   } = {},
 ): Promise<Stack> {
-  const devnet = await startDevnet<DevnetServer>({ accounts: options.accounts ?? 4 });
+  const devnet = await startDevnet<DevnetServer>({
+    accounts: options.accounts ?? 4,
+    ...options.devnet,
+  });
   try {
     const predeployed = await rpc<PredeployedAccount[]>(
       devnet.rpcUrl,

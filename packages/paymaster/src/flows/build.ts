@@ -96,10 +96,11 @@ async function estimateFri(
   },
 ): Promise<bigint> {
   const relayer = ctx.relayer.address;
-  const [relayerNonce, userNonce] = await Promise.all([
-    ctx.relayer.nextNonce ?? ctx.node.nonce(toHex(relayer)),
-    options.user !== undefined && options.userDeployed ? ctx.node.nonce(toHex(options.user)) : 0n,
-  ]);
+  const relayerNonce = ctx.relayer.simulationNonce;
+  const userNonce =
+    options.user !== undefined && options.userDeployed
+      ? await ctx.node.nonce(toHex(options.user))
+      : 0n;
   const transactions = [];
   if (options.deploy)
     transactions.push(queryInvoke(relayer, [deployCall(options.deploy)], relayerNonce));

@@ -153,7 +153,7 @@ async function checkSignatureOfUndeployed(
   signature: Felt[],
 ): Promise<void> {
   const relayer = ctx.relayer.address;
-  const nonce = ctx.relayer.nextNonce ?? (await ctx.node.nonce(toHex(relayer)));
+  const nonce = ctx.relayer.simulationNonce;
   const ask: Call = {
     to: deployment.address,
     selector: SELECTORS.isValidSignature,
@@ -315,7 +315,7 @@ async function submitOnce(
     await signatureCheck?.();
     // 7. The relayer's simulation of exactly what it will send.
     const relayer = ctx.relayer.address;
-    const nonce = ctx.relayer.nextNonce ?? (await ctx.node.nonce(toHex(relayer)));
+    const nonce = ctx.relayer.simulationNonce;
     const [simulation] = await ctx.node.simulate(
       [queryInvoke(relayer, calls, nonce)],
       ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],

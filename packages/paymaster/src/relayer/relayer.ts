@@ -60,6 +60,7 @@ const ACCEPTED = new Set([
   'ACCEPTED_ON_L1',
 ]);
 const NONCE_RESYNCS = 2;
+const SIMULATION_NONCE_HEADROOM = 1000n;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -96,9 +97,20 @@ export class Relayer {
     return this.uncertain !== undefined;
   }
 
-  /** The nonce the next submission will take, once known. */
-  get nextNonce(): bigint | undefined {
-    return this.nonce;
+  /** Reads the relayer's nonce from the node: the one the first submission takes. */
+  async start(): Promise<void> {
+    this.nonce = await this.options.node.nonce(toHex(this.options.address));
+  }
+
+  /**
+   * The nonce simulations and estimates of the relayer's transactions carry. Nodes take any
+   * nonce at or above the account's there (the nonce check of estimates is not strict), and a
+   * simulation sent now may be run by the node after several more submissions of this relayer
+   * have landed (seen under 9 concurrent users: two): so it carries a nonce well ahead.
+   */
+  get simulationNonce(): bigint {
+    if (this.nonce === undefined) throw new Error('the relayer was not started');
+    return this.nonce + SIMULATION_NONCE_HEADROOM;
   }
 
   /** Signs and sends the relayer's multicall, after every submission queued before it. */
