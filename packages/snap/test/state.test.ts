@@ -1,5 +1,5 @@
 import { installSnap } from '@metamask/snaps-jest';
-import { ETH_TOKEN } from '@l2wallet/testkit';
+import { ETH_TOKEN, STRK_TOKEN } from '@l2wallet/testkit';
 
 import {
   asConfirmation,
@@ -13,8 +13,46 @@ import {
   pad,
   responseOf,
   resultOf,
+  TEST_ORIGIN,
   TESTNET,
 } from './helpers';
+import { REV1_TYPED_DATA } from './typedData';
+
+/**
+ * How the sign-message dialog shows a TokenAmount of 1.5e18 units of `token` (the watch list's
+ * symbol and decimals at work); the dialog is then declined.
+ */
+async function tokenAmountShown(
+  request: Awaited<ReturnType<typeof installSnap>>['request'],
+  signer: string,
+  token: string,
+  chainId: string,
+): Promise<string> {
+  const pending = request({
+    method: 'l2_signMessage',
+    params: {
+      signerAddress: signer,
+      chainId,
+      typedDataMessage: {
+        types: {
+          StarknetDomain: REV1_TYPED_DATA.types.StarknetDomain,
+          Pay: [{ name: 'amount', type: 'TokenAmount' }],
+        },
+        primaryType: 'Pay',
+        domain: { ...REV1_TYPED_DATA.domain, chainId },
+        message: {
+          amount: { token_address: token, amount: { low: '1500000000000000000', high: '0' } },
+        },
+      },
+    },
+  });
+  const ui = asConfirmation(await pending.getInterface());
+  const text = dialogText(ui.content);
+  await ui.cancel();
+  await pending;
+  const row = 'amount.amount (u256)\n';
+  return text.slice(text.indexOf(row) + row.length).split('\n')[0];
+}
 
 describe('state under concurrency', () => {
   it('20 concurrent l2_createAccount calls lose no record', async () => {
@@ -48,47 +86,9 @@ describe('state under concurrency', () => {
         .addressIndex,
     ).toBe(20);
   });
-
-  it('20 concurrent l2_addErc20Token calls lose no record', async () => {
-    const { request } = await installSnap();
-    const addresses = Array.from({ length: 20 }, (_, index) => pad(BigInt(0x1000 + index)));
-    const pending = addresses.map((tokenAddress, index) =>
-      request({
-        method: 'l2_addErc20Token',
-        params: {
-          tokenAddress,
-          tokenName: `Token ${index}`,
-          tokenSymbol: `T${index}`,
-          tokenDecimals: index,
-          chainId: TESTNET,
-        },
-      }),
-    );
-    // The simulator shows one dialog at a time: approve each as it comes, without waiting for
-    // the approved request to finish, so the state writes overlap.
-    for (const request_ of pending) {
-      const ui = asConfirmation(await request_.getInterface());
-      expect(dialogText(ui.content)).toContain('Add token');
-      await ui.ok();
-    }
-    const tokens = await Promise.all(
-      pending.map(async (request_) => resultOf<{ address: string }>(await request_)),
-    );
-    expect(tokens.map((token) => token.address)).toEqual(addresses);
-
-    // All 20 are stored: re-adding each one is an update.
-    for (const tokenAddress of addresses) {
-      const again = request({
-        method: 'l2_addErc20Token',
-        params: { tokenAddress, tokenName: 'Again', tokenSymbol: 'AG', chainId: TESTNET },
-      });
-      const ui = asConfirmation(await again.getInterface());
-      expect(dialogText(ui.content)).toContain('Update token');
-      await ui.cancel();
-      await again;
-    }
-  });
 });
+
+// Concurrent l2_addErc20Token calls (they read the token on chain): chain/chain-tokens.test.ts.
 
 describe('state migrations', () => {
   it('reads state written before the schema had a version', async () => {
@@ -137,20 +137,10 @@ describe('state migrations', () => {
         await request({ method: 'l2_extractPublicKey', params: { userAddress: account.address } }),
       ),
     ).toBe(account.publicKey);
-    // The migration added the ETH/STRK defaults.
-    const pending = request({
-      method: 'l2_addErc20Token',
-      params: {
-        tokenAddress: ETH_TOKEN,
-        tokenName: 'Ether',
-        tokenSymbol: 'ETH',
-        chainId: TESTNET,
-      },
-    });
-    const ui = asConfirmation(await pending.getInterface());
-    expect(dialogText(ui.content)).toContain('Update token');
-    await ui.cancel();
-    await pending;
+    // The migration added the ETH/STRK defaults: amounts of ETH are shown in ETH.
+    expect(await tokenAmountShown(request, account.address, ETH_TOKEN, MAINNET)).toBe(
+      '1.5 ETH (1500000000000000000)',
+    );
   });
 });
 
@@ -195,20 +185,6 @@ describe('state migrations: unknown networks and junk entries', () => {
       chainId: MAINNET,
     });
 
-    const adding = request({
-      method: 'l2_addErc20Token',
-      params: {
-        tokenAddress: pad(0x1234n),
-        tokenName: 'Token',
-        tokenSymbol: 'TKN',
-        chainId: TESTNET,
-      },
-    });
-    const addUi = asConfirmation(await adding.getInterface());
-    expect(dialogText(addUi.content)).toContain('Add token');
-    await addUi.ok();
-    expect(resultOf<{ address: string }>(await adding).address).toBe(pad(0x1234n));
-
     // Account lookups that compare addresses skip the junk, and new accounts get index 0.
     expect(
       resultOf<{ addressIndex: number }>(await createGrantedAccount({ request }, 0)).addressIndex,
@@ -217,5 +193,53 @@ describe('state migrations: unknown networks and junk entries', () => {
       await request({ method: 'l2_extractPublicKey', params: { userAddress: pad(0x999n) } }),
     );
     expect(unknown.error?.code).toBe(-32602);
+    // The junk tokens are gone and the defaults are there: STRK amounts are shown in STRK.
+    const { address } = await expectedAccount(DEFAULT_SRP, 0);
+    expect(await tokenAmountShown(request, address, STRK_TOKEN, MAINNET)).toBe(
+      '1.5 STRK (1500000000000000000)',
+    );
+  });
+});
+
+describe('state migration to version 3: watched tokens from before symbol and decimals were read on chain', () => {
+  it('ETH and STRK get their values back; another site-described token is kept but not used to format amounts', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const fake = pad(0xabcn);
+    const { request } = await installSnap({
+      options: {
+        state: {
+          version: 2,
+          currentChainId: TESTNET,
+          accounts: {
+            [TESTNET]: [
+              {
+                address: account.address,
+                addressIndex: 0,
+                publicKey: account.publicKey,
+                addressSalt: account.publicKey,
+                deployTxnHash: '',
+                derivationPath: "m/44'/9004'/0'/0/0",
+                chainId: TESTNET,
+              },
+            ],
+          },
+          transactions: {},
+          erc20Tokens: {
+            // What a hostile site could store before: STRK as 6-decimal "USDC", a fake token.
+            [TESTNET]: [
+              { address: STRK_TOKEN, name: 'x', symbol: 'USDC', decimals: 6, chainId: TESTNET },
+              { address: fake, name: 'Fake', symbol: 'FAKE', decimals: 2, chainId: TESTNET },
+            ],
+          },
+          grants: { [TEST_ORIGIN]: { origin: TEST_ORIGIN, grantedAt: 1, addressIndexes: [0] } },
+        },
+      },
+    });
+    expect(await tokenAmountShown(request, account.address, STRK_TOKEN, TESTNET)).toBe(
+      '1.5 STRK (1500000000000000000)',
+    );
+    expect(await tokenAmountShown(request, account.address, fake, TESTNET)).toBe(
+      '1500000000000000000 (token not in your watch list: raw units)',
+    );
   });
 });

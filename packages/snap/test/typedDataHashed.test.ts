@@ -78,7 +78,9 @@ function independentHash(
       ? `"${name}"(${members.map((m) => `"${m.name}":"${m.type}"`).join(',')})`
       : `${name}(${members.map((m) => `${m.name}:${m.type}`).join(',')})`;
   const hashMany = (values: bigint[]): bigint =>
-    revision === 1 ? poseidonHashMany(values) : BigInt(computeHashOnElements(values));
+    revision === 1
+      ? poseidonHashMany(values)
+      : BigInt(computeHashOnElements(values) as string | bigint);
   const struct = (part: typeof domain): bigint =>
     hashMany([keccak(utf8(encodeType(part.type, part.members))), ...part.values]);
   return hashMany([

@@ -1,6 +1,7 @@
 /**
  * Reads and devnet calls the Starknet tests share, straight over JSON-RPC (not through the snap
- * or a client under test): an ERC-20 balance, whether an account is deployed, minting STRK.
+ * or a client under test): an ERC-20 balance, whether an account is deployed, minting STRK; and
+ * deploying a token of one's own (a transaction, signed with starknet.js's Account).
  */
 import { STRK_TOKEN } from './constants';
 import { JsonRpcError, rpc } from './jsonRpc';
@@ -47,4 +48,54 @@ export async function mintStrk(
   amount: bigint,
 ): Promise<void> {
   await rpc(devnetRpcUrl, 'devnet_mint', { address, amount: amount.toString(), unit: 'FRI' });
+}
+
+/**
+ * A token of one's own on a packages/devnet node: the devnet's ERC-20 class (read off the STRK
+ * token) deployed through the UDC by its first predeployed account, with `supply` sent to
+ * `recipient` (the deployer when none is given). Resolves to the token's address once the
+ * deployment is in a block.
+ */
+export async function deployToken(
+  devnetRpcUrl: string,
+  token: {
+    name: string;
+    symbol: string;
+    decimals: number;
+    supply?: bigint;
+    recipient?: string;
+    salt?: string;
+  },
+): Promise<string> {
+  // Loaded on use: the other testkit users (gateway, keyring tests) never pay for starknet.js.
+  const { Account, CallData, RpcProvider, shortString, uint256 } = await import('starknet');
+  const [deployer] = await rpc<{ address: string; private_key: string }[]>(
+    devnetRpcUrl,
+    'devnet_getPredeployedAccounts',
+  );
+  const provider = new RpcProvider({ nodeUrl: devnetRpcUrl });
+  const account = new Account({
+    provider,
+    address: deployer.address,
+    signer: deployer.private_key,
+  });
+  const classHash = await rpc<string>(devnetRpcUrl, 'starknet_getClassHashAt', {
+    block_id: 'latest',
+    contract_address: STRK_TOKEN,
+  });
+  const deployment = await account.deployContract(
+    {
+      classHash,
+      salt: token.salt ?? `0x${Buffer.from(token.symbol).toString('hex')}`,
+      constructorCalldata: CallData.compile([
+        shortString.encodeShortString(token.name),
+        shortString.encodeShortString(token.symbol),
+        token.decimals,
+        uint256.bnToUint256(token.supply ?? 0n),
+        token.recipient ?? deployer.address,
+      ]),
+    },
+    { retryInterval: 20 },
+  );
+  return deployment.contract_address;
 }

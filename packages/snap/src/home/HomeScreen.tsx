@@ -77,28 +77,37 @@ export const HomeScreen = ({ overview }: { overview: HomeOverview }): JSXElement
     ))}
     <Divider />
     <Heading>Sites you allowed</Heading>
-    {overview.grants.length === 0 ? (
+    {overview.sites.length === 0 ? (
       <Text>No site may use your accounts yet: a site asks the first time.</Text>
     ) : null}
-    {overview.grants.map((grant) => (
+    {overview.sites.map(({ origin, grant, tokens }) => (
       <Section>
         <Row label="Site">
-          <Text>{siteName(grant.origin)}</Text>
+          <Text>{siteName(origin)}</Text>
         </Row>
         <Row label="Origin">
-          <Text>{grant.origin}</Text>
+          <Text>{origin}</Text>
         </Row>
         <Row label="Accounts">
           <Text>
-            {grant.addressIndexes.length === 0
+            {grant === undefined || grant.addressIndexes.length === 0
               ? 'none'
               : grant.addressIndexes.map((index) => `#${index}`).join(', ')}
           </Text>
         </Row>
         <Row label="Since">
-          <Text>{grant.grantedAt > 0 ? when(grant.grantedAt) : 'unknown'}</Text>
+          <Text>{grant && grant.grantedAt > 0 ? when(grant.grantedAt) : 'unknown'}</Text>
         </Row>
-        <Button name={`${REVOKE_PREFIX}${grant.origin}`}>Revoke</Button>
+        <Row label="Tokens added">
+          <Text>
+            {tokens.length === 0
+              ? 'none'
+              : tokens
+                  .map((token) => `${token.symbol} ${token.address} (${token.network})`)
+                  .join(', ')}
+          </Text>
+        </Row>
+        {grant ? <Button name={`${REVOKE_PREFIX}${origin}`}>Revoke</Button> : null}
       </Section>
     ))}
   </Box>

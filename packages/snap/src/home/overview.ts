@@ -16,7 +16,9 @@ import {
   ETH_TOKEN_ADDRESS,
   STRK_TOKEN_ADDRESS,
   stateStore,
+  tokensAddedBy,
   type SiteGrant,
+  type SnapState,
   type TransactionRecord,
 } from '../state';
 
@@ -37,14 +39,23 @@ export type AccountOverview = {
   deployed?: boolean;
 };
 
+/** A site the user allowed an account, or that added a token, as the home page lists it. */
+export type SiteOverview = {
+  origin: string;
+  /** The grant, when the site holds one (Revoke removes it). */
+  grant?: SiteGrant;
+  /** The tokens it added, with the network each is watched on. */
+  tokens: { symbol: string; address: string; network: string }[];
+};
+
 export type HomeOverview = {
   network: Network;
   accounts: AccountOverview[];
   transactions: TransactionRecord[];
   /** Why balances or transactions are missing, in words for the user. */
   notes: string[];
-  /** The sites the user allowed, oldest first. */
-  grants: SiteGrant[];
+  /** The sites the user allowed an account (oldest first), then those that only added tokens. */
+  sites: SiteOverview[];
 };
 
 function reasonOf(error: unknown): string {
@@ -119,10 +130,10 @@ export async function readHomeOverview(): Promise<HomeOverview> {
   const accounts: AccountOverview[] = accountsOf(state, network.chainId)
     .map((record) => ({ address: record.address, addressIndex: record.addressIndex }))
     .sort((a, b) => a.addressIndex - b.addressIndex);
-  const grants = Object.values(state.grants).sort((a, b) => a.grantedAt - b.grantedAt);
+  const sites = siteOverviews(state);
   const notes: string[] = [];
   if (accounts.length === 0) {
-    return { network, accounts, transactions: [], notes, grants };
+    return { network, accounts, transactions: [], notes, sites };
   }
   const scanned = accounts.slice(0, HOME_MAX_SCANNED);
   if (accounts.length > scanned.length) {
@@ -150,6 +161,23 @@ export async function readHomeOverview(): Promise<HomeOverview> {
     accounts,
     transactions: history.status === 'fulfilled' ? history.value : [],
     notes,
-    grants,
+    sites,
   };
+}
+
+function siteOverviews(state: SnapState): SiteOverview[] {
+  const granted = Object.values(state.grants).sort((a, b) => a.grantedAt - b.grantedAt);
+  const adders = Object.values(state.erc20Tokens)
+    .flat()
+    .flatMap((token) => token.addedBy ?? []);
+  const origins = [...new Set([...granted.map((grant) => grant.origin), ...adders])];
+  return origins.map((origin) => ({
+    origin,
+    ...(state.grants[origin] ? { grant: state.grants[origin] } : {}),
+    tokens: tokensAddedBy(state, origin).map((token) => ({
+      symbol: token.symbol,
+      address: token.address,
+      network: getNetwork(token.chainId).name,
+    })),
+  }));
 }

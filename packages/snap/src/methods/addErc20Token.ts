@@ -1,17 +1,11 @@
-import { coerce, define, defaulted, optional, refine, string, type } from 'superstruct';
+import { coerce, define, optional, refine, string, type } from 'superstruct';
 
-import { getNetwork } from '../networks';
+import { getChain } from '../chain/node';
+import { readTokenMetadata } from '../chain/tokens';
 import { invalidParams, userRejected } from '../rpc/errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, ChainIdStruct } from '../rpc/structs';
-import {
-  defaultTokens,
-  findTokenIn,
-  stateStore,
-  tokensOf,
-  upsertToken,
-  type Erc20Token,
-} from '../state';
+import { findTokenIn, stateStore, upsertToken, watchListOf, type Erc20Token } from '../state';
 import { AddTokenScreen, confirm } from '../ui';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/u;
@@ -46,8 +40,14 @@ const LogoStruct = refine(string(), 'logo URL', (value) =>
 );
 
 /**
- * l2_addErc20Token: after the user agrees, adds the token to the chain's watch list, or updates
- * it when the address is already watched. Returns the stored token.
+ * l2_addErc20Token: reads the token's name, symbol and decimals from its contract on `chainId`
+ * (chain/tokens.ts, kept for the execution), refuses the request when the site's symbol or
+ * decimals disagree with the contract, and after the user agrees adds the token to the chain's
+ * watch list (or updates the entry) with the contract's values, noting which site added it
+ * (listed per site on the home page). Returns the stored token.
+ *
+ * Every site's dialogs format amounts of this token with these values, so they are never a
+ * site's: a site can only name a token, not describe it.
  */
 export const addErc20Token = defineMethod({
   names: ['addErc20Token'],
@@ -55,7 +55,7 @@ export const addErc20Token = defineMethod({
     tokenAddress: AddressStruct,
     tokenName: TokenNameStruct,
     tokenSymbol: TokenSymbolStruct,
-    tokenDecimals: defaulted(DecimalsStruct, 18),
+    tokenDecimals: optional(DecimalsStruct),
     tokenLogo: optional(LogoStruct),
     chainId: ChainIdStruct,
     /** The user's account, as in SPEC 4.1; checked for form only. */
@@ -65,35 +65,38 @@ export const addErc20Token = defineMethod({
     { tokenAddress, tokenName, tokenSymbol, tokenDecimals, tokenLogo, chainId },
     { origin },
   ) => {
+    const chain = getChain(chainId);
+    const onChain = await readTokenMetadata(chain, tokenAddress);
+    const network = chain.network.name;
+    if (tokenSymbol !== onChain.symbol) {
+      throw invalidParams(
+        'tokenSymbol',
+        `disagrees with the token contract on ${network}: its symbol() is ${JSON.stringify(onChain.symbol)}, got ${JSON.stringify(tokenSymbol)}`,
+      );
+    }
+    if (tokenDecimals !== undefined && tokenDecimals !== onChain.decimals) {
+      throw invalidParams(
+        'tokenDecimals',
+        `disagrees with the token contract on ${network}: its decimals() is ${onChain.decimals}, got ${tokenDecimals}`,
+      );
+    }
     const token: Erc20Token = {
       address: tokenAddress,
-      name: tokenName.trim(),
-      symbol: tokenSymbol,
-      decimals: tokenDecimals,
+      name: onChain.name ?? tokenName.trim(),
+      symbol: onChain.symbol,
+      decimals: onChain.decimals,
       chainId,
       ...(tokenLogo ? { logo: tokenLogo } : {}),
     };
-    // ETH and STRK pay fees and show balances: a site may rename them, never make them show
-    // another symbol or scale amounts with other decimals.
-    const preloaded = findTokenIn(defaultTokens(chainId), tokenAddress);
-    if (preloaded && token.symbol !== preloaded.symbol) {
-      throw invalidParams(
-        'tokenSymbol',
-        `cannot change the symbol of the preloaded ${preloaded.symbol} token: expected "${preloaded.symbol}", got "${token.symbol}"`,
-      );
-    }
-    if (preloaded && token.decimals !== preloaded.decimals) {
-      throw invalidParams(
-        'tokenDecimals',
-        `cannot change the decimals of the preloaded ${preloaded.symbol} token: expected ${preloaded.decimals}, got ${token.decimals}`,
-      );
-    }
-    const existing = findTokenIn(tokensOf(await stateStore.read(), chainId), tokenAddress);
+    const existing = findTokenIn(watchListOf(await stateStore.read(), chainId), tokenAddress);
     if (
-      !(await confirm(origin, AddTokenScreen({ token, network: getNetwork(chainId), existing })))
+      !(await confirm(
+        origin,
+        AddTokenScreen({ token, network: chain.network, existing, nameFromChain: !!onChain.name }),
+      ))
     ) {
       throw userRejected();
     }
-    return stateStore.update((state) => upsertToken(state, token));
+    return stateStore.update((state) => upsertToken(state, token, origin));
   },
 });

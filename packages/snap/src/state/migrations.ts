@@ -76,6 +76,27 @@ const migrations: Record<number, Migration> = {
   // v1 -> v2: per-site grants. Accounts stored before grants existed belong to no site yet: the
   // first site that uses one asks the user (never assumed).
   1: (state) => ({ ...state, version: 2, grants: {} }),
+  // v2 -> v3: a watched token's symbol and decimals come from its contract. Those stored before
+  // came from whichever site added them: ETH and STRK get their known values back, any other is
+  // kept but marked unchecked (not used to format amounts) until a site adds it again.
+  2: (state) => {
+    const tokens: Record<string, unknown[]> = {};
+    for (const [chainId, list] of Object.entries(
+      isRecord(state.erc20Tokens) ? state.erc20Tokens : {},
+    )) {
+      const preloaded = defaultTokens(chainId);
+      tokens[chainId] = (Array.isArray(list) ? list : []).map((entry) => {
+        const token = entry as { address: string };
+        const known = preloaded.find(
+          (candidate) => BigInt(candidate.address) === BigInt(token.address),
+        );
+        return known
+          ? { ...token, symbol: known.symbol, decimals: known.decimals }
+          : { ...token, unchecked: true };
+      });
+    }
+    return { ...state, version: 3, erc20Tokens: tokens };
+  },
 };
 
 export function migrateState(stored: unknown): SnapState {

@@ -7,6 +7,7 @@ import {
   type Erc20Token,
   type SiteGrant,
   type SnapState,
+  type StoredToken,
   type TransactionRecord,
 } from './schema';
 
@@ -65,7 +66,11 @@ export function chainsWithAccountAt(state: SnapState, addressIndex: number): str
 }
 
 /** The sites other than `origin` that were granted `addressIndex`. */
-export function otherSitesGranted(state: SnapState, origin: string, addressIndex: number): string[] {
+export function otherSitesGranted(
+  state: SnapState,
+  origin: string,
+  addressIndex: number,
+): string[] {
   return Object.values(state.grants)
     .filter((grant) => grant.origin !== origin && grant.addressIndexes.includes(addressIndex))
     .map((grant) => grant.origin);
@@ -102,25 +107,46 @@ export function nextNewAddressIndex(
   return index;
 }
 
-export function tokensOf(state: SnapState, chainId: string): Erc20Token[] {
+/** The chain's watch list as stored, unchecked entries included (state/schema StoredToken). */
+export function watchListOf(state: SnapState, chainId: string): StoredToken[] {
   return state.erc20Tokens[chainId] ?? defaultTokens(chainId);
+}
+
+/** The tokens whose symbol and decimals dialogs may use: read from their contracts. */
+export function tokensOf(state: SnapState, chainId: string): Erc20Token[] {
+  return watchListOf(state, chainId).filter((token) => !token.unchecked);
 }
 
 export function findTokenIn(tokens: Erc20Token[], address: string): Erc20Token | undefined {
   return tokens.find((known) => sameAddress(known.address, address));
 }
 
-/** Adds the token to the chain's watch list, or updates it when its address is already there. */
-export function upsertToken(state: SnapState, token: Erc20Token): Erc20Token {
-  const list = [...tokensOf(state, token.chainId)];
+/**
+ * Adds the token (its values read from the contract) to the chain's watch list, or replaces the
+ * entry with its address, and notes that `origin` added it. Returns the SPEC 2.4 token.
+ */
+export function upsertToken(state: SnapState, token: Erc20Token, origin: string): Erc20Token {
+  const list = [...watchListOf(state, token.chainId)];
   const index = list.findIndex((known) => sameAddress(known.address, token.address));
+  const addedBy = [...(index >= 0 ? (list[index].addedBy ?? []) : [])];
+  if (!addedBy.includes(origin)) {
+    addedBy.push(origin);
+  }
+  const stored: StoredToken = { ...token, addedBy };
   if (index >= 0) {
-    list[index] = token;
+    list[index] = stored;
   } else {
-    list.push(token);
+    list.push(stored);
   }
   state.erc20Tokens[token.chainId] = list;
   return token;
+}
+
+/** The tokens `origin` added, on every network, for the home page. */
+export function tokensAddedBy(state: SnapState, origin: string): StoredToken[] {
+  return Object.values(state.erc20Tokens)
+    .flat()
+    .filter((token) => token.addedBy?.includes(origin));
 }
 
 export function transactionsOf(state: SnapState, chainId: string): TransactionRecord[] {

@@ -12,7 +12,7 @@ import {
 
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../networks';
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 // The records the snap keeps and returns as they are (SPEC 2.4): one definition, shared with
 // the dapp client.
@@ -34,13 +34,29 @@ export type SiteGrant = {
   addressIndexes: number[];
 };
 
+/**
+ * A token of the watch list as stored: the SPEC 2.4 token (what l2_addErc20Token returns) plus
+ * what only the user sees: the sites that added it (the home page lists them per site), and
+ * whether its symbol and decimals were read from its contract.
+ */
+export type StoredToken = Erc20Token & {
+  /** Origins that added or updated it, first first; none for the preloaded ETH and STRK. */
+  addedBy?: string[];
+  /**
+   * Stored before the snap read symbol and decimals from the contract (state version 2, when a
+   * site's values were taken as given): kept in the list, never used to format an amount, until
+   * a site adds the token again and the chain is read.
+   */
+  unchecked?: true;
+};
+
 export type SnapState = {
   version: typeof STATE_VERSION;
   currentChainId: string;
   /** Keyed by canonical chain ID. */
   accounts: Record<string, AccountRecord[]>;
   transactions: Record<string, TransactionRecord[]>;
-  erc20Tokens: Record<string, Erc20Token[]>;
+  erc20Tokens: Record<string, StoredToken[]>;
   /** Keyed by origin (as MetaMask passes it to onRpcRequest). */
   grants: Record<string, SiteGrant>;
 };

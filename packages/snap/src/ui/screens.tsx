@@ -207,11 +207,14 @@ export const AddTokenScreen = ({
   token,
   network,
   existing,
+  nameFromChain,
 }: {
   token: Erc20Token;
   network: Network;
   /** The watched token this request would replace, if any. */
   existing?: Erc20Token | undefined;
+  /** Whether the name is the contract's (else the site's: the contract has no readable name). */
+  nameFromChain: boolean;
 }): JSXElement => (
   <Box>
     <Title
@@ -222,6 +225,9 @@ export const AddTokenScreen = ({
           : 'This site asks to watch a token.'
       }
     />
+    <Text>{`Symbol and decimals are read from the token contract on ${network.name}${
+      nameFromChain ? ', and so is the name' : "; the name is the site's (the contract has none)"
+    }.`}</Text>
     <Field label="Network" value={network.name} />
     <Field label="Address" value={token.address} />
     <Field label="Name" value={changed(existing?.name, token.name)} />

@@ -35,7 +35,8 @@ import {
   EVENTS_PER_BATCH,
   resolveRecords,
 } from '../../src/chain/nodeRecords';
-import { hash } from 'starknet';
+import { byteArray, hash, shortString } from 'starknet';
+import { decodeTokenText } from '../../src/chain/tokens';
 import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/chain/status';
 import type { TransactionRecord } from '../../src/state/schema';
 
@@ -716,5 +717,37 @@ describe('history records from the node', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('token names and symbols as contracts return them (chain/tokens.ts)', () => {
+  const felts = (values: (string | number | bigint)[]): string[] =>
+    values.map((value) => `0x${BigInt(value).toString(16)}`);
+
+  it('reads a felt short string (ETH, STRK) and a ByteArray (OpenZeppelin), as starknet.js encodes them', () => {
+    expect(decodeTokenText(felts([shortString.encodeShortString('STRK')]))).toBe('STRK');
+    for (const text of ['USDC', 'a token name longer than thirty-one bytes, in two words+']) {
+      const encoded = byteArray.byteArrayFromString(text);
+      expect(
+        decodeTokenText(
+          felts([
+            encoded.data.length,
+            ...encoded.data.map((word) => BigInt(word)),
+            BigInt(encoded.pending_word),
+            encoded.pending_word_len,
+          ]),
+        ),
+      ).toBe(text);
+    }
+  });
+
+  it('reads UTF-8, and refuses what is not text', () => {
+    const bytes = Buffer.from('€URO', 'utf8'); // 6 bytes, in the pending word
+    expect(decodeTokenText(felts([0, `0x${bytes.toString('hex')}`, bytes.length]))).toBe('€URO');
+    expect(decodeTokenText(felts(['0xff']))).toBeUndefined(); // not UTF-8
+    expect(decodeTokenText(felts([2, 1, 2]))).toBeUndefined(); // length does not match
+    expect(decodeTokenText(felts([0, 1, 31]))).toBeUndefined(); // pending word too long
+    expect(decodeTokenText(['USDC'])).toBeUndefined(); // not a felt
+    expect(decodeTokenText('0x1')).toBeUndefined();
   });
 });
