@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the whole local stack with no internet.
-//   devnet (127.0.0.1:5050) -> snap dev server (mm-snap watch, bundle built against the devnet)
+//   devnet (127.0.0.1:5050) -> Starknet paymaster (SNIP-29, 127.0.0.1:8090, in front of the devnet)
+//   -> snap dev server (mm-snap watch, bundle built against the devnet)
 //   -> anvil (127.0.0.1:8546) -> site (gatsby develop). Ctrl-C stops every process group it started
 // (each is a @l2wallet/testkit service: its own process group, killed with its tree).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { anvilBinary, portAnswers, rpcResponse, runCommand, spawnService } from 
 
 import { startEvmStack } from './start/evm.mjs';
 import { startGatewayDemo } from './start/gateway.mjs';
+import { startStarknetPaymaster } from './start/paymaster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -167,6 +169,15 @@ async function main() {
   ]);
   if (!(await waitFor('devnet', () => rpcAnswers(devnetRpcUrl, 'starknet_chainId')))) return;
   log(`devnet is up at ${devnetRpcUrl}`);
+  const paymaster = await startStarknetPaymaster({
+    root,
+    devnetRpcUrl,
+    start,
+    log,
+    runOnce,
+    waitFor,
+  });
+  if (!paymaster) return;
 
   start('anvil', anvilBinary(), ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
   if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
@@ -195,7 +206,11 @@ async function main() {
   start('snap', bin('mm-snap'), ['watch'], {
     cwd: path.join(root, 'packages/snap'),
     // The snap's Testnet goes through the gateway (metered, merged, cached) with the demo key.
-    env: { SNAP_TESTNET_RPC_URL: gateway.starknetUrl, SNAP_TESTNET_EXPLORER_URL: devnetUrl },
+    env: {
+      SNAP_TESTNET_RPC_URL: gateway.starknetUrl,
+      SNAP_TESTNET_EXPLORER_URL: devnetUrl,
+      SNAP_TESTNET_PAYMASTER_URL: paymaster.url,
+    },
   });
   const siteDir = path.join(root, 'packages/site');
   start('site', bin('gatsby'), ['develop', '-H', 'localhost', '-p', String(SITE_PORT)], {
@@ -228,6 +243,7 @@ async function main() {
       line,
       '  Local Starknet stack is running (no internet needed):',
       `    devnet RPC        ${devnetRpcUrl}`,
+      ...paymaster.lines,
       `    anvil (EVM)       ${anvilUrl}`,
       ...evm.lines,
       `    gateway (EVM)     ${gateway.url}/v3/${gateway.key}   (demo API key)`,

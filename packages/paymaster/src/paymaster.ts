@@ -46,6 +46,7 @@ export interface PaymasterOptions {
   /** Gas tokens of `default` mode besides STRK, with their price in STRK per whole token. */
   gasTokens?: { address: string; priceInStrk: string }[];
   feeMarginPercent?: number;
+  keepMarginPercent?: number;
   defaultValiditySeconds?: number;
   maxValiditySeconds?: number;
   minValiditySeconds?: number;
@@ -57,6 +58,7 @@ export interface PaymasterOptions {
 
 export const DEFAULT_POLICY: Policy = {
   feeMarginPercent: 50,
+  keepMarginPercent: 10,
   defaultValiditySeconds: 600,
   maxValiditySeconds: 3600,
   minValiditySeconds: 30,
@@ -218,6 +220,7 @@ export class Paymaster {
         tracking: new TrackingStore(),
         policy: {
           feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
+          keepMarginPercent: options.keepMarginPercent ?? DEFAULT_POLICY.keepMarginPercent,
           defaultValiditySeconds:
             options.defaultValiditySeconds ?? DEFAULT_POLICY.defaultValiditySeconds,
           maxValiditySeconds: options.maxValiditySeconds ?? DEFAULT_POLICY.maxValiditySeconds,

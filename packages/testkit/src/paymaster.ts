@@ -62,31 +62,42 @@ export interface StartPaymasterOptions {
   onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
+/**
+ * The command line of `l2-paymaster` for these options (the key in `env`), for startPaymaster
+ * and for `npm start`, which runs it among its own services.
+ */
+export function paymasterCommand(
+  cli: string,
+  options: Omit<StartPaymasterOptions, 'name' | 'echo' | 'onExit'>,
+): { command: string; args: string[]; env: Record<string, string> } {
+  return {
+    command: process.execPath,
+    args: [
+      cli,
+      '--node',
+      options.nodeUrl,
+      '--relayer',
+      options.relayer.address,
+      '--host',
+      LOOPBACK,
+      '--port',
+      String(options.port ?? 0),
+      ...(options.apiKeys ?? []).flatMap((key) => ['--api-key', key]),
+      ...(options.gasTokens ?? []).flatMap((token) => [
+        '--gas-token',
+        `${token.address}=${token.priceInStrk}`,
+      ]),
+      ...(options.args ?? []),
+    ],
+    env: { L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey },
+  };
+}
+
 /** Starts `l2-paymaster`; ready once it prints the URL it listens on. */
 export async function startPaymaster(options: StartPaymasterOptions): Promise<PaymasterProcess> {
-  const cli = await ensurePaymasterBuilt();
-  const args = [
-    cli,
-    '--node',
-    options.nodeUrl,
-    '--relayer',
-    options.relayer.address,
-    '--host',
-    LOOPBACK,
-    '--port',
-    String(options.port ?? 0),
-    ...(options.apiKeys ?? []).flatMap((key) => ['--api-key', key]),
-    ...(options.gasTokens ?? []).flatMap((token) => [
-      '--gas-token',
-      `${token.address}=${token.priceInStrk}`,
-    ]),
-    ...(options.args ?? []),
-  ];
   const service = await spawnService({
     name: options.name ?? 'l2-paymaster',
-    command: process.execPath,
-    args,
-    env: { L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey },
+    ...paymasterCommand(await ensurePaymasterBuilt(), options),
     readyLine: /l2-paymaster listening on http/,
     timeoutMs: 60_000,
     echo: options.echo,

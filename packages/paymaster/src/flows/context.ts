@@ -11,6 +11,8 @@ import type { BuildRecords, Claims } from './records';
 export interface Policy {
   /** Suggested maximum fee = estimate + this percent. */
   feeMarginPercent: number;
+  /** Of a default-mode fee, the relayer keeps its simulated cost + this percent, and refunds the rest. */
+  keepMarginPercent: number;
   /** execute_before of a build without time bounds: chain time + this. */
   defaultValiditySeconds: number;
   /** The furthest execute_before accepted: chain time + this. */

@@ -12,18 +12,20 @@
  * 6. the signature: SNIP-6 is_valid_signature on the account (deployed first in a simulation
  *    when the request deploys it);
  * 7. the relayer's own simulation of the exact transaction: no revert, and in default mode a cost
- *    (in the gas token) within the fee the user signed.
+ *    (in the gas token) within the fee the user signed; what the relayer does not need of that
+ *    fee goes back to the user in the same transaction.
  */
 import { errors, PaymasterError } from '../errors';
 import { checkSignature } from '../node/contracts';
 import type { SimulatedTransactionJson } from '../node/client';
-import { type Call, deployCall, SELECTORS, sameCall, VALID } from '../protocol/calls';
+import { type Call, deployCall, SELECTORS, sameCall, transferCall, VALID } from '../protocol/calls';
 import { type Felt, toHex, u256FromFelts } from '../protocol/felt';
 import {
   friToToken,
   type GasToken,
   type NodeFeeEstimate,
   readNodeFeeEstimate,
+  withMargin,
 } from '../protocol/fees';
 import {
   executeFromOutsideCall,
@@ -285,19 +287,31 @@ export async function executeTransaction(
     const check = await checkSignature(ctx.node, user, messageHash, signature);
     if (!check.valid) throw errors.invalidSignature(check.why);
   };
-  const fee = token && signedFee !== undefined ? { token, signed: signedFee } : undefined;
+  const fee =
+    token && signedFee !== undefined ? { token, signed: signedFee, payer: user } : undefined;
   return submitOnce(ctx, key, calls, fee, tip, `${tx.type} ${toHex(user)}`, signatureCheck);
+}
+
+/** A default-mode fee: the amount of `token` the `payer` signed over to the relayer. */
+interface SignedFee {
+  token: GasToken;
+  signed: bigint;
+  payer: Felt;
 }
 
 /**
  * Steps 5-7 and the submission: the claim keeps a second request for the same execution out
  * until this one is refused (then it is free again) or submitted (then it stays taken).
+ *
+ * In default mode the relayer's transaction ends with a refund: the user signed the suggested
+ * maximum, the relayer keeps what its simulation costs (plus the policy's keep margin, for a
+ * price that moves before inclusion) and sends the rest back in the same transaction.
  */
 async function submitOnce(
   ctx: FlowContext,
   key: string,
-  calls: Call[],
-  fee: { token: GasToken; signed: bigint } | undefined,
+  userCalls: Call[],
+  fee: SignedFee | undefined,
   tip: bigint,
   what: string,
   signatureCheck?: () => Promise<void>,
@@ -313,11 +327,14 @@ async function submitOnce(
   let submittedHash: Felt | undefined;
   try {
     await signatureCheck?.();
-    // 7. The relayer's simulation of exactly what it will send.
+    // 7. The relayer's simulation of exactly what it will send (the refund's amount, not yet
+    // known, changes nothing the simulation measures: 1 stands in for it).
     const relayer = ctx.relayer.address;
     const nonce = ctx.relayer.simulationNonce;
+    const refundCall = (amount: bigint) => transferCall(fee!.token.address, fee!.payer, amount);
+    const simulated = fee ? [...userCalls, refundCall(1n)] : userCalls;
     const [simulation] = await ctx.node.simulate(
-      [queryInvoke(relayer, calls, nonce)],
+      [queryInvoke(relayer, simulated, nonce)],
       ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
     );
     const reverted = revertOf(simulation);
@@ -327,20 +344,26 @@ async function submitOnce(
       );
     }
     const estimate: NodeFeeEstimate = readNodeFeeEstimate(simulation.fee_estimation);
+    let calls = userCalls;
+    let refund = 0n;
     if (fee) {
-      const cost = friToToken(estimate.overallFee + tip * estimate.l2Gas, fee.token);
+      const costFri = estimate.overallFee + tip * estimate.l2Gas;
+      const cost = friToToken(costFri, fee.token);
       if (cost > fee.signed) {
         throw errors.maxAmountTooLow(
           `the fee signed (${fee.signed}) is below what the transaction costs now (${cost} of ${toHex(fee.token.address)}); build it again`,
         );
       }
+      const kept = friToToken(withMargin(costFri, ctx.policy.keepMarginPercent), fee.token);
+      refund = kept < fee.signed ? fee.signed - kept : 0n;
+      if (refund > 0n) calls = [...userCalls, refundCall(refund)];
     }
     const submitted = await ctx.relayer.submit(calls, estimate, tip);
     submittedHash = submitted.hash;
     const tracked = ctx.tracking.create(submitted.hash);
     ctx.claims.submitted(key, tracked.id, submitted.hash);
     ctx.log(
-      `submitted ${what}: transaction ${toHex(submitted.hash)} (nonce ${submitted.nonce}), tracking id ${toHex(tracked.id)}`,
+      `submitted ${what}: transaction ${toHex(submitted.hash)} (nonce ${submitted.nonce}), tracking id ${toHex(tracked.id)}${fee ? `, fee ${fee.signed - refund} of ${toHex(fee.token.address)} (${refund} refunded)` : ''}`,
     );
     return { tracking_id: toHex(tracked.id), transaction_hash: toHex(submitted.hash) };
   } catch (error) {
