@@ -262,7 +262,12 @@ export function runCommand(
       clearTimeout(timer);
       reject(new Error(`${path.basename(command)}: ${error.message}`));
     });
-    child.once('exit', (code, signal) => {
+    // 'exit' can come before the last of its output has been read: the answer waits for
+    // 'close' (its output streams ended), or a moment more if a child it left keeps them open.
+    let finished = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       if (code === 0) resolve(output);
       else
@@ -271,6 +276,10 @@ export function runCommand(
             `${path.basename(command)} ${args.join(' ')} failed (${signal ?? code}):\n${output.slice(-4000)}`,
           ),
         );
+    };
+    child.once('close', finish);
+    child.once('exit', (code, signal) => {
+      setTimeout(() => finish(code, signal), 1000).unref();
     });
   });
 }

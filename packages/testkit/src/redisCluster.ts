@@ -31,6 +31,11 @@ export interface RedisClusterService {
   restart(index: number, options?: { signal?: NodeJS.Signals; downMs?: number }): Promise<void>;
   /** Runs `redis-cli` against node `index` (e.g. ['cluster', 'info']); resolves with its output. */
   cli(index: number, args: string[]): Promise<string>;
+  /**
+   * Moves `slots` hash slots (and their keys) from master `from` to master `to` with
+   * `redis-cli --cluster reshard`: clients meet ASK while a slot moves and MOVED after.
+   */
+  reshard(from: number, to: number, slots: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -135,6 +140,26 @@ export async function startRedisCluster(
     nodes,
     urls: nodes.map((node) => node.url),
     cli,
+    async reshard(from, to, slots) {
+      const id = async (index: number) => (await cli(index, ['cluster', 'myid'])).trim();
+      await runCommand(
+        cliBinary,
+        [
+          '--cluster',
+          'reshard',
+          `${LOOPBACK}:${nodes[from].port}`,
+          '--cluster-from',
+          await id(from),
+          '--cluster-to',
+          await id(to),
+          '--cluster-slots',
+          String(slots),
+          '--cluster-yes',
+        ],
+        { timeoutMs: 120_000 },
+      );
+      await allOk();
+    },
     async restart(index, { signal = 'SIGKILL', downMs = 0 } = {}) {
       const node = nodes[index];
       await node.service.stop(signal);
