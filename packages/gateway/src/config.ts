@@ -14,15 +14,22 @@ export interface ChainConfig {
   wsUpstream?: string;
   /** `evm` (default) or `starknet` (upstreams are Starknet JSON-RPC 0.9 / 0.10 nodes). */
   protocol?: Protocol;
-  /** Blocks below the head that can no longer change (default: the node's `finalized` block). */
+  /**
+   * Blocks below the head that can no longer change (default: the node's `finalized` block). At
+   * least 1: at 0 the head block itself would be kept as final, and a reorg at the head's height
+   * would leave the orphaned block's answers in memory.
+   */
   finalityDepth?: number;
   /** Between head polls, in ms, when no WebSocket upstream gives newHeads (default 250). */
   headPollMs?: number;
 }
 
+/** A ledger: SQLite (one process) or Redis. */
+export type LedgerConfig = { sqlite: string } | { redis: string };
+
 export interface GatewayConfig {
   listen: { host: string; port: number };
-  ledger: { sqlite: string } | { redis: string };
+  ledger: LedgerConfig;
   chains: ChainConfig[];
   /** Per upstream call, in ms (default 5000). */
   upstreamTimeoutMs?: number;
@@ -42,6 +49,9 @@ function fail(file: string, why: string): never {
   throw new Error(`${file}: ${why}`);
 }
 
+/** The head is polled at most this often, and at least this often (a reorg is seen within it). */
+export const HEAD_POLL_MS = { min: 20, max: 60_000 };
+
 export function loadConfig(file: string): GatewayConfig {
   let raw: unknown;
   try {
@@ -53,11 +63,21 @@ export function loadConfig(file: string): GatewayConfig {
   if (typeof config !== 'object' || config === null) fail(file, 'must be a JSON object');
   config.listen = Object.assign({ host: '127.0.0.1', port: 8545 }, config.listen);
   const ledger = config.ledger as Record<string, unknown> | undefined;
+  if (ledger && typeof ledger.sqlite === 'string') {
+    config.ledger = { sqlite: path.resolve(path.dirname(file), ledger.sqlite) };
+  }
+  return checkConfig(config, file);
+}
+
+/**
+ * Checks a config (from a file, or built by a program) and returns it; throws a clear error
+ * naming the field. `source` names the config in the message.
+ */
+export function checkConfig(config: GatewayConfig, source = 'config'): GatewayConfig {
+  const file = source;
+  const ledger = config.ledger as Record<string, unknown> | undefined;
   if (!ledger || (typeof ledger.sqlite !== 'string' && typeof ledger.redis !== 'string')) {
     fail(file, 'ledger must be { "sqlite": PATH } or { "redis": URL }');
-  }
-  if ('sqlite' in config.ledger) {
-    config.ledger = { sqlite: path.resolve(path.dirname(file), config.ledger.sqlite) };
   }
   if (!Array.isArray(config.chains) || config.chains.length === 0) {
     fail(file, 'chains must list at least one chain');
@@ -79,11 +99,42 @@ export function loadConfig(file: string): GatewayConfig {
         `chain ${chain.name}: a name is letters, digits, ".", "_" and "-" (it is a URL path prefix)`,
       );
     }
+    const depth = chain.finalityDepth;
+    if (depth !== undefined && (!Number.isSafeInteger(depth) || depth < 1)) {
+      fail(
+        file,
+        `chain ${chain.name}: finalityDepth must be an integer of at least 1 (blocks below the ` +
+          'head that can no longer change; at 0 the head block itself would be kept as final, ' +
+          "and a reorg at its height would serve the orphaned block). Leave it out to follow the node's finalized block",
+      );
+    }
+    const poll = chain.headPollMs;
+    if (
+      poll !== undefined &&
+      (!Number.isSafeInteger(poll) || poll < HEAD_POLL_MS.min || poll > HEAD_POLL_MS.max)
+    ) {
+      fail(
+        file,
+        `chain ${chain.name}: headPollMs must be an integer from ${HEAD_POLL_MS.min} to ` +
+          `${HEAD_POLL_MS.max} (a reorg is seen within one poll; latest answers live at most three)`,
+      );
+    }
   }
-  for (const name of ['responseLimitBytes', 'slowClientMs'] as const) {
+  for (const name of [
+    'responseLimitBytes',
+    'slowClientMs',
+    'upstreamTimeoutMs',
+    'healthIntervalMs',
+  ] as const) {
     const value = config[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
       fail(file, `${name} must be a positive integer`);
+    }
+  }
+  for (const name of ['cacheEntries', 'cacheBytes'] as const) {
+    const value = config[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      fail(file, `${name} must be an integer of at least 0`);
     }
   }
   return config;

@@ -8,9 +8,9 @@
 import {
   ANVIL_ACCOUNTS,
   type AnvilService,
-  postJson,
-  serveHttp,
+  type ScriptedUpstream,
   startAnvil,
+  startScriptedUpstream,
 } from '@l2wallet/testkit';
 import { request } from 'undici';
 import { createPublicClient, createWalletClient, http as viemHttp } from 'viem';
@@ -19,32 +19,6 @@ import { foundry } from 'viem/chains';
 import type { ChainConfig } from '../src/config';
 import type { RunningGateway } from '../src/server';
 import { call, deployCode, gatewayConfig, post, startWithKey, usageOf } from './helpers';
-
-/**
- * A pass-through to anvil that counts the single calls it forwards and can hold each
- * answer back (`delayMs`), never answer (`hang`) or fail with a 502 (`fail`).
- */
-async function upstreamProxy(target: string) {
-  const seen: string[] = [];
-  const mode = { delayMs: 0, hang: false, fail: false };
-  const server = await serveHttp(async (_request, response, text) => {
-    const body = JSON.parse(text) as { method: string } | { method: string }[];
-    // Single calls only: the gateway's health check is a batch.
-    if (!Array.isArray(body)) seen.push(body.method);
-    if (mode.hang) return; // never answered; close() ends it
-    if (mode.delayMs) await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
-    if (mode.fail) return void response.writeHead(502).end('bad gateway');
-    const answer = await postJson(target, text);
-    response.writeHead(200, { 'content-type': 'application/json' }).end(answer.text);
-  });
-  return {
-    url: server.url,
-    mode,
-    /** Upstream calls of `method` so far. */
-    count: (method: string) => seen.filter((m) => m === method).length,
-    stop: () => server.close(),
-  };
-}
 
 /** A fresh account with 100 ETH on anvil (set directly, not through the gateway). */
 async function funded() {
@@ -55,7 +29,12 @@ async function funded() {
 const someAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
 let anvil: AnvilService;
-let proxy: Awaited<ReturnType<typeof upstreamProxy>>;
+/**
+ * A pass-through to anvil that counts the calls the gateway forwards for clients (its own head
+ * polls and health checks are batches, which `count` leaves out), and that can hold answers
+ * back, never answer, or fail with a 502.
+ */
+let proxy: ScriptedUpstream;
 let contract: string;
 
 beforeAll(async () => {
@@ -68,7 +47,7 @@ beforeAll(async () => {
   const client = createPublicClient({ chain: foundry, transport: viemHttp(anvil.url) });
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   contract = receipt.contractAddress!;
-  proxy = await upstreamProxy(anvil.url);
+  proxy = await startScriptedUpstream(anvil.url);
 });
 
 afterAll(async () => {
@@ -101,15 +80,11 @@ describe('merging identical calls in flight', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
   });
   afterAll(() => gw?.close());
-  afterEach(() => {
-    proxy.mode.delayMs = 0;
-    proxy.mode.hang = false;
-    proxy.mode.fail = false;
-  });
+  afterEach(() => proxy.reset());
 
   it('50 identical eth_calls in flight make one upstream call; each gets its id and is charged', async () => {
     const expected = (await post(anvil.url, ethCall(1))).json.result;
-    proxy.mode.delayMs = 800;
+    proxy.set({ delayMs: 800 });
     const before = proxy.count('eth_call');
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => post(rpcUrl, ethCall(1000 + i))),
@@ -133,7 +108,7 @@ describe('merging identical calls in flight', () => {
   });
 
   it('calls that differ in params or block are not merged', async () => {
-    proxy.mode.delayMs = 200;
+    proxy.set({ delayMs: 200 });
     const before = proxy.count('eth_call');
     await Promise.all([
       post(rpcUrl, ethCall(1)),
@@ -145,8 +120,7 @@ describe('merging identical calls in flight', () => {
 
   it('a failing leader fails every follower with the same error, and refunds them all', async () => {
     const usedBefore = (await usageOf(gw, key)).total;
-    proxy.mode.delayMs = 800;
-    proxy.mode.fail = true;
+    proxy.set({ delayMs: 800, status: 502, body: 'bad gateway' });
     const before = proxy.count('eth_getBalance');
     const who = someAddress();
     const balance = (id: number) => call('eth_getBalance', [who, 'latest'], id);
@@ -168,7 +142,7 @@ describe('merging identical calls in flight', () => {
 
   it('a hung upstream fails the leader and every follower at the upstream timeout, refunded', async () => {
     const usedBefore = (await usageOf(gw, key)).total;
-    proxy.mode.hang = true;
+    proxy.set({ hang: true });
     const started = Date.now();
     const first = post(rpcUrl, call('eth_blockNumber', [], 1));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -197,7 +171,7 @@ describe('merging identical calls in flight', () => {
     const raw = await wallet.signTransaction(
       await wallet.prepareTransactionRequest({ to: someAddress(), value: 1n }),
     );
-    proxy.mode.delayMs = 200;
+    proxy.set({ delayMs: 200 });
     const before = proxy.count('eth_sendRawTransaction');
     const answers = await Promise.all(
       [1, 2].map((id) => post(rpcUrl, call('eth_sendRawTransaction', [raw], id))),
@@ -296,7 +270,12 @@ describe('the head-aware cache', () => {
         chain: foundry,
         transport: viemHttp(rpcUrl),
       });
-      await client.sendTransaction({ to: someAddress(), value: 1n });
+      const hash = await client.sendTransaction({ to: someAddress(), value: 1n });
+      // anvil may answer the hash before its block holds the transfer (seen under load).
+      await createPublicClient({
+        chain: foundry,
+        transport: viemHttp(anvil.url),
+      }).waitForTransactionReceipt({ hash, pollingInterval: 20 });
       // The head poll is a minute away: the write alone made the cached nonce stale.
       expect(BigInt((await post(rpcUrl, nonce(3))).json.result)).toBe(BigInt(before) + 1n);
     } finally {
@@ -339,7 +318,7 @@ describe('the head-aware cache', () => {
   });
 
   it('stays within its entry and byte bounds', async () => {
-    const { gw, rpcUrl } = await gatewayOnProxy({ finalityDepth: 0 }, { cacheEntries: 5 });
+    const { gw, rpcUrl } = await gatewayOnProxy({ finalityDepth: 1 }, { cacheEntries: 5 });
     try {
       await post(anvil.url, call('anvil_mine', ['0x10']));
       await new Promise((resolve) => setTimeout(resolve, 400));

@@ -7,8 +7,14 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export class Metrics {
   private readonly cacheHits = new Map<string, number>();
   private readonly mergedCalls = new Map<string, number>();
-  private readonly gauges: { name: string; help: string; labels: string; read: () => number }[] =
-    [];
+  private readonly gauges: {
+    name: string;
+    help: string;
+    labels: string;
+    read: () => number;
+    type: 'gauge' | 'counter';
+  }[] = [];
+  private readonly upstreamFailures = new Map<string, number>();
   private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
 
   // Counters keyed by method, then status: no label string is built per call.
@@ -34,9 +40,21 @@ export class Metrics {
     this.mergedCalls.set(method, (this.mergedCalls.get(method) ?? 0) + 1);
   }
 
-  /** A value read when /metrics is rendered (cache size, say). */
-  gauge(name: string, help: string, labels: string, read: () => number): void {
-    this.gauges.push({ name, help, labels, read });
+  /** A value read when /metrics is rendered (cache size, say; or a count kept elsewhere). */
+  gauge(
+    name: string,
+    help: string,
+    labels: string,
+    read: () => number,
+    type: 'gauge' | 'counter' = 'gauge',
+  ): void {
+    this.gauges.push({ name, help, labels, read, type });
+  }
+
+  /** An upstream call that failed (refused by the provider, unavailable, or timed out). */
+  upstreamFailure(upstream: string, reason: string): void {
+    const labels = `upstream="${upstream}",reason="${reason}"`;
+    this.upstreamFailures.set(labels, (this.upstreamFailures.get(labels) ?? 0) + 1);
   }
 
   upstreamLatency(upstream: string, seconds: number): void {
@@ -84,9 +102,16 @@ export class Metrics {
       'Calls that shared an identical upstream request already in flight.',
       new Map([...this.mergedCalls].map(([method, count]) => [`method="${method}"`, count])),
     );
+    counter(
+      'gateway_upstream_failures_total',
+      'Upstream calls that failed, by reason: refused (a provider 401/403/429 or limit error), unavailable, timeout.',
+      this.upstreamFailures,
+    );
     let lastGauge = '';
     for (const g of [...this.gauges].sort((a, b) => a.name.localeCompare(b.name))) {
-      if (g.name !== lastGauge) lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} gauge`);
+      if (g.name !== lastGauge) {
+        lines.push(`# HELP ${g.name} ${g.help}`, `# TYPE ${g.name} ${g.type}`);
+      }
       lastGauge = g.name;
       lines.push(`${g.name}{${g.labels}} ${g.read()}`);
     }

@@ -219,7 +219,7 @@ export function buildHttp(
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
       const path = url.split('?', 1)[0];
-      if (path === '/healthz') {
+      if (path === '/healthz' || path === '/health') {
         const report = health(gateway.router);
         return send(res, report.status === 'ok' ? 200 : 503, JSON.stringify(report));
       }

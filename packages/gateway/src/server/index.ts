@@ -1,6 +1,6 @@
 /** Starts a gateway: the ledger store, chains with their upstreams, HTTP and WebSocket. */
 import type { AddressInfo } from 'node:net';
-import { type GatewayConfig, openStore } from '../config';
+import { checkConfig, type GatewayConfig, openStore } from '../config';
 import { Gateway } from '../gateway';
 import { Metrics } from '../metrics/metrics';
 import { Chain } from '../upstream/chain';
@@ -20,6 +20,7 @@ export async function startGateway(
   /** `now`: the clock the ledger's days and seconds are read from (tests move it). */
   options: { now?: () => number } = {},
 ): Promise<RunningGateway> {
+  checkConfig(config);
   const metrics = new Metrics();
   const store = await openStore(config, { serving: true });
   const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));

@@ -1,6 +1,7 @@
 /**
  * Answers kept in memory, bounded in entries and in bytes (both shown in /metrics). Two kinds:
- * - immutable answers (by hash, below finality, chain id): kept until evicted;
+ * - immutable answers (by hash, below finality, chain id): kept until evicted, or until a reorg
+ *   forks the chain below the block an answer is tied to (an answer at a block number, a receipt);
  * - head answers (`latest` reads): kept only until the chain's next head, when they are dropped.
  * A cached answer is still charged as any other. Only result texts are kept: never `null`,
  * never an error. Least recently inserted entries are evicted first.
@@ -11,6 +12,10 @@ export const MAX_ENTRY_BYTES = 1 << 20;
 export class AnswerCache {
   private readonly immutable = new Map<string, string>();
   private readonly head = new Map<string, string>();
+  /** The block each answer tied to a block number is about. */
+  private readonly blocks = new Map<string, bigint>();
+  /** A reorg's fork point is being found: answers tied to a block are not served meanwhile. */
+  private holding = false;
   private bytes = 0;
 
   constructor(
@@ -19,10 +24,12 @@ export class AnswerCache {
   ) {}
 
   get(key: string): string | undefined {
+    if (this.holding && this.blocks.has(key)) return undefined;
     return this.head.get(key) ?? this.immutable.get(key);
   }
 
-  set(key: string, result: string, untilNextHead: boolean): void {
+  /** Keeps `result`; `block` ties it to a block number (a reorg above it drops it). */
+  set(key: string, result: string, untilNextHead: boolean, block?: bigint): void {
     const size = key.length + result.length;
     // A large answer (a block with its transactions, say) is not worth the memory it would hold.
     if (this.maxEntries <= 0 || size > Math.min(MAX_ENTRY_BYTES, this.maxBytes / 4)) return;
@@ -30,6 +37,8 @@ export class AnswerCache {
     const previous = into.get(key);
     if (previous !== undefined) this.bytes -= key.length + previous.length;
     into.set(key, result);
+    if (block !== undefined) this.blocks.set(key, block);
+    else if (previous !== undefined) this.blocks.delete(key);
     this.bytes += size;
     if (this.size > this.maxEntries || this.bytes > this.maxBytes) this.evict(into);
   }
@@ -50,6 +59,7 @@ export class AnswerCache {
         if (from === written && from.size === 1) break; // keep the entry just written
         this.bytes -= key.length + value.length;
         from.delete(key);
+        this.blocks.delete(key);
       }
     }
   }
@@ -58,6 +68,24 @@ export class AnswerCache {
   newHead(): void {
     for (const [key, value] of this.head) this.bytes -= key.length + value.length;
     this.head.clear();
+  }
+
+  /** A reorg was seen: answers tied to a block are held back until dropAbove(). */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** The reorg's fork point is known: answers tied to a block above it go, the rest are served. */
+  dropAbove(forkPoint: bigint): void {
+    for (const [key, block] of this.blocks) {
+      if (block <= forkPoint) continue;
+      const value = this.immutable.get(key) ?? this.head.get(key);
+      if (value !== undefined) this.bytes -= key.length + value.length;
+      this.immutable.delete(key);
+      this.head.delete(key);
+      this.blocks.delete(key);
+    }
+    this.holding = false;
   }
 
   get size(): number {

@@ -1,7 +1,15 @@
 /**
- * One chain: its upstreams (tried in turn, unhealthy ones skipped), the eth_getProof failover
- * partner, SPEC normalisation, its head, identical calls in flight merged into one upstream
- * request, and the cache of answers that are still true (see policy.ts).
+ * One chain: its upstreams (tried in turn, unhealthy and lagging ones last), the eth_getProof
+ * failover partner, SPEC normalisation, its head, identical calls in flight merged into one
+ * upstream request, and the cache of answers that are still true (see policy.ts).
+ *
+ * What an upstream says is not always the chain's answer:
+ * - a provider's refusal (HTTP 401/403/429, a -32005 limit error ...) fails over to the next
+ *   upstream, marks the refusing one unhealthy with backoff, and is never an answer: when every
+ *   upstream refuses, the call fails (retryable, and the caller is not charged);
+ * - a `latest` read goes only to an upstream at the chain's head (never to one that lags), so
+ *   no `latest` answer is older than the head, and `eth_blockNumber` never goes back;
+ * - upstream error text is scrubbed of anything that looks like a credential.
  *
  * Upstream answers pass through as bytes: only the result (or error) text is kept, and each
  * caller's answer is that text wrapped with its own id.
@@ -11,7 +19,9 @@ import type { Metrics } from '../metrics/metrics';
 import { AnswerCache } from './cache';
 import { HeadTracker } from './head';
 import { capGas, normaliseRevert, padStorageKeys } from './normalise';
-import { keepable, scopeOf } from './policy';
+import { blockIn, blockOf, keepable, scopeOf } from './policy';
+import { isRefusal } from './refusal';
+import { type Scrub, scrubber, scrubError, secretsOf } from './scrub';
 import type { Protocol, RpcErrorBody } from './types';
 import { Upstream, UpstreamFailure } from './upstream';
 
@@ -74,6 +84,20 @@ export function unwrap(text: string): Outcome {
   throw new UpstreamFailure('unavailable');
 }
 
+/** Which upstreams a call may go to, and in what order. */
+interface Route {
+  /** Whether it may be sent again to the next upstream after a failure that may have served it. */
+  retryable: boolean;
+  /** A `latest` read: only upstreams at the head may answer it. */
+  atHead: boolean;
+}
+
+/** One upstream's answer, and who gave it. */
+interface Answered {
+  outcome: Outcome;
+  upstream: Upstream;
+}
+
 export class Chain {
   readonly name: string;
   readonly protocol: Protocol;
@@ -86,6 +110,7 @@ export class Chain {
   private readonly timeoutMs: number;
   private readonly finalityDepth: number | undefined;
   private readonly blockNumberMethod: string;
+  private readonly scrub: Scrub;
   private next = 0;
 
   constructor(
@@ -104,31 +129,49 @@ export class Chain {
       : undefined;
     this.wsUpstream = config.wsUpstream;
     this.finalityDepth = config.finalityDepth;
+    this.scrub = scrubber(
+      [...config.upstreams, config.partner, config.wsUpstream].flatMap((url) =>
+        url ? secretsOf(url) : [],
+      ),
+    );
     this.cache = new AnswerCache(options.cacheEntries ?? 10_000, options.cacheBytes ?? 16 << 20);
     this.blockNumberMethod = this.protocol === 'evm' ? 'eth_blockNumber' : 'starknet_blockNumber';
-    const blockNumber = `{"jsonrpc":"2.0","id":1,"method":"${this.blockNumberMethod}","params":[]}`;
     this.head = new HeadTracker(
-      async () => {
-        const outcome = unwrap(await this.send(blockNumber, true));
-        if (outcome.result === undefined) throw new UpstreamFailure('unavailable');
-        return BigInt(JSON.parse(outcome.result) as string | number);
+      this.upstreams,
+      {
+        newHead: () => this.cache.newHead(),
+        reorgStarted: () => this.cache.hold(),
+        reorged: (forkPoint) => this.cache.dropAbove(forkPoint),
       },
-      () => this.cache.newHead(),
       config.headPollMs ?? 250,
       // newHeads is Ethereum's subscription; Starknet heads are polled.
       this.protocol === 'evm' ? config.wsUpstream : undefined,
     );
+    const label = `chain="${this.name}"`;
     metrics.gauge(
       'gateway_cache_entries',
       'Answers held in the cache.',
-      `chain="${this.name}"`,
+      label,
       () => this.cache.size,
     );
     metrics.gauge(
       'gateway_cache_bytes',
       'Approximate bytes held in the cache.',
-      `chain="${this.name}"`,
+      label,
       () => this.cache.byteSize,
+    );
+    metrics.gauge(
+      'gateway_head',
+      'The chain head: the highest block a healthy upstream reported (it never moves back).',
+      label,
+      () => Number(this.head.number ?? -1n),
+    );
+    metrics.gauge(
+      'gateway_reorgs_total',
+      'Reorgs seen: a new block hash at a height already seen, or below it.',
+      label,
+      () => this.head.reorgs,
+      'counter',
     );
   }
 
@@ -141,13 +184,26 @@ export class Chain {
     return this.upstreams.some((u) => u.healthy);
   }
 
-  /** Healthy upstreams first, in round-robin order; the unhealthy only if none is healthy. */
-  private order(): Upstream[] {
-    if (this.upstreams.length === 1) return this.upstreams;
+  /**
+   * The upstreams a call may go to: healthy ones at the head first (in round-robin order), then
+   * healthy ones that lag, then unhealthy ones in the same order (a refused or failed upstream is
+   * still tried when no other is left). A `latest` read never goes to an upstream that lags.
+   */
+  private order(route: Route): Upstream[] {
+    const head = this.head;
+    if (this.upstreams.length === 1) {
+      const only = this.upstreams[0];
+      return !route.atHead || head.atHead(only) ? this.upstreams : [];
+    }
     const start = this.next++ % this.upstreams.length;
-    const rotated = [...this.upstreams.slice(start), ...this.upstreams.slice(0, start)];
-    const healthy = rotated.filter((u) => u.healthy);
-    return healthy.length > 0 ? healthy : rotated;
+    const ranked: Upstream[][] = [[], [], [], []];
+    for (let i = 0; i < this.upstreams.length; i++) {
+      const upstream = this.upstreams[(start + i) % this.upstreams.length];
+      const atHead = head.atHead(upstream);
+      if (route.atHead && !atHead) continue;
+      ranked[(upstream.healthy ? 0 : 2) + (atHead ? 0 : 1)].push(upstream);
+    }
+    return ranked.flat();
   }
 
   private gasLimit(): bigint | undefined {
@@ -169,7 +225,9 @@ export class Chain {
   private async ensureGasLimit(): Promise<bigint | undefined> {
     const known = this.gasLimit();
     if (known !== undefined) return known;
-    for (const upstream of this.order()) if (await upstream.check()) return upstream.gasLimit;
+    for (const upstream of this.order({ retryable: true, atHead: false })) {
+      if (await upstream.check()) return upstream.gasLimit;
+    }
     return undefined;
   }
 
@@ -185,12 +243,16 @@ export class Chain {
     const paramsJson = params === undefined ? '[]' : JSON.stringify(params);
     if (!options.retryable) {
       // A write is never merged or cached, and what it changes ends every `latest` answer.
-      const outcome = await this.fetch(method, paramsJson, options);
+      const outcome = await this.fetch(method, paramsJson, options, {
+        retryable: false,
+        atHead: false,
+      });
       if (outcome.result !== undefined) this.head.bump();
       return outcome;
     }
     const finalBlock = this.finalBlock();
     let scope = scopeOf(this.protocol, method, params, finalBlock);
+    const route: Route = { retryable: true, atHead: scope === 'head' };
     if (scope === 'head' && !this.head.fresh()) scope = 'none';
     // A failover key's eth_getProof may be answered by the partner: never shared with others.
     const key =
@@ -203,28 +265,27 @@ export class Chain {
       }
     }
     const generation = this.head.generation;
+    const reorgs = this.head.reorgs;
     const flightKey = `${generation}:${key}`;
     const leader = this.inFlight.get(flightKey);
     if (leader) {
       this.metrics.merged(method);
       return this.follow(leader);
     }
-    const request = this.fetch(method, paramsJson, options).then((outcome) => {
-      let current = generation;
-      if (method === this.blockNumberMethod && outcome.result !== undefined) {
-        // A client that saw head N through the gateway gets no `latest` answer older than N.
-        const number = BigInt(JSON.parse(outcome.result) as string | number);
-        this.head.advance(number);
-        if (number === this.head.number) current = this.head.generation;
-      }
-      if (
-        outcome.result !== undefined &&
-        !outcome.fromPartner &&
-        (scope !== 'head' || current === this.head.generation) &&
-        keepable(this.protocol, scope, outcome.result, finalBlock)
-      ) {
-        this.cache.set(key, outcome.result, scope === 'head');
-      }
+    const request = this.fetch(method, paramsJson, options, route).then((outcome) => {
+      if (outcome.result === undefined || outcome.fromPartner) return outcome;
+      // An answer fetched across a new head is not kept as `latest`; one fetched across a reorg
+      // is not kept at all (it may be of the orphaned blocks).
+      if (scope === 'none' || this.head.reorgs !== reorgs) return outcome;
+      if (scope === 'head' && this.head.generation !== generation) return outcome;
+      if (!keepable(this.protocol, scope, outcome.result, finalBlock)) return outcome;
+      const tie =
+        scope === 'immutable'
+          ? blockOf(this.protocol, method, params)
+          : scope === 'whenFinal' && this.protocol === 'evm'
+            ? blockIn(outcome.result)
+            : undefined;
+      this.cache.set(key, outcome.result, scope === 'head', tie);
       return outcome;
     });
     this.inFlight.set(flightKey, request);
@@ -263,37 +324,91 @@ export class Chain {
     method: string,
     paramsJson: string,
     options: ForwardOptions,
+    route: Route,
   ): Promise<Outcome> {
     // `method` is a name from the method table, so it needs no escaping.
     const body = `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${paramsJson}}`;
     const failover = method === 'eth_getProof' && options.failover && this.partner;
-    let outcome: Outcome;
+    let answered: Answered;
     try {
-      outcome = unwrap(await this.send(body, options.retryable));
+      answered = await this.send(body, route);
     } catch (error) {
-      if (failover) return { ...unwrap(await this.partner!.send(body)), fromPartner: true };
+      if (failover) return this.fromPartner(body);
       throw error;
     }
-    if (outcome.error === undefined) return outcome;
-    if (failover) return { ...unwrap(await this.partner!.send(body)), fromPartner: true };
-    if (method === 'eth_call' || method === 'eth_estimateGas') {
-      const error = JSON.parse(outcome.error) as RpcErrorBody;
-      const normalised = normaliseRevert(error);
-      if (normalised !== error) return { error: JSON.stringify(normalised) };
+    let { outcome } = answered;
+    if (outcome.error === undefined) {
+      if (method === this.blockNumberMethod) outcome = this.notBehind(answered);
+      return outcome;
     }
-    return outcome;
+    if (failover) return this.fromPartner(body);
+    let error = outcome.error;
+    if (method === 'eth_call' || method === 'eth_estimateGas') {
+      const parsed = JSON.parse(error) as RpcErrorBody;
+      const normalised = normaliseRevert(parsed);
+      if (normalised !== parsed) error = JSON.stringify(normalised);
+    }
+    return { error: scrubError(error, this.scrub) };
   }
 
-  /** Tries each upstream in order; only retryable calls move on after a failure. */
-  private async send(body: string, retryable: boolean): Promise<string> {
+  private async fromPartner(body: string): Promise<Outcome> {
+    const outcome = unwrap(await this.partner!.send(body));
+    if (outcome.error !== undefined && isRefusal(outcome.error)) {
+      this.partner!.penalize('refused');
+      throw new UpstreamFailure('refused');
+    }
+    return outcome.error === undefined
+      ? { ...outcome, fromPartner: true }
+      : { error: scrubError(outcome.error, this.scrub), fromPartner: true };
+  }
+
+  /**
+   * A block number answered by an upstream: a higher one moves the head at once; a lower one
+   * (an upstream that lags behind what others reported) is answered as the head, so the number
+   * a client sees never goes back.
+   */
+  private notBehind({ outcome, upstream }: Answered): Outcome {
+    const text = outcome.result!;
+    let number: bigint;
+    try {
+      number = BigInt(JSON.parse(text) as string | number);
+    } catch {
+      return outcome;
+    }
+    this.head.advance(upstream, number);
+    const head = this.head.number!;
+    if (number >= head) return outcome;
+    return { result: this.protocol === 'evm' ? `"0x${head.toString(16)}"` : head.toString() };
+  }
+
+  /**
+   * Tries each upstream in order until one answers. A provider's refusal (HTTP 401/403/429, a
+   * JSON-RPC limit error) means nothing was done: the next upstream is tried, for writes too.
+   * Any other failure moves on only for calls that are safe to send again.
+   */
+  private async send(body: string, route: Route): Promise<Answered> {
     let failure: UpstreamFailure | undefined;
-    for (const upstream of this.order()) {
+    for (const upstream of this.order(route)) {
+      let outcome: Outcome;
       try {
-        return await upstream.send(body);
+        const text = await upstream.send(body);
+        try {
+          outcome = unwrap(text);
+        } catch (error) {
+          upstream.penalize('unavailable'); // JSON, but not a JSON-RPC answer
+          throw error;
+        }
       } catch (error) {
         failure = error as UpstreamFailure;
-        if (!retryable) break;
+        if (failure.kind !== 'refused' && !route.retryable) break;
+        continue;
       }
+      if (outcome.error !== undefined && isRefusal(outcome.error)) {
+        upstream.penalize('refused');
+        failure = new UpstreamFailure('refused');
+        continue;
+      }
+      return { outcome, upstream };
     }
     throw failure ?? new UpstreamFailure('unavailable');
   }

@@ -109,7 +109,35 @@ export function scopeOf(
   return starknetBlockScope(block, finalBlock);
 }
 
+/**
+ * The block an answer at an explicit block number is about (a reorg above it makes the answer
+ * stale); undefined for tags and hashes.
+ */
+export function blockOf(protocol: Protocol, method: string, params: unknown): bigint | undefined {
+  if (protocol === 'evm') {
+    const index = EVM_BLOCK_PARAM[method];
+    if (index === undefined) return undefined;
+    let block = (params as unknown[])[index];
+    if (block && typeof block === 'object')
+      block = (block as { blockNumber?: unknown }).blockNumber;
+    return typeof block === 'string' && QUANTITY.test(block) ? BigInt(block) : undefined;
+  }
+  const index = STARKNET_BLOCK_PARAM[method];
+  if (index === undefined) return undefined;
+  const block = Array.isArray(params)
+    ? params[index]
+    : (params as Record<string, unknown> | undefined)?.block_id;
+  const number = (block as { block_number?: unknown } | null | undefined)?.block_number;
+  return typeof number === 'number' ? BigInt(number) : undefined;
+}
+
 const BLOCK_NUMBER = /"blockNumber":"(0x[0-9a-fA-F]+)"/;
+
+/** The block an EVM transaction or receipt answer is in (a reorg above it makes it stale). */
+export function blockIn(result: string): bigint | undefined {
+  const number = BLOCK_NUMBER.exec(result)?.[1];
+  return number === undefined ? undefined : BigInt(number);
+}
 
 /** Whether an answer (its result's JSON text) may be kept for its scope. */
 export function keepable(
