@@ -21,6 +21,7 @@ import {
 } from 'starknet';
 
 import {
+  deployToken,
   erc20Balance,
   isDeployed,
   STRK_TOKEN,
@@ -216,14 +217,32 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
       expect(flask.dialogs.at(-1)?.text).toContain('dapp.example');
     });
 
-    it('watches an asset', async () => {
+    it('watches an asset (its symbol and decimals as the contract states them)', async () => {
+      // Issue 24: the snap reads the token's symbol and decimals from its contract, so the
+      // token is a real one on the devnet.
+      const token = await deployToken(devnet.rpcUrl, {
+        name: 'Test Token',
+        symbol: 'TKN',
+        decimals: 6,
+      });
       await expect(
         account.watchAsset({
           type: 'ERC20',
-          options: { address: OTHER_TOKEN, symbol: 'TKN', decimals: 6, name: 'Test Token' },
+          options: { address: token, symbol: 'TKN', decimals: 6, name: 'Test Token' },
         }),
       ).resolves.toBe(true);
       expect(flask.dialogs.at(-1)?.text).toMatch(/TKN/);
+      // A dapp that describes the token otherwise is refused, before any dialog.
+      const dialogs = flask.dialogs.length;
+      await expectWalletError(
+        account.watchAsset({
+          type: 'ERC20',
+          options: { address: token, symbol: 'TKN', decimals: 18, name: 'Test Token' },
+        }),
+        114,
+        /"tokenDecimals" disagrees with the token contract on Testnet: its decimals\(\) is 6, got 18/,
+      );
+      expect(flask.dialogs.length).toBe(dialogs);
     });
 
     it('switches to Mainnet and back, with networkChanged events and the provider following', async () => {

@@ -5,8 +5,10 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import {
+  deployToken,
   ensureSiteBuild,
   injectedProviderScript,
+  isDeployed,
   launchChromium,
   screenshot,
   serveDirectory,
@@ -84,8 +86,6 @@ export async function stopStack(stack: Partial<Stack>) {
   await stack.snapServer?.close();
   await stack.devnet?.close();
 }
-
-const NEW_TOKEN = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';
 
 const card = (page: Page, method: string) => page.getByTestId(`card-${method}`);
 
@@ -209,10 +209,20 @@ describe('site in the browser with the snap in snaps-simulation', () => {
   });
 
   it('adds a token to the watch list', async () => {
-    // Not one of the preloaded tokens: a new symbol at an address of our choosing.
+    // Not one of the preloaded tokens: a token of our own on the devnet. The snap reads its
+    // symbol and decimals from the contract (issue 24), so it must exist, in a closed block.
+    const token = await deployToken(stack.devnet.rpcUrl, {
+      name: 'Playground Test Token',
+      symbol: 'PTT',
+      decimals: 6,
+    });
+    const deadline = Date.now() + 30_000;
+    while (!(await isDeployed(stack.devnet.rpcUrl, token)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const target = card(page, 'l2_addErc20Token');
     await target.scrollIntoViewIfNeeded();
-    await target.locator('input[name="tokenAddress"]').fill(NEW_TOKEN);
+    await target.locator('input[name="tokenAddress"]').fill(token);
     await target.locator('input[name="tokenName"]').fill('Playground Test Token');
     await target.locator('input[name="tokenSymbol"]').fill('PTT');
     await target.locator('input[name="tokenDecimals"]').fill('6');
@@ -222,7 +232,7 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     );
     expect(result).toMatch(/"decimals": 6/);
     expect(result).toMatch(/"name": "Playground Test Token"/);
-    expect(result.toLowerCase()).toContain(NEW_TOKEN.slice(2));
+    expect(result.toLowerCase()).toContain(BigInt(token).toString(16));
     const dialog = stack.wallet.dialogs.at(-1);
     expect(dialog).toMatchObject({ method: 'l2_addErc20Token', action: 'approve' });
     expect(dialog?.text).toContain('PTT');
