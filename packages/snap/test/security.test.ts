@@ -231,6 +231,10 @@ describe('sites are granted, not assumed', () => {
     const ui = asConfirmation(await pending.getInterface());
     expect(dialogText(ui.content)).toContain(SITE);
     expect(dialogText(ui.content)).toContain('#0 to #4');
+    // Every address of the range is shown (issue 24: the dialog shows what it grants).
+    for (const index of [0, 1, 2, 3, 4]) {
+      expect(dialogText(ui.content)).toContain((await expectedAccount(DEFAULT_SRP, index)).address);
+    }
     await ui.cancel();
     expectError(await pending, 4001);
     const home = dialogText((await snap.onHomePage()).getInterface().content);
