@@ -15,6 +15,7 @@ import { type Durable, LedgerLost, type Store } from './credits/store';
 import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
+import { contractTargets } from './jsonrpc/targets';
 import type { Metrics } from './metrics/metrics';
 import { type Chain, type Outcome, outcomeBytes, responseText } from './upstream/chain';
 import type { Router } from './upstream/router';
@@ -225,7 +226,7 @@ export class Gateway {
     // Typed as positional: by-name params (an object) pass validateParams for Starknet methods
     // only, which go upstream unchanged.
     const checked = params as unknown[];
-    if (!contractsAllowed(ctx.key, method, checked)) throw errors.rejected();
+    if (!contractsAllowed(ctx.key, contractTargets(method, params))) throw errors.rejected();
     const { durable, at } = await this.charge(ctx.key, method, spec.cost);
     return { id, method, params: checked, spec, durable, at };
   }

@@ -3,15 +3,16 @@
  * served on 127.0.0.1 and a real anvil: starknet.js's RpcProvider and Account unchanged through
  * the gateway, picked by path prefix and by Host; every call charged at the Starknet cost table;
  * methods of the other protocol -32601 and free; Starknet reads merged and cached (latest until
- * the next head, by hash for good, pre_confirmed never).
+ * the next head, by hash for good, pre_confirmed never); a key's contract allowlist applied to
+ * starknet_call, starknet_estimateFee, simulations, invoke targets and events.
  */
-import { type DevnetServer, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
+import { type DevnetServer, ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
 import { type AnvilService, startAnvil, startDevnet } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, uint256 } from 'starknet';
 import WebSocket from 'ws';
 import { STARKNET_COSTS } from '../src/credits/costs';
 import type { RunningGateway } from '../src/server';
-import { call, gatewayConfig, post, startWithKey, usageOf } from './helpers';
+import { addKey, call, gatewayConfig, post, startWithKey, usageOf } from './helpers';
 
 let anvil: AnvilService;
 let devnet: DevnetServer & { stop(): Promise<void> };
@@ -216,5 +217,106 @@ describe('Starknet reads merged and cached', () => {
     expect(second.json).toEqual({ ...first.json, id: 2 });
     expect(first.json.result.transaction_hash).toBe(hash);
     expect(rpcCalls('starknet_getTransactionByHash') - txBefore).toBe(1);
+  });
+});
+
+describe('a key restricted to one contract (--allow-contract) on the Starknet chain', () => {
+  it('serves calls, fee estimates and invokes to it, and refuses every other target with 403, uncharged', async () => {
+    // Listed without its leading zeros: felts compare by value.
+    const listed = '0x' + BigInt(STRK_TOKEN_ADDRESS).toString(16);
+    const restricted = await addKey(gw, { plan: 'team', allow: { contracts: [listed] } });
+    const url = `${gw.url}/starknet-sepolia/v3/${restricted}`;
+    const provider = new RpcProvider({ nodeUrl: url });
+    const [funder, recipient] = devnet.predeployedAccounts;
+    const account = new Account({ provider, address: funder.address, signer: funder.private_key });
+    const balanceOf = (contractAddress: string) =>
+      provider.callContract({
+        contractAddress,
+        entrypoint: 'balance_of',
+        calldata: [recipient.address],
+      });
+    const transfer = (contractAddress: string) => ({
+      contractAddress,
+      entrypoint: 'transfer',
+      calldata: CallData.compile({ recipient: recipient.address, amount: uint256.bnToUint256(1n) }),
+    });
+    const refused = async (promise: Promise<unknown>) => {
+      const error = (await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error | undefined;
+      expect(error).toBeDefined();
+      expect(String(error?.message)).toMatch(/rejected due to project ID settings|403/);
+    };
+
+    // The listed contract: calls, estimates and an invoke all pass.
+    expect(await balanceOf(STRK_TOKEN_ADDRESS)).toHaveLength(2);
+    const estimate = await account.estimateInvokeFee(transfer(STRK_TOKEN_ADDRESS));
+    expect(BigInt(estimate.overall_fee)).toBeGreaterThan(0n);
+    const { transaction_hash } = await account.execute(transfer(STRK_TOKEN_ADDRESS));
+    expect(
+      (await provider.waitForTransaction(transaction_hash, { retryInterval: 50 })).isSuccess(),
+    ).toBe(true);
+    const refusedMethods = [
+      'starknet_call',
+      'starknet_estimateFee',
+      'starknet_addInvokeTransaction',
+      'starknet_getEvents',
+      'starknet_addDeclareTransaction',
+    ];
+    const charged = async () => {
+      const { methods } = await usageOf(gw, restricted);
+      return refusedMethods.map((method) => methods[method] ?? 0);
+    };
+    const used = await charged();
+    const devnetInvokes = rpcCalls('starknet_addInvokeTransaction');
+
+    // Another contract: a call, a fee estimate, an invoke (alone, or hidden in a multicall),
+    // events of it, and a declare or deploy-account: all 403, nothing charged, nothing sent.
+    await refused(balanceOf(ETH_TOKEN_ADDRESS));
+    await refused(account.estimateInvokeFee(transfer(ETH_TOKEN_ADDRESS)));
+    await refused(
+      account.execute([transfer(STRK_TOKEN_ADDRESS), transfer(ETH_TOKEN_ADDRESS)], {
+        resourceBounds: estimate.resourceBounds,
+      }),
+    );
+    const raw = await post(
+      url,
+      call('starknet_getEvents', {
+        filter: { address: ETH_TOKEN_ADDRESS, chunk_size: 10 },
+      } as never),
+    );
+    expect(raw.status).toBe(403);
+    expect(raw.json.error).toEqual({
+      code: -32002,
+      message: 'rejected due to project ID settings',
+    });
+    const noAddress = await post(url, call('starknet_getEvents', [{ chunk_size: 10 }]));
+    expect(noAddress.status).toBe(403);
+    const declare = await post(
+      url,
+      call('starknet_addDeclareTransaction', { declare_transaction: { type: 'DECLARE' } } as never),
+    );
+    expect(declare.status).toBe(403);
+    // Positional params are read the same way.
+    const positional = await post(
+      url,
+      call('starknet_call', [
+        { contract_address: ETH_TOKEN_ADDRESS, entry_point_selector: '0x1', calldata: [] },
+        'latest',
+      ]),
+    );
+    expect(positional.status).toBe(403);
+    // (starknet.js's own reads around them, a nonce or a block, are served and charged.)
+    expect(await charged()).toEqual(used);
+    expect(rpcCalls('starknet_addInvokeTransaction')).toBe(devnetInvokes);
+    // The unrestricted key still reaches every contract.
+    expect(
+      await new RpcProvider({ nodeUrl: prefixUrl() }).callContract({
+        contractAddress: ETH_TOKEN_ADDRESS,
+        entrypoint: 'balance_of',
+        calldata: [recipient.address],
+      }),
+    ).toHaveLength(2);
   });
 });

@@ -100,16 +100,23 @@ export function methodAllowed(record: KeyRecord, method: string): boolean {
   return record.allow.methods.length === 0 || record.allow.methods.includes(method);
 }
 
-/** Contract allowlist: the contracts a call targets (eth_call/eth_estimateGas `to`, eth_getLogs `address`). */
-export function contractsAllowed(record: KeyRecord, method: string, params: unknown[]): boolean {
+/**
+ * Contract allowlist: whether every contract a call targets (jsonrpc/targets.ts) is listed.
+ * `targets` undefined: the call targets no contract; null: it cannot be told, so a key with a
+ * list refuses it. Addresses are compared as numbers (an EVM address in any case, a Starknet
+ * felt with or without leading zeros).
+ */
+export function contractsAllowed(record: KeyRecord, targets: string[] | null | undefined): boolean {
   const allowed = record.allow.contracts;
-  if (allowed.length === 0) return true;
-  const first = params[0] as Record<string, unknown> | undefined;
-  let targets: unknown[] = [];
-  if (method === 'eth_call' || method === 'eth_estimateGas') targets = [first?.to];
-  else if (method === 'eth_getLogs') {
-    const a = first?.address;
-    targets = Array.isArray(a) ? a : [a];
-  } else return true;
-  return targets.every((t) => typeof t === 'string' && allowed.includes(t.toLowerCase()));
+  if (allowed.length === 0 || targets === undefined) return true;
+  if (targets === null) return false;
+  const listed = new Set(allowed.map(addressKey));
+  return targets.every((target) => listed.has(addressKey(target)));
+}
+
+/** An address as a comparable key: its value for hex, else its lowercase text. */
+function addressKey(address: string): string {
+  return /^0x[0-9a-fA-F]{1,64}$/.test(address)
+    ? BigInt(address).toString(16)
+    : address.toLowerCase();
 }
