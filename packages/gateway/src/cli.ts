@@ -3,10 +3,13 @@
  * l2-gateway serve --config FILE [--host H] [--port P]
  * l2-gateway keys create --config FILE --plan free|developer|team [--daily-credits N]
  *   [--credits-per-second N] [--failover] [--secret] [--allow-origin O]... [--allow-method M]...
- *   [--allow-contract A]...
+ *   [--allow-contract A]... [--env]
  * l2-gateway keys list --config FILE
- * l2-gateway keys usage KEY --config FILE
- * l2-gateway keys revoke KEY --config FILE
+ * l2-gateway keys usage [-|KEY] --config FILE
+ * l2-gateway keys revoke [-|KEY] --config FILE
+ *
+ * An API key is a secret: usage and revoke read it from stdin (`-`) or from L2_GATEWAY_KEY, so
+ * it stays out of `ps` and shell history (a key on the command line still works).
  */
 import { KEY_FORMAT, newKey, sha256 } from './auth/keys';
 import { isPlan, PLANS } from './auth/plans';
@@ -17,12 +20,15 @@ const USAGE = `usage:
   l2-gateway serve --config FILE [--host HOST] [--port PORT]
   l2-gateway keys create --config FILE --plan ${Object.keys(PLANS).join('|')} [--daily-credits N]
       [--credits-per-second N] [--failover] [--secret]
-      [--allow-origin ORIGIN]... [--allow-method METHOD]... [--allow-contract ADDRESS]...
+      [--allow-origin ORIGIN]... [--allow-method METHOD]... [--allow-contract ADDRESS]... [--env]
   l2-gateway keys list --config FILE
-  l2-gateway keys usage KEY --config FILE
-  l2-gateway keys revoke KEY --config FILE`;
+  l2-gateway keys usage [-|KEY] --config FILE
+  l2-gateway keys revoke [-|KEY] --config FILE
+The key of usage and revoke: - reads it from stdin, else L2_GATEWAY_KEY; a KEY argument is seen
+by ps and kept in shell history.`;
 
-const FLAGS = new Set(['failover', 'secret']);
+const FLAGS = new Set(['failover', 'secret', 'env']);
+const KEY_VARIABLE = 'L2_GATEWAY_KEY';
 
 interface Args {
   positional: string[];
@@ -77,9 +83,32 @@ function configFrom(args: Args) {
   return loadConfig(file);
 }
 
-function keyArg(args: Args): string {
-  const key = args.positional[2];
-  if (!key) usageError('the API key is required');
+/** All of stdin as text. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The API key of usage and revoke: `-` reads it from stdin (its first line), no argument takes
+ * L2_GATEWAY_KEY, and a key given as the argument is taken as it is.
+ */
+async function keyArg(args: Args): Promise<string> {
+  const given = args.positional[2];
+  let key: string | undefined;
+  if (given === '-')
+    key = (await readStdin())
+      .split('\n')
+      .find((line) => line.trim())
+      ?.trim();
+  else key = given ?? process.env[KEY_VARIABLE]?.trim();
+  if (!key) {
+    usageError(
+      `the API key is required: pass - and write it to stdin, or set ${KEY_VARIABLE} ` +
+        '(a key on the command line is seen by ps and kept in shell history)',
+    );
+  }
   if (!KEY_FORMAT.test(key)) usageError('an API key is 32 lowercase hex characters');
   return key;
 }
@@ -133,9 +162,16 @@ async function keys(args: Args): Promise<void> {
         },
       });
       await store.addKey(created.record);
-      // The key alone on the last line (scripts read it); the secret on the line before.
-      if (created.secret) process.stdout.write(`${created.secret}\n`);
-      process.stdout.write(`${created.key}\n`);
+      if (args.options.has('env')) {
+        // As environment assignments, for an env file or `export` (the other commands read it).
+        if (created.secret) process.stdout.write(`L2_GATEWAY_SECRET=${created.secret}\n`);
+        process.stdout.write(`${KEY_VARIABLE}=${created.key}\n`);
+      } else {
+        // The key alone on the last line (scripts read it, or pipe it into `keys usage -`); the
+        // secret on the line before.
+        if (created.secret) process.stdout.write(`${created.secret}\n`);
+        process.stdout.write(`${created.key}\n`);
+      }
     } else if (action === 'list') {
       // Never the key or the secret: only the id (a prefix of the key's SHA-256) and settings.
       const list = (await store.listKeys()).map((r) => ({
@@ -151,7 +187,7 @@ async function keys(args: Args): Promise<void> {
       }));
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     } else if (action === 'usage') {
-      const hash = sha256(keyArg(args));
+      const hash = sha256(await keyArg(args));
       const record = await store.getKey(hash);
       if (!record) usageError('unknown API key');
       const usage = await store.usage(hash, Date.now());
@@ -159,7 +195,7 @@ async function keys(args: Args): Promise<void> {
         `${JSON.stringify({ total: usage.total, limit: record.dailyCredits, methods: usage.methods })}\n`,
       );
     } else if (action === 'revoke') {
-      if (!(await store.revokeKey(sha256(keyArg(args))))) usageError('unknown API key');
+      if (!(await store.revokeKey(sha256(await keyArg(args))))) usageError('unknown API key');
       process.stdout.write('revoked\n');
     } else {
       usageError(`unknown keys command ${action ?? ''}`);

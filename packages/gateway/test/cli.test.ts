@@ -104,6 +104,67 @@ describe('l2-gateway keys', () => {
   });
 });
 
+describe('the API key off the command line', () => {
+  /** What `ps` shows of a running process: its command line. */
+  const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+
+  it('usage and revoke read the key from stdin (-) or L2_GATEWAY_KEY, never needing it in argv', async () => {
+    const { stdout } = await cli(['keys', 'create', '--config', configFile, '--plan', 'free']);
+    const key = stdout.trim().split('\n').at(-1)!;
+    let seen = '';
+    const fromStdin = await cli(['keys', 'usage', '-', '--config', configFile], {
+      input: `${key}\n`,
+      beforeInput: async (pid) => {
+        // Right after the spawn the process may not have exec'd the CLI yet.
+        for (let i = 0; i < 100 && !seen.includes('usage'); i++) {
+          seen = commandLine(pid);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      },
+    });
+    expect(JSON.parse(fromStdin.stdout)).toEqual({ total: 0, limit: 3_000_000, methods: {} });
+    expect(seen).toContain('usage');
+    expect(seen).not.toContain(key);
+    const fromEnv = await cli(['keys', 'usage', '--config', configFile], {
+      env: { L2_GATEWAY_KEY: key },
+    });
+    expect(JSON.parse(fromEnv.stdout).limit).toBe(3_000_000);
+    // No key anywhere: a usage error that says where to put it.
+    await expect(cli(['keys', 'usage', '--config', configFile])).rejects.toThrow(
+      /pass - and write it to stdin, or set L2_GATEWAY_KEY/,
+    );
+    await expect(
+      cli(['keys', 'usage', '-', '--config', configFile], { input: 'not-a-key\n' }),
+    ).rejects.toThrow(/32 lowercase hex characters/);
+    const revoked = await cli(['keys', 'revoke', '-', '--config', configFile], { input: key });
+    expect(revoked.stdout.trim()).toBe('revoked');
+    const list = JSON.parse((await cli(['keys', 'list', '--config', configFile])).stdout);
+    expect(list.at(-1).revokedAt).toBeTruthy();
+  });
+
+  it('create --env prints L2_GATEWAY_KEY= (and the secret) for an env file; the other commands take it', async () => {
+    const { stdout } = await cli([
+      'keys',
+      'create',
+      '--config',
+      configFile,
+      '--plan',
+      'developer',
+      '--secret',
+      '--env',
+    ]);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^L2_GATEWAY_SECRET=[0-9a-f]{32}$/);
+    expect(lines[1]).toMatch(/^L2_GATEWAY_KEY=[0-9a-f]{32}$/);
+    const key = lines[1].split('=')[1];
+    const usage = await cli(['keys', 'usage', '--config', configFile], {
+      env: { L2_GATEWAY_KEY: key },
+    });
+    expect(JSON.parse(usage.stdout).limit).toBe(15_000_000);
+  });
+});
+
 describe('l2-gateway serve', () => {
   it('serves keys created before it started; a revoke lands within a second', async () => {
     const key = await createKey(configFile, ['--plan', 'team']);
