@@ -18,9 +18,14 @@ const names = readdirSync(here, { withFileTypes: true })
 // Each bench measures a package's built dist: build it first, so a missing or stale dist is never
 // what is measured (bench/snap measures packages/snap/dist as published, and npm start's dev
 // server leaves a bundle built with its own URLs there; a no-op rebuild takes seconds).
-const builds = { snap: 'packages/snap', devnet: 'packages/devnet', gateway: 'packages/gateway' };
-for (const [name, workspace] of Object.entries(builds)) {
-  if (!names.includes(name)) continue;
+const builds = {
+  snap: ['packages/snap'],
+  devnet: ['packages/devnet'],
+  gateway: ['packages/gateway'],
+  paymaster: ['packages/devnet', 'packages/paymaster'],
+};
+const workspaces = new Set(names.flatMap((name) => builds[name] ?? []));
+for (const workspace of workspaces) {
   await runCommand('npm', ['run', 'build', '-w', workspace], {
     cwd: join(here, '..'),
     timeoutMs: 600_000,

@@ -2,7 +2,6 @@
 // Throughput and latency of the devnet (packages/devnet, built dist) under signed ERC-20 transfers.
 // The node runs as its own process (the l2-devnet CLI), the client here signs with starknet.js.
 // Build first: npm run build -w packages/devnet
-import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnService } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
 
-import { latency, machine, percentile } from '../lib/stats.mjs';
+import { latency, machine, percentile, processCpuSeconds } from '../lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '../../packages/devnet/dist/cli.js');
@@ -73,16 +72,6 @@ async function rpc(url, method, params) {
   return reply.result;
 }
 
-/** CPU seconds (user + system) the devnet process has used, from /proc (Linux). */
-function serverCpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ ticks
-  } catch {
-    return NaN;
-  }
-}
-
 const ms = (value) => value.toFixed(2);
 
 /** Signs `count` transfers from one account with consecutive nonces, as a wallet would. */
@@ -128,12 +117,12 @@ try {
   // 1. One client, sequential, pre-signed: what the node accepts per second.
   const sequential = await signTransfers(accounts[0], recipient, SEQUENTIAL_TXS, 20);
   const invokeLatencies = [];
-  const cpuBefore = serverCpuSeconds(child.pid);
+  const cpuBefore = processCpuSeconds(child.pid);
   let start = performance.now();
   await submitAll(url, sequential, invokeLatencies);
   const sequentialSeconds = (performance.now() - start) / 1000;
   // Server CPU per transfer: unlike wall time, not inflated by other processes on the machine.
-  const cpuPerTransfer = (serverCpuSeconds(child.pid) - cpuBefore) / SEQUENTIAL_TXS;
+  const cpuPerTransfer = (processCpuSeconds(child.pid) - cpuBefore) / SEQUENTIAL_TXS;
 
   // 2. One client that also signs each transfer right before sending it (wallet-like, end to end).
   start = performance.now();

@@ -1,4 +1,5 @@
 // Shared by the benches: percentiles, latency runs and the machine line of a table.
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
@@ -30,4 +31,18 @@ export async function latency(makeParams, send, { warmup = 0, calls }) {
 /** Core count and CPU model, as the tables note them. */
 export function machine() {
   return `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'})`;
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere).
+ * Unlike wall time, other processes on a shared machine do not inflate it.
+ */
+export function processCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return NaN;
+  }
 }

@@ -9,11 +9,14 @@
  *    no lower; in default mode, whatever its origin, the last call pays the fee in the gas token
  *    to the relayer;
  * 5. not already submitted (nor being submitted);
- * 6. the signature: SNIP-6 is_valid_signature on the account (deployed first in a simulation
- *    when the request deploys it);
- * 7. the relayer's own simulation of the exact transaction: no revert, and in default mode a cost
- *    (in the gas token) within the fee the user signed; what the relayer does not need of that
- *    fee goes back to the user in the same transaction.
+ * 6. the relayer's own simulation of the exact transaction: no revert (the account checks the
+ *    signature itself in execute_from_outside), and in default mode a cost (in the gas token)
+ *    within the fee the user signed; what the relayer does not need of that fee goes back to the
+ *    user in the same transaction;
+ * 7. when the simulation reverts, whether the signature is why: SNIP-6 is_valid_signature on the
+ *    account (deployed first in a simulation when the request deploys it) tells a bad signature
+ *    (153) from any other failure (156). The message hash (40-170 ms of Pedersen or Poseidon in
+ *    JavaScript) is computed only then.
  */
 import { errors, PaymasterError } from '../errors';
 import { checkSignature } from '../node/contracts';
@@ -276,13 +279,13 @@ export async function executeTransaction(
   const prepared = await prepareInvoke(ctx, tx, parameters, token);
   const { user, execution, version, deploy, signature, signedFee } = prepared;
   const key = executionKey(user, execution.nonce);
-  const messageHash = outsideExecutionHash(version, ctx.chainId, execution, user);
   const calls: Call[] = [
     ...(deploy ? [deployCall(deploy)] : []),
     executeFromOutsideCall(version, user, execution, signature),
   ];
   const signatureCheck = async () => {
-    // 6. The signature.
+    // 7. Was it the signature?
+    const messageHash = outsideExecutionHash(version, ctx.chainId, execution, user);
     if (deploy) return checkSignatureOfUndeployed(ctx, deploy, messageHash, signature);
     const check = await checkSignature(ctx.node, user, messageHash, signature);
     if (!check.valid) throw errors.invalidSignature(check.why);
@@ -314,6 +317,7 @@ async function submitOnce(
   fee: SignedFee | undefined,
   tip: bigint,
   what: string,
+  /** Throws 153 when the account refuses the signature (asked only after a revert). */
   signatureCheck?: () => Promise<void>,
 ): Promise<Executed> {
   const held = ctx.claims.take(key);
@@ -326,8 +330,7 @@ async function submitOnce(
   }
   let submittedHash: Felt | undefined;
   try {
-    await signatureCheck?.();
-    // 7. The relayer's simulation of exactly what it will send (the refund's amount, not yet
+    // 6. The relayer's simulation of exactly what it will send (the refund's amount, not yet
     // known, changes nothing the simulation measures: 1 stands in for it).
     const relayer = ctx.relayer.address;
     const nonce = ctx.relayer.simulationNonce;
@@ -339,6 +342,7 @@ async function submitOnce(
     );
     const reverted = revertOf(simulation);
     if (reverted !== undefined) {
+      await signatureCheck?.();
       throw errors.executionError(
         `the relayer's simulation reverts, nothing was submitted: ${reverted}`,
       );

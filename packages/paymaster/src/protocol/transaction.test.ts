@@ -3,7 +3,7 @@
  * @scure/starknet against the relayer's public key, and a query version carries no signature.
  */
 import { getPublicKey, Signature, verify } from '@scure/starknet';
-import { transaction as starknetTx } from 'starknet';
+import { hash, transaction as starknetTx } from 'starknet';
 
 import { deployCall, multicallCalldata, transferCall, UDC_ADDRESS } from './calls';
 import { toHex } from './felt';
@@ -53,6 +53,25 @@ it('signs the v3 hash with the relayer key (verified with @scure/starknet)', () 
     chainId: 0x534e5f5345504f4c4941n,
     privateKey: KEY,
   });
+  // The hash is the protocol's v3 invoke hash, as starknet.js computes it.
+  const theirs = hash.calculateInvokeTransactionHash({
+    senderAddress: '0xabc',
+    version: '0x3',
+    compiledCalldata: tx.json.calldata,
+    chainId: '0x534e5f5345504f4c4941',
+    nonce: 3,
+    accountDeploymentData: [],
+    nonceDataAvailabilityMode: 0 as never,
+    feeDataAvailabilityMode: 0 as never,
+    resourceBounds: {
+      l1_gas: { max_amount: 0n, max_price_per_unit: 200n },
+      l2_gas: { max_amount: 1500n, max_price_per_unit: 20n },
+      l1_data_gas: { max_amount: 150n, max_price_per_unit: 2n },
+    },
+    tip: 0,
+    paymasterData: [],
+  });
+  expect(toHex(tx.hash)).toBe(theirs);
   const [r, s] = tx.json.signature.map(BigInt);
   expect(verify(new Signature(r, s), toHex(tx.hash), getPublicKey(KEY))).toBe(true);
   expect(tx.json).toMatchObject({ version: '0x3', nonce: '0x3', sender_address: '0xabc' });

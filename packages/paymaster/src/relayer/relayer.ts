@@ -14,7 +14,12 @@ import { NodeRpcError, NodeUnavailable, type StarknetNode } from '../node/client
 import type { Call } from '../protocol/calls';
 import { type Felt, toHex } from '../protocol/felt';
 import { boundsFor, maxFeeOf, type NodeFeeEstimate } from '../protocol/fees';
-import { type SignedInvoke, signedInvoke } from '../protocol/transaction';
+import {
+  type PreparedInvoke,
+  prepareInvoke,
+  type SignedInvoke,
+  signInvoke,
+} from '../protocol/transaction';
 
 /** The node refused the transaction: it was not received, and its nonce is still free. */
 export class SubmissionRefused extends Error {
@@ -115,7 +120,15 @@ export class Relayer {
 
   /** Signs and sends the relayer's multicall, after every submission queued before it. */
   submit(calls: readonly Call[], estimate: NodeFeeEstimate, tip: bigint): Promise<Submitted> {
-    return this.serialised(() => this.send(calls, estimate, tip));
+    // All but the nonce's part of the hash is computed before waiting for the turn.
+    const prepared = prepareInvoke({
+      sender: this.options.address,
+      calls,
+      bounds: boundsFor(estimate),
+      tip,
+      chainId: this.options.chainId,
+    });
+    return this.serialised(() => this.send(prepared));
   }
 
   /** Settles an uncertain transaction now (tracking asks for its status). */
@@ -134,36 +147,31 @@ export class Relayer {
     return run;
   }
 
-  private async send(
-    calls: readonly Call[],
-    estimate: NodeFeeEstimate,
-    tip: bigint,
-  ): Promise<Submitted> {
+  private async send(prepared: PreparedInvoke): Promise<Submitted> {
     await this.settleUncertain();
     const node = this.options.node;
-    const bounds = boundsFor(estimate);
     let nonce = this.nonce ?? (await node.nonce(toHex(this.options.address)));
     let resyncs = 0;
-    let tx = this.sign(calls, nonce, bounds, tip);
+    let tx = signInvoke(prepared, nonce, this.options.privateKey);
     let sends = 0;
     for (;;) {
       try {
         sends += 1;
         await node.addInvoke(tx.json);
-        return this.accepted(tx, nonce, bounds, tip);
+        return this.accepted(tx, nonce, prepared);
       } catch (error) {
         if (error instanceof NodeRpcError) {
           // 59: the node already has this very transaction (an earlier send got through).
-          if (error.code === 59) return this.accepted(tx, nonce, bounds, tip);
+          if (error.code === 59) return this.accepted(tx, nonce, prepared);
           if (error.code === 52) {
             if (sends > 1 && (await this.isOnNode(tx.hash)))
-              return this.accepted(tx, nonce, bounds, tip);
+              return this.accepted(tx, nonce, prepared);
             // The node's nonce moved (another client of this account?): take it, sign again.
             if (resyncs < NONCE_RESYNCS) {
               resyncs += 1;
               nonce = await node.nonce(toHex(this.options.address));
               this.nonce = nonce;
-              tx = this.sign(calls, nonce, bounds, tip);
+              tx = signInvoke(prepared, nonce, this.options.privateKey);
               sends = 0;
               continue;
             }
@@ -177,9 +185,8 @@ export class Relayer {
           continue;
         }
         // Last look before giving up on an answer: the node may have it after all.
-        if (await this.isOnNode(tx.hash).catch(() => false)) {
-          return this.accepted(tx, nonce, bounds, tip);
-        }
+        if (await this.isOnNode(tx.hash).catch(() => false))
+          return this.accepted(tx, nonce, prepared);
         this.nonce = nonce;
         this.uncertain = { tx, nonce };
         this.scheduleSettle();
@@ -188,31 +195,9 @@ export class Relayer {
     }
   }
 
-  private accepted(
-    tx: SignedInvoke,
-    nonce: bigint,
-    bounds: ReturnType<typeof boundsFor>,
-    tip: bigint,
-  ): Submitted {
+  private accepted(tx: SignedInvoke, nonce: bigint, prepared: PreparedInvoke): Submitted {
     this.nonce = nonce + 1n;
-    return { hash: tx.hash, nonce, maxFee: maxFeeOf(bounds, tip) };
-  }
-
-  private sign(
-    calls: readonly Call[],
-    nonce: bigint,
-    bounds: ReturnType<typeof boundsFor>,
-    tip: bigint,
-  ): SignedInvoke {
-    return signedInvoke({
-      sender: this.options.address,
-      calls,
-      nonce,
-      bounds,
-      tip,
-      chainId: this.options.chainId,
-      privateKey: this.options.privateKey,
-    });
+    return { hash: tx.hash, nonce, maxFee: maxFeeOf(prepared.bounds, prepared.tip) };
   }
 
   private async isOnNode(hash: Felt): Promise<boolean> {
