@@ -89,6 +89,19 @@ export async function expectedAccount(srp: string, index: number): Promise<Expec
   };
 }
 
+/** The record the snap stores for `account` on `chainId` (SPEC 2.4), for tests that seed state. */
+export function accountRecordOf(account: ExpectedAccount, chainId: string) {
+  return {
+    address: account.address,
+    addressIndex: account.index,
+    publicKey: account.publicKey,
+    addressSalt: account.publicKey,
+    deployTxnHash: '',
+    derivationPath: `m/44'/9004'/0'/0/${account.index}`,
+    chainId,
+  };
+}
+
 /** Verifies [r, s] over `messageHash` with @scure/starknet and the account's full public key. */
 export function verifyWithScure(
   account: ExpectedAccount,

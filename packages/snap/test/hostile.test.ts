@@ -10,6 +10,7 @@ import { STRK_TOKEN } from '@l2wallet/testkit';
 
 import { createInitialState, type TransactionRecord } from '../src/state/schema';
 import {
+  accountRecordOf,
   approvingDialogs,
   asConfirmation,
   createGrantedAccount,
@@ -104,15 +105,7 @@ async function snapWithHistory(
   one: ExpectedAccount,
 ): Promise<{ snap: Snap; records: TransactionRecord[] }> {
   const state = createInitialState();
-  state.accounts[TESTNET] = [zero, one].map((account) => ({
-    address: account.address,
-    addressIndex: account.index,
-    publicKey: account.publicKey,
-    addressSalt: account.publicKey,
-    deployTxnHash: '',
-    derivationPath: `m/44'/9004'/0'/0/${account.index}`,
-    chainId: TESTNET,
-  }));
+  state.accounts[TESTNET] = [zero, one].map((account) => accountRecordOf(account, TESTNET));
   state.grants[SITE_A] = { origin: SITE_A, grantedAt: 1, addressIndexes: [0] };
   state.grants[SITE_C] = { origin: SITE_C, grantedAt: 1, addressIndexes: [1] };
   const records = [

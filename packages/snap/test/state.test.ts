@@ -2,6 +2,7 @@ import { installSnap } from '@metamask/snaps-jest';
 import { ETH_TOKEN, STRK_TOKEN } from '@l2wallet/testkit';
 
 import {
+  accountRecordOf,
   asConfirmation,
   createGrantedAccount,
   DEFAULT_SRP,
@@ -98,17 +99,7 @@ describe('state migrations', () => {
         state: {
           currentChainId: '0x534E5F4D41494E',
           accounts: {
-            [TESTNET]: [
-              {
-                address: account.address,
-                addressIndex: 3,
-                publicKey: account.publicKey,
-                addressSalt: account.publicKey,
-                deployTxnHash: '',
-                derivationPath: "m/44'/9004'/0'/0/3",
-                chainId: TESTNET,
-              },
-            ],
+            [TESTNET]: [accountRecordOf(account, TESTNET)],
           },
         },
       },
@@ -211,17 +202,7 @@ describe('state migration to version 3: watched tokens from before symbol and de
           version: 2,
           currentChainId: TESTNET,
           accounts: {
-            [TESTNET]: [
-              {
-                address: account.address,
-                addressIndex: 0,
-                publicKey: account.publicKey,
-                addressSalt: account.publicKey,
-                deployTxnHash: '',
-                derivationPath: "m/44'/9004'/0'/0/0",
-                chainId: TESTNET,
-              },
-            ],
+            [TESTNET]: [accountRecordOf(account, TESTNET)],
           },
           transactions: {},
           erc20Tokens: {

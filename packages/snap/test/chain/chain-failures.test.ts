@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import type { ServerResponse } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { Account, typedData } from 'starknet';
+import { typedData } from 'starknet';
 
 import type { DevnetServer } from '@l2wallet/devnet';
 import { serveHttp, serveSilent, startDevnet } from '@l2wallet/testkit';
@@ -38,6 +38,7 @@ import {
   installChainSnap,
   isDeployed,
   mintStrk,
+  predeployedSignature,
   provider,
   serveE2eSnap,
   startChainDevnet,
@@ -221,17 +222,8 @@ describe('l2_verifySignedMessage on chain', () => {
     ['revision 0', REV0_TYPED_DATA],
     ['revision 1', REV1_TYPED_DATA],
   ])('asks is_valid_signature of a foreign deployed account (%s)', async (_label, data) => {
-    const [predeployed] = devnet.predeployedAccounts;
-    const account = new Account({
-      provider: provider(devnet),
-      address: predeployed.address,
-      signer: predeployed.private_key,
-    });
-    const signature = (await account.signMessage(data as never)) as unknown as
-      { r: bigint; s: bigint } | string[];
-    const parts = Array.isArray(signature)
-      ? signature.map((value) => `0x${BigInt(value).toString(16)}`)
-      : [`0x${signature.r.toString(16)}`, `0x${signature.s.toString(16)}`];
+    const predeployed = await predeployedSignature(devnet, data);
+    const { parts } = predeployed;
     const before = devnet.metrics.rpcCalls.starknet_call ?? 0;
     expect(
       resultOf<boolean>(
@@ -250,7 +242,7 @@ describe('l2_verifySignedMessage on chain', () => {
     const messageHash = typedData.getMessageHash(data as never, predeployed.address);
     const [r, s] = parts.map((value) => BigInt(value));
     expect(
-      verify(new Signature(r, s), messageHash, getPublicKey(predeployed.private_key, false)),
+      verify(new Signature(r, s), messageHash, getPublicKey(predeployed.privateKey, false)),
     ).toBe(true);
 
     const tampered = [parts[0], `0x${(BigInt(parts[1]) + 1n).toString(16)}`];

@@ -9,10 +9,10 @@
  */
 import type { Json } from '@metamask/snaps-sdk';
 import { installSnap } from '@metamask/snaps-jest';
-import { Account } from 'starknet';
 
 import { createInitialState } from '../../src/state/schema';
 import {
+  accountRecordOf,
   DEFAULT_SRP,
   dialogText,
   expectedAccount,
@@ -30,7 +30,7 @@ import {
   deployedSender,
   dialogOf,
   erc20Transfer,
-  provider,
+  predeployedSignature,
   rpcCalls,
   serveE2eSnap,
   startChainDevnet,
@@ -201,17 +201,10 @@ describe('history from state and from the node', () => {
 
 describe('l2_verifySignedMessage from a site without the grant', () => {
   it("a deployed account of the user is checked on chain exactly like a stranger's deployed account", async () => {
-    const [predeployed] = devnet.predeployedAccounts;
-    const foreign = new Account({
-      provider: provider(devnet),
-      address: predeployed.address,
-      signer: predeployed.private_key,
-    });
-    const foreignSignature = (await foreign.signMessage(REV1_TYPED_DATA as never)) as unknown as
-      { r: bigint; s: bigint } | string[];
-    const foreignParts = Array.isArray(foreignSignature)
-      ? foreignSignature.map((value) => `0x${BigInt(value).toString(16)}`)
-      : [`0x${foreignSignature.r.toString(16)}`, `0x${foreignSignature.s.toString(16)}`];
+    const { address: foreignAddress, parts: foreignParts } = await predeployedSignature(
+      devnet,
+      REV1_TYPED_DATA,
+    );
     const ownSignature = await signWith(deployed.address);
 
     const verify = (address: string, signature: string) =>
@@ -221,7 +214,7 @@ describe('l2_verifySignedMessage from a site without the grant', () => {
         signature,
       });
     const own = await verify(deployed.address, ownSignature);
-    const stranger = await verify(predeployed.address, foreignParts.join(','));
+    const stranger = await verify(foreignAddress, foreignParts.join(','));
     expect(own.response).toEqual({ result: true });
     expect(stranger.response).toEqual({ result: true });
     expect(own.calls).toEqual(stranger.calls);
@@ -230,7 +223,7 @@ describe('l2_verifySignedMessage from a site without the grant', () => {
     const tamper = (signature: string) =>
       signature.replace(/[0-9a-f]$/u, (digit) => (digit === '0' ? '1' : '0'));
     const ownBad = await verify(deployed.address, tamper(ownSignature));
-    const strangerBad = await verify(predeployed.address, tamper(foreignParts.join(',')));
+    const strangerBad = await verify(foreignAddress, tamper(foreignParts.join(',')));
     expect(ownBad.response).toEqual({ result: false });
     expect(strangerBad.response).toEqual({ result: false });
     expect(ownBad.calls).toEqual(strangerBad.calls);
@@ -280,17 +273,7 @@ describe('answers that need a second snap', () => {
   it('what only snap state knows (a record the node never saw) answers the granted site only', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
     const state = createInitialState();
-    state.accounts[TESTNET] = [
-      {
-        address: account.address,
-        addressIndex: 0,
-        publicKey: account.publicKey,
-        addressSalt: account.publicKey,
-        deployTxnHash: '',
-        derivationPath: "m/44'/9004'/0'/0/0",
-        chainId: TESTNET,
-      },
-    ];
+    state.accounts[TESTNET] = [accountRecordOf(account, TESTNET)];
     state.grants[TEST_ORIGIN] = { origin: TEST_ORIGIN, grantedAt: 1, addressIndexes: [0] };
     state.transactions[TESTNET] = [
       {

@@ -194,6 +194,28 @@ export function starknetJsAccount(devnet: DevnetServer, account: ExpectedAccount
   });
 }
 
+/**
+ * The devnet's first predeployed account (an account that is not the snap's) signs typed data
+ * with starknet.js: its address, its key (for cross-checks) and the signature as hex parts.
+ */
+export async function predeployedSignature(
+  devnet: DevnetServer,
+  data: unknown,
+): Promise<{ address: string; privateKey: string; parts: string[] }> {
+  const [predeployed] = devnet.predeployedAccounts;
+  const account = new Account({
+    provider: provider(devnet),
+    address: predeployed.address,
+    signer: predeployed.private_key,
+  });
+  const signature = (await account.signMessage(data as never)) as unknown as
+    { r: bigint; s: bigint } | string[];
+  const parts = Array.isArray(signature)
+    ? signature.map((value) => `0x${BigInt(value).toString(16)}`)
+    : [`0x${signature.r.toString(16)}`, `0x${signature.s.toString(16)}`];
+  return { address: predeployed.address, privateKey: predeployed.private_key, parts };
+}
+
 /** A transaction as the node returns it (JSON-RPC field names), typed by the caller. */
 export async function nodeTransaction<T>(devnet: DevnetServer, txHash: string): Promise<T> {
   return (await provider(devnet).getTransactionByHash(txHash)) as unknown as T;
