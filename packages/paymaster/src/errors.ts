@@ -42,6 +42,10 @@ export const CODES = {
   internal: -32603,
 } as const;
 
+/** A client's own text (a method or member name) as it may be quoted back or logged: cut short. */
+export const quoted = (text: string, max = 64): string =>
+  text.length > max ? `${text.slice(0, max)}…` : text;
+
 const snip29 = (code: number, name: string, why: string) =>
   new PaymasterError(code, `An error occurred (${name})`, why);
 
@@ -72,7 +76,7 @@ export const errors = {
   invalidRequest: (why: string) =>
     new PaymasterError(CODES.invalidRequest, `Invalid request: ${why}`, undefined, 400),
   methodNotFound: (method: string) =>
-    new PaymasterError(CODES.methodNotFound, `Method not found: ${method}`),
+    new PaymasterError(CODES.methodNotFound, `Method not found: ${quoted(method)}`),
   /** A malformed param, named by its path (`transaction.invoke.calls[0].to`). */
   invalidParams: (field: string, why: string) =>
     new PaymasterError(CODES.invalidParams, `Invalid params: ${field}: ${why}`, { field }),

@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
 
-import { errors, PaymasterError } from './errors';
+import { errors, PaymasterError, quoted } from './errors';
 import { AccountClasses } from './flows/accounts';
 import { buildTransaction } from './flows/build';
 import type { Caller, FlowContext, Policy } from './flows/context';
@@ -302,7 +302,7 @@ export class Paymaster {
         mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
       if (refusal.code !== -32601) {
         this.context.log(
-          `refused ${call.method}: ${refusal.code} ${JSON.stringify(refusal.data ?? refusal.message)}`,
+          `refused ${quoted(call.method)}: ${refusal.code} ${quoted(JSON.stringify(refusal.data ?? refusal.message), 500)}`,
         );
       }
       return call.id === undefined

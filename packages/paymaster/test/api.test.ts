@@ -118,7 +118,9 @@ describe("the spec's errors, each with its reason", () => {
   });
 
   it('157: time bounds that are reversed, not open yet, or closing too soon', async () => {
-    const now = Math.floor(Date.now() / 1000);
+    // The chain's time, which the account checks them against (a devnet's block being built
+    // carries the time it was opened, behind the wall clock while no transaction comes).
+    const { timestamp: now } = await stack.provider.getBlockWithTxHashes('pre_confirmed');
     for (const [after, before, why] of [
       [now - 10, now - 20, /is not before execute_before/],
       [now + 100, now + 600, /is not before the chain's time/],
@@ -254,6 +256,16 @@ describe('JSON-RPC and HTTP', () => {
     });
     expect(notification.status).toBe(204);
     expect(notification.text).toBe('');
+  });
+
+  it("quotes a client's own names back cut short", async () => {
+    const long = 'x'.repeat(10_000);
+    const unknown = await errorOf(long, []);
+    expect(unknown.code).toBe(-32601);
+    expect(unknown.message.length).toBeLessThan(100);
+    const member = await errorOf('paymaster_buildTransaction', { ...invoke('0x1'), [long]: 1 });
+    expect(member.code).toBe(-32602);
+    expect(member.message.length).toBeLessThan(150);
   });
 
   it('refuses bodies it cannot read', async () => {

@@ -4,7 +4,7 @@
  * strings before it signs), and the readers that turn a client's JSON into them, naming the
  * field that is wrong.
  */
-import { errors } from '../errors';
+import { errors, quoted } from '../errors';
 
 export type Felt = bigint;
 
@@ -47,7 +47,9 @@ export function readObject(value: unknown, field: string): Record<string, unknow
 /** Fails on a member not in `known` (a typo or a field this paymaster does not honour). */
 export function onlyKeys(object: Record<string, unknown>, known: string[], field: string): void {
   for (const key of Object.keys(object)) {
-    if (!known.includes(key)) throw errors.invalidParams(`${field}.${key}`, 'unexpected member');
+    if (!known.includes(key)) {
+      throw errors.invalidParams(`${field}.${quoted(key)}`, 'unexpected member');
+    }
   }
 }
 
