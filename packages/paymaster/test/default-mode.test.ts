@@ -13,6 +13,7 @@ import {
   mintEth,
   newArgentUser,
   paymasterClient,
+  predeployedUser,
   receiptOf,
   type Stack,
   startStack,
@@ -153,15 +154,31 @@ it('refuses a token it does not list (151) and an account without enough of the 
   );
 });
 
-it('serves the chain it fronts (typed data domain)', async () => {
-  const built = await user.account.buildPaymasterTransaction([transfer(ETH_TOKEN, RECIPIENT, 1n)], {
+it("builds the typed data of the account's SNIP-9 version: 1 for Argent 0.3.1, 2 for OpenZeppelin", async () => {
+  const calls = [transfer(ETH_TOKEN, RECIPIENT, 1n)];
+  const argent = await user.account.buildPaymasterTransaction(calls, { feeMode: FEE_MODE });
+  const oz = await predeployedUser(stack, 0).buildPaymasterTransaction(calls, {
     feeMode: FEE_MODE,
   });
-  expect(built.type).toBe('invoke');
-  if (built.type !== 'invoke') return;
-  expect(built.typed_data.domain).toEqual({
+  if (argent.type !== 'invoke' || oz.type !== 'invoke') throw new Error('not invoke');
+  expect(argent.typed_data.domain).toEqual({
     name: 'Account.execute_from_outside',
     version: '1',
     chainId: constants.StarknetChainId.SN_SEPOLIA,
   });
+  expect(argent.typed_data.types).toHaveProperty('OutsideCall');
+  expect(oz.typed_data.domain).toEqual({
+    name: 'Account.execute_from_outside',
+    version: '2',
+    chainId: constants.StarknetChainId.SN_SEPOLIA,
+    revision: '1',
+  });
+  expect(oz.typed_data.primaryType).toBe('OutsideExecution');
+  expect(Object.keys(oz.typed_data.message)).toEqual([
+    'Caller',
+    'Nonce',
+    'Execute After',
+    'Execute Before',
+    'Calls',
+  ]);
 });

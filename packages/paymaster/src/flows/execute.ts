@@ -150,7 +150,7 @@ function revertOf(simulation: SimulatedTransactionJson): string | undefined {
   return execute && 'revert_reason' in execute ? execute.revert_reason : undefined;
 }
 
-/** Step 6 for an account not deployed yet: deploy it and ask it, in a simulation. */
+/** Step 7 for an account not deployed yet: deploy it and ask it, in a simulation. */
 async function checkSignatureOfUndeployed(
   ctx: FlowContext,
   deployment: NonNullable<BuiltExecution['deployment']>,
