@@ -2,11 +2,11 @@ import {
   MAINNET_CHAIN_ID,
   StarknetSnapClient,
   TESTNET_CHAIN_ID,
-  WalletApiError,
   createStarknetWindowObject,
   type AccountRecord,
 } from '../src';
 import { FakeProvider } from './fake-provider';
+import { expectWalletError } from './helpers';
 
 /** A fake snap with a current network and per-network accounts, behind a fake provider. */
 function fakeSnap(options: { accounts?: Record<string, string[]>; networkDelayMs?: number } = {}) {
@@ -59,19 +59,6 @@ function fakeSnap(options: { accounts?: Record<string, string[]>; networkDelayMs
   }));
   const client = new StarknetSnapClient({ provider, snapId });
   return { provider, state, client };
-}
-
-/** The promise rejects with a WalletApiError of this code whose message matches. */
-async function expectWalletError(promise: Promise<unknown>, code: number, message?: RegExp) {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WalletApiError);
-  expect((error as WalletApiError).code).toBe(code);
-  if (message) expect((error as WalletApiError).message).toMatch(message);
 }
 
 describe('get-starknet wallet object', () => {

@@ -35,13 +35,11 @@ import {
   type ServedSnap,
 } from '@l2wallet/testkit';
 import {
-  StarknetSnapClient,
-  WalletApiError,
   createStarknetWindowObject,
   registerStarknetWallet,
-  type Eip1193Provider,
   type SnapStarknetWindowObject,
 } from '../src';
+import { expectWalletError, snapClientOn } from './helpers';
 
 // A window for the Wallet Standard's events, before @wallet-standard/app is loaded.
 (globalThis as { window?: unknown }).window = new EventTarget();
@@ -73,20 +71,6 @@ const MAIL: TypedData = {
   message: { to: '0x1234', contents: 'Hello from the wallet API test' },
 };
 
-async function expectWalletError(promise: Promise<unknown>, code: number, message?: RegExp) {
-  const error = await promise.then(
-    () => {
-      throw new Error(`expected error ${code}, got a result`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WalletApiError);
-  expect({ code: (error as WalletApiError).code, message: (error as Error).message }).toEqual({
-    code,
-    message: message ? expect.stringMatching(message) : expect.any(String),
-  });
-}
-
 /**
  * A signature over typed data, checked with starknet.js' own hash and curve. The account holds
  * the Stark key (x only), as the chain does: either point with that x may have signed.
@@ -117,15 +101,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
     );
     served = await serveSnap(folder);
     flask = new SimulatedFlask(served.url, folder);
-    const eip1193: Eip1193Provider = {
-      async request({ method, params }) {
-        const reply = await flask.handle(method, params, ORIGIN);
-        if (reply.error) throw reply.error;
-        return reply.result;
-      },
-    };
-    const client = new StarknetSnapClient({ provider: eip1193, snapId: flask.snapId });
-    wallet = createStarknetWindowObject(client, { name: WALLET_NAME });
+    wallet = createStarknetWindowObject(snapClientOn(flask, ORIGIN), { name: WALLET_NAME });
     unregister = registerStarknetWallet(wallet);
     provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
   });
