@@ -120,7 +120,12 @@ async function serve(args: Args): Promise<void> {
   if (host) config.listen.host = host;
   if (port !== undefined) config.listen.port = Number(port);
   const running = await startGateway(config);
-  const ledger = 'redis' in config.ledger ? 'redis' : 'sqlite';
+  const ledger =
+    'redisCluster' in config.ledger
+      ? 'redis cluster'
+      : 'redis' in config.ledger
+        ? 'redis'
+        : 'sqlite';
   process.stdout.write(
     `l2-gateway listening on ${running.url} (ledger: ${ledger}; chains: ${config.chains
       .map((c) => c.name)

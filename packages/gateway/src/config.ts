@@ -24,8 +24,8 @@ export interface ChainConfig {
   headPollMs?: number;
 }
 
-/** A ledger: SQLite (one process) or Redis. */
-export type LedgerConfig = { sqlite: string } | { redis: string };
+/** A ledger: SQLite (one process), Redis, or a Redis Cluster given by some of its nodes. */
+export type LedgerConfig = { sqlite: string } | { redis: string } | { redisCluster: string[] };
 
 export interface GatewayConfig {
   listen: { host: string; port: number };
@@ -69,6 +69,8 @@ export function loadConfig(file: string): GatewayConfig {
   return checkConfig(config, file);
 }
 
+const isRedisUrl = (url: unknown) => typeof url === 'string' && /^rediss?:\/\/[^/]/.test(url);
+
 /**
  * Checks a config (from a file, or built by a program) and returns it; throws a clear error
  * naming the field. `source` names the config in the message.
@@ -76,8 +78,24 @@ export function loadConfig(file: string): GatewayConfig {
 export function checkConfig(config: GatewayConfig, source = 'config'): GatewayConfig {
   const file = source;
   const ledger = config.ledger as Record<string, unknown> | undefined;
-  if (!ledger || (typeof ledger.sqlite !== 'string' && typeof ledger.redis !== 'string')) {
-    fail(file, 'ledger must be { "sqlite": PATH } or { "redis": URL }');
+  const ledgers = ledger ? Object.keys(ledger) : [];
+  const cluster = ledger?.redisCluster;
+  if (
+    !ledger ||
+    ledgers.length !== 1 ||
+    !(
+      typeof ledger.sqlite === 'string' ||
+      typeof ledger.redis === 'string' ||
+      (Array.isArray(cluster) && cluster.length > 0)
+    )
+  ) {
+    fail(
+      file,
+      'ledger must be { "sqlite": PATH }, { "redis": URL } or { "redisCluster": [URL, ...] }',
+    );
+  }
+  if (Array.isArray(cluster) && !cluster.every(isRedisUrl)) {
+    fail(file, 'ledger.redisCluster must list redis://host:port URLs of cluster nodes');
   }
   if (!Array.isArray(config.chains) || config.chains.length === 0) {
     fail(file, 'chains must list at least one chain');
@@ -148,9 +166,11 @@ export async function openStore(
   config: GatewayConfig,
   options: { serving?: boolean } = {},
 ): Promise<Store> {
-  if ('redis' in config.ledger) {
+  if ('redis' in config.ledger || 'redisCluster' in config.ledger) {
     const { RedisStore } = await import('./credits/redisStore');
-    return RedisStore.open(config.ledger.redis, { warnIfVolatile: options.serving });
+    const target =
+      'redis' in config.ledger ? config.ledger.redis : { cluster: config.ledger.redisCluster };
+    return RedisStore.open(target, { warnIfVolatile: options.serving });
   }
   const { SqliteStore } = await import('./credits/sqliteStore');
   const store = new SqliteStore(config.ledger.sqlite);

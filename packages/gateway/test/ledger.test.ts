@@ -1,9 +1,15 @@
 /**
- * Both ledger stores behind the one interface: atomic debits under concurrency, the daily reset
- * at 00:00 UTC, refunds, per-minute history and the per-second window.
+ * The ledger stores behind the one interface (SQLite, Redis, a 3-master Redis Cluster): atomic
+ * debits under concurrency, the daily reset at 00:00 UTC, refunds (to the day of the debit),
+ * per-minute history and the per-second window.
  */
 import path from 'node:path';
-import { type RedisService, startRedis } from '@l2wallet/testkit';
+import {
+  type RedisClusterService,
+  type RedisService,
+  startRedis,
+  startRedisCluster,
+} from '@l2wallet/testkit';
 import { newKey } from '../src/auth/keys';
 import { RedisStore } from '../src/credits/redisStore';
 import { SqliteStore } from '../src/credits/sqliteStore';
@@ -11,16 +17,18 @@ import type { Store } from '../src/credits/store';
 import { tempDir } from './helpers';
 
 let redis: RedisService;
+let cluster: RedisClusterService;
 const stores: [string, () => Store][] = [
   ['sqlite', () => new SqliteStore(path.join(tempDir(), 'ledger.db'))],
   ['redis', () => new RedisStore(redis.url)],
+  ['redis cluster', () => new RedisStore({ cluster: cluster.urls })],
 ];
 
 beforeAll(async () => {
-  redis = await startRedis();
-});
+  [redis, cluster] = await Promise.all([startRedis(), startRedisCluster({ masters: 3 })]);
+}, 60_000);
 afterAll(async () => {
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
 });
 
 describe.each(stores)('%s store', (_name, open) => {

@@ -45,7 +45,12 @@ interface NodeSpec {
   dir: string;
 }
 
-function startNode(spec: NodeSpec, nodeTimeoutMs: number, binary: string): Promise<Service> {
+function startNode(
+  spec: NodeSpec,
+  nodeTimeoutMs: number,
+  binary: string,
+  persist: boolean,
+): Promise<Service> {
   return spawnService({
     name: `redis-cluster-${spec.port}`,
     command: binary,
@@ -66,7 +71,7 @@ function startNode(spec: NodeSpec, nodeTimeoutMs: number, binary: string): Promi
       '--dir',
       spec.dir,
       '--appendonly',
-      'yes',
+      persist ? 'yes' : 'no',
       '--save',
       '',
     ],
@@ -76,9 +81,17 @@ function startNode(spec: NodeSpec, nodeTimeoutMs: number, binary: string): Promi
 }
 
 export async function startRedisCluster(
-  options: { masters?: number; nodeTimeoutMs?: number; binary?: string; cliBinary?: string } = {},
+  options: {
+    masters?: number;
+    nodeTimeoutMs?: number;
+    /** Append-only files (default true; a restarted node then keeps its data). */
+    persist?: boolean;
+    binary?: string;
+    cliBinary?: string;
+  } = {},
 ): Promise<RedisClusterService> {
   const masters = options.masters ?? 3;
+  const persist = options.persist ?? true;
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 5000;
   const binary = options.binary ?? 'redis-server';
   const cliBinary = options.cliBinary ?? 'redis-cli';
@@ -111,7 +124,7 @@ export async function startRedisCluster(
   };
   try {
     for (const spec of specs) {
-      const service = await startNode(spec, nodeTimeoutMs, binary);
+      const service = await startNode(spec, nodeTimeoutMs, binary, persist);
       nodes.push({
         port: spec.port,
         url: `redis://${LOOPBACK}:${spec.port}`,
@@ -164,7 +177,7 @@ export async function startRedisCluster(
       const node = nodes[index];
       await node.service.stop(signal);
       if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
-      node.service = await startNode(specs[index], nodeTimeoutMs, binary);
+      node.service = await startNode(specs[index], nodeTimeoutMs, binary, persist);
       await allOk();
     },
     stop: async () => {

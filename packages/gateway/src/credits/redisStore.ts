@@ -1,10 +1,13 @@
 /**
- * Redis ledger, shared by any number of gateway instances. Debits of one key go to Redis together
- * as one Lua script call (group commit: what arrives while a call is in flight goes in the next
- * one): in order, the script checks each against the daily total and this second's window and
- * charges it, or refuses it, all atomically. Under load that is one round trip and one script
- * run per key and round trip, not per call. Keys of one API key share a hash tag ({hash}) so
- * the script also runs on a Redis Cluster.
+ * Redis ledger, shared by any number of gateway instances, on one Redis or on a Redis Cluster.
+ * Debits of one key go to Redis together as one Lua script call (group commit: what arrives
+ * while a call is in flight goes in the next one): in order, the script checks each against the
+ * daily total and this second's window and charges it, or refuses it, all atomically. Under load
+ * that is one round trip and one script run per key and round trip, not per call. Every Redis key
+ * of one API key shares its hash tag ({hash}), so each script touches one slot of a cluster; on a
+ * cluster, group commit works per node (the master that holds the key's slot): a node that is
+ * slow or down holds and fails only the debits of its own keys. ioredis follows MOVED and ASK
+ * redirects (nothing ran) and learns the new slot map after a failover or a restart.
  *
  * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
  * fail at once while Redis is down (the calls answer 503, retryable; nothing is served unmetered).
@@ -13,7 +16,7 @@
  * carry an id too and are retried until applied, exactly once.
  */
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
+import Redis, { Cluster, Command } from 'ioredis';
 import type { KeyRecord } from '../auth/keys';
 import {
   ALREADY_DURABLE,
@@ -122,11 +125,15 @@ interface DebitBatch {
 
 const OUTCOMES: DebitOutcome[] = ['ok', 'daily', 'rate'];
 
-type LedgerRedis = Redis & {
+interface LedgerScripts {
   gwDebit(...args: (string | number)[]): Promise<number[]>;
   gwVoid(...args: (string | number)[]): Promise<number>;
   gwRefund(...args: (string | number)[]): Promise<number>;
-};
+}
+type LedgerRedis = (Redis | Cluster) & LedgerScripts;
+
+/** One Redis (a URL), or a Redis Cluster given by some of its nodes (seed URLs). */
+export type RedisTarget = string | { cluster: string[] };
 
 const dayKey = (hash: string, ms: number) => `gw:{${hash}}:day:${utcDay(ms)}`;
 const secondKey = (hash: string, ms: number) => `gw:{${hash}}:sec:${epochSecond(ms)}`;
@@ -144,14 +151,33 @@ interface GiveBack {
 }
 
 /** Where the ledger is, for messages: host and port only (the URL may carry a password). */
-function where(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return 'the configured Redis';
-  }
+function where(target: RedisTarget): string {
+  const one = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      return `${parsed.protocol}//${parsed.host}`;
+    } catch {
+      return 'the configured Redis';
+    }
+  };
+  return typeof target === 'string'
+    ? one(target)
+    : `the Redis Cluster of ${target.cluster.map(one).join(', ')}`;
 }
+
+/** A cluster node's address and options from its URL (password and TLS, if any). */
+function clusterNode(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || 6379) };
+}
+
+// Options of every connection: see the constructor.
+const CONNECTION_OPTIONS = {
+  enableAutoPipelining: true,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: COMMAND_TIMEOUT_MS,
+} as const;
 
 export class RedisStore implements Store {
   private readonly redis: LedgerRedis;
@@ -160,78 +186,121 @@ export class RedisStore implements Store {
   private down = false;
   private giveBacks: GiveBack[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Debits not yet sent, batched by key and second. */
-  private readonly waiting = new Map<string, DebitBatch>();
-  /** Script calls sent and not yet answered; more debits wait for them. */
-  private inFlight = 0;
+  /** Debits not yet sent, per node (on a cluster; one Redis is one node), batched by key and second. */
+  private readonly waiting = new Map<string, Map<string, DebitBatch>>();
+  /** Script calls sent and not yet answered, per node; more debits for that node wait for them. */
+  private readonly inFlight = new Map<string, number>();
   private sendScheduled = false;
+  private readonly cluster: Cluster | undefined;
+  private readonly slots = new Map<string, number>();
 
   /** Connects (or throws a clear error); `serve` also warns when Redis does not persist. */
-  static async open(url: string, options: { warnIfVolatile?: boolean } = {}): Promise<RedisStore> {
-    const store = new RedisStore(url);
+  static async open(
+    target: RedisTarget,
+    options: { warnIfVolatile?: boolean } = {},
+  ): Promise<RedisStore> {
+    const store = new RedisStore(target);
     try {
       await store.redis.ping();
     } catch (error) {
       store.redis.disconnect();
       throw new Error(
-        `cannot reach the Redis ledger at ${where(url)} (${(error as Error).message})`,
+        `cannot reach the Redis ledger at ${where(target)} (${(error as Error).message})`,
       );
     }
-    if (options.warnIfVolatile) await store.warnIfVolatile(url);
+    if (options.warnIfVolatile) await store.warnIfVolatile();
     return store;
   }
 
-  constructor(url: string) {
-    const redis = new Redis(url, {
-      enableAutoPipelining: true,
-      // Nothing sent before a drop is sent again after the reconnect: a debit applies at most
-      // once. Commands wait for the first connection only; after that, while Redis is away they
-      // fail at once (a 503 for the call) instead of queuing.
-      autoResendUnfulfilledCommands: false,
-      maxRetriesPerRequest: 1,
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-      // A Redis that holds the connection but does not answer (stopped, swapping) fails the
-      // calls waiting on it (503, retryable) instead of holding them: a debit that timed out is
-      // voided, by its id, once Redis answers again.
-      commandTimeout: COMMAND_TIMEOUT_MS,
-    });
+  constructor(private readonly target: RedisTarget) {
+    // Nothing sent before a drop is sent again after a reconnect: a debit applies at most once.
+    // A Redis that holds the connection but does not answer (stopped, swapping) fails the calls
+    // waiting on it after COMMAND_TIMEOUT_MS (503, retryable) instead of holding them: a debit
+    // whose answer was lost is voided, by its id, once Redis answers again.
+    let redis: Redis | Cluster;
+    if (typeof target === 'string') {
+      redis = new Redis(target, {
+        ...CONNECTION_OPTIONS,
+        retryStrategy: (times) => Math.min(times * 100, 1000),
+      });
+    } else {
+      const first = new URL(target.cluster[0]);
+      redis = new Cluster(target.cluster.map(clusterNode), {
+        redisOptions: {
+          ...CONNECTION_OPTIONS,
+          ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+          ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+          ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+        },
+        // A command whose connection closed may have run: it is never sent again (its debit is
+        // voided by id instead), and a cluster that is down fails calls at once (503) rather
+        // than holding them. MOVED, ASK and TRYAGAIN mean nothing ran: they are followed.
+        retryDelayOnFailover: 0,
+        retryDelayOnClusterDown: 0,
+        retryDelayOnTryAgain: 100,
+        maxRedirections: 16,
+        slotsRefreshInterval: 2000,
+        clusterRetryStrategy: (times) => Math.min(times * 100, 1000),
+      });
+      this.cluster = redis;
+    }
     redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
     redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
     redis.defineCommand('gwRefund', { numberOfKeys: 3, lua: REFUND });
-    // One line per outage, not one per reconnect attempt.
-    redis.on('error', (error: Error) => {
+    // One line per outage, not one per reconnect attempt (a cluster node's errors too).
+    const unavailable = (error: Error) => {
       if (this.down) return;
       this.down = true;
       process.stderr.write(
-        `l2-gateway: the Redis ledger at ${where(url)} is unavailable (${error.message}); ` +
+        `l2-gateway: the Redis ledger at ${where(target)} is unavailable (${error.message}); ` +
           'paid calls answer 503 until it is back\n',
       );
-    });
+    };
+    redis.on('error', unavailable);
+    redis.on('node error', unavailable);
     redis.on('ready', () => {
-      redis.options.enableOfflineQueue = false;
-      if (this.down)
-        process.stderr.write(`l2-gateway: the Redis ledger at ${where(url)} is back\n`);
-      this.down = false;
-      void this.retryGiveBacks();
+      // Commands wait for the first connection only; after that, while Redis is away they fail
+      // at once (a 503 for the call) instead of queuing.
+      if (!this.cluster) (redis as Redis).options.enableOfflineQueue = false;
+      this.answered();
     });
     this.redis = redis as LedgerRedis;
   }
 
-  private async warnIfVolatile(url: string): Promise<void> {
-    try {
-      const info = await this.redis.info('persistence');
-      if (/aof_enabled:0/.test(info)) {
-        process.stderr.write(
-          `l2-gateway: warning: Redis at ${where(url)} has append-only persistence off, so a ` +
-            'Redis restart loses every key and balance (run redis-server with --appendonly yes)\n',
-        );
+  /** Redis answered: if it was down, say it is back and give back what waited. */
+  private answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    process.stderr.write(`l2-gateway: the Redis ledger at ${where(this.target)} is back\n`);
+    void this.retryGiveBacks();
+  }
+
+  private async warnIfVolatile(): Promise<void> {
+    const nodes = this.cluster ? this.cluster.nodes('master') : [this.redis as Redis];
+    for (const node of nodes) {
+      try {
+        const info = await node.info('persistence');
+        if (/aof_enabled:0/.test(info)) {
+          process.stderr.write(
+            `l2-gateway: warning: Redis at ${where(this.target)} has append-only persistence ` +
+              'off, so a Redis restart loses every key and balance (run redis-server with ' +
+              '--appendonly yes)\n',
+          );
+          return;
+        }
+      } catch {
+        // INFO may be disabled on a managed Redis: nothing to say then.
       }
-    } catch {
-      // INFO may be disabled on a managed Redis: nothing to say then.
     }
   }
 
   async addKey(record: KeyRecord): Promise<void> {
+    if (this.cluster) {
+      // Two slots: the record first, so a key that is listed can always be read.
+      await this.redis.set(recordKey(record.hash), JSON.stringify(record));
+      await this.redis.rpush(KEY_SET, record.hash);
+      return;
+    }
     await this.redis
       .multi()
       .set(recordKey(record.hash), JSON.stringify(record))
@@ -270,41 +339,65 @@ export class RedisStore implements Store {
    */
   debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     return new Promise((resolve, reject) => {
+      const node = this.nodeOf(key.hash);
+      let waiting = this.waiting.get(node);
+      if (!waiting) this.waiting.set(node, (waiting = new Map()));
       const id = `${key.hash}:${epochSecond(nowMs)}`;
-      let batch = this.waiting.get(id);
+      let batch = waiting.get(id);
       if (!batch) {
         batch = { key, nowMs, debits: [] };
-        this.waiting.set(id, batch);
+        waiting.set(id, batch);
       }
       batch.debits.push({ method, cost, resolve, reject });
-      this.sendSoon();
+      if (!this.inFlight.get(node)) this.sendSoon();
     });
   }
 
+  /**
+   * The node whose batches go together: on a cluster, the master that holds the slot of the
+   * key's hash tag (as ioredis last learned it); one Redis is one node.
+   */
+  private nodeOf(hash: string): string {
+    if (!this.cluster) return '';
+    let slot = this.slots.get(hash);
+    if (slot === undefined) {
+      slot = new Command('get', [`{${hash}}`]).getSlot() as number;
+      if (this.slots.size > 100_000) this.slots.clear();
+      this.slots.set(hash, slot);
+    }
+    return this.cluster.slots[slot]?.[0] ?? `slot:${slot}`;
+  }
+
+  /** At the end of the turn, sends the waiting batches of every node with nothing in flight. */
   private sendSoon(): void {
-    if (this.sendScheduled || this.inFlight > 0) return;
+    if (this.sendScheduled) return;
     this.sendScheduled = true;
     setImmediate(() => {
       this.sendScheduled = false;
-      const batches = [...this.waiting.values()];
-      this.waiting.clear();
-      this.inFlight += batches.length;
-      for (const batch of batches) {
-        void this.sendBatch(batch).then((failure) => {
-          this.inFlight -= 1;
-          // Redis failed (down, or no answer within the timeout): what waited behind that call
-          // fails with it now, instead of each batch waiting out its own timeout in turn.
-          if (failure) this.failWaiting(failure);
-          if (this.inFlight === 0 && this.waiting.size > 0) this.sendSoon();
-        });
+      for (const [node, waiting] of this.waiting) {
+        if (this.inFlight.get(node)) continue;
+        this.waiting.delete(node);
+        this.inFlight.set(node, waiting.size);
+        for (const batch of waiting.values()) {
+          void this.sendBatch(batch).then((failure) => {
+            const left = (this.inFlight.get(node) ?? 1) - 1;
+            if (left > 0) this.inFlight.set(node, left);
+            else this.inFlight.delete(node);
+            // The node failed (down, or no answer within the timeout): what waited behind that
+            // call fails with it now, instead of each batch waiting out its own timeout in turn.
+            if (failure) this.failWaiting(node, failure);
+            if (left <= 0 && this.waiting.has(node)) this.sendSoon();
+          });
+        }
       }
     });
   }
 
-  private failWaiting(error: Error): void {
-    const batches = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const batch of batches) for (const debit of batch.debits) debit.reject(error);
+  private failWaiting(node: string, error: Error): void {
+    const waiting = this.waiting.get(node);
+    if (!waiting) return;
+    this.waiting.delete(node);
+    for (const batch of waiting.values()) for (const debit of batch.debits) debit.reject(error);
   }
 
   /** Sends one batch and settles its debits; returns the error when Redis failed. */
@@ -338,6 +431,7 @@ export class RedisStore implements Store {
       for (const debit of debits) debit.reject(error as Error);
       return error as Error;
     }
+    if (this.down) this.answered();
     debits.forEach((debit, i) => debit.resolve(OUTCOMES[outcomes[i]]));
     return undefined;
   }
