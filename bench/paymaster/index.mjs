@@ -84,12 +84,19 @@ try {
     user.executePaymasterTransaction([transferCall(1n)], { feeMode: FEE_MODE }),
   );
 
+  const cpu = () => [processCpuSeconds(paymaster.pid), processCpuSeconds(devnet.pid)];
+  /** CPU per operation of each process since `before`: what the machine's other load does not inflate. */
+  const cpuPer = (before, count) =>
+    cpu().map((seconds, i) => (1000 * (seconds - before[i])) / count);
+
   // 1. Builds: paymaster_buildTransaction (version check, node estimate, balance, typed data).
+  let cpuBefore = cpu();
   let start = performance.now();
   const buildLatencies = await concurrently(users, BUILDS_PER_USER, (user) =>
     user.buildPaymasterTransaction([transferCall(1n)], { feeMode: FEE_MODE }),
   );
   const buildsPerSecond = perSecond(USERS * BUILDS_PER_USER, start);
+  const [paymasterBuildCpu, devnetBuildCpu] = cpuPer(cpuBefore, USERS * BUILDS_PER_USER);
 
   // 2. Executes of pre-built, pre-signed requests: the paymaster's checks, signature, simulation
   // and the relayer's serialised submission, without the users' own signing in the time.
@@ -114,8 +121,7 @@ try {
   );
   const nonceBefore = await relayerNonce();
   const hashes = [];
-  const cpu = () => [processCpuSeconds(paymaster.pid), processCpuSeconds(devnet.pid)];
-  const cpuBefore = cpu();
+  cpuBefore = cpu();
   start = performance.now();
   const executeLatencies = await concurrently(users, EXECUTES_PER_USER, async (user, i, u) => {
     const { transaction, parameters } = signed[u][i];
@@ -123,10 +129,7 @@ try {
     hashes.push(transaction_hash);
   });
   const executesPerSecond = perSecond(USERS * EXECUTES_PER_USER, start);
-  // CPU per execute of each process: what the machine's other load does not inflate.
-  const [paymasterCpu, devnetCpu] = cpu().map(
-    (seconds, i) => (1000 * (seconds - cpuBefore[i])) / (USERS * EXECUTES_PER_USER),
-  );
+  const [paymasterCpu, devnetCpu] = cpuPer(cpuBefore, USERS * EXECUTES_PER_USER);
 
   // 3. End to end, as a wallet does it: build, check, sign, execute (executePaymasterTransaction).
   start = performance.now();
@@ -156,6 +159,7 @@ try {
   const rows = [
     [`paymaster_buildTransaction/s, ${USERS} users at once`, buildsPerSecond],
     ['paymaster_buildTransaction p50 / p95 (ms)', p(buildLatencies)],
+    ['CPU per build (ms): paymaster / devnet', `${ms(paymasterBuildCpu)} / ${ms(devnetBuildCpu)}`],
     [`paymaster_executeTransaction/s (pre-signed), ${USERS} users at once`, executesPerSecond],
     ['paymaster_executeTransaction p50 / p95 (ms)', p(executeLatencies)],
     ['CPU per execute (ms): paymaster / devnet', `${ms(paymasterCpu)} / ${ms(devnetCpu)}`],
