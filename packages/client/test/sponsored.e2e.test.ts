@@ -32,6 +32,7 @@ import {
   ETH_TOKEN,
   STRK_TOKEN,
   SimulatedFlask,
+  erc20Allowance,
   erc20Balance,
   isDeployed,
   postJson,
@@ -116,14 +117,9 @@ let flask: SimulatedFlask;
 let provider: RpcProvider;
 let relayer: Predeployed;
 
-async function allowance(token: string, owner: string, spender: string): Promise<bigint> {
-  const [low, high] = await provider.callContract({
-    contractAddress: token,
-    entrypoint: 'allowance',
-    calldata: [owner, spender],
-  });
-  return BigInt(low) + (BigInt(high) << 128n);
-}
+/** What `owner` lets `spender` take of `token`, read from the node. */
+const allowance = (token: string, owner: string, spender: string) =>
+  erc20Allowance(devnet.rpcUrl, owner, spender, { token, block: 'pre_confirmed' });
 
 /** STRK and ETH of an address, read from the node (pre-confirmed block). */
 async function balances(address: string): Promise<{ strk: bigint; eth: bigint }> {

@@ -1,6 +1,6 @@
 /**
  * Reads and devnet calls the Starknet tests share, straight over JSON-RPC (not through the snap
- * or a client under test): an ERC-20 balance, whether an account is deployed, minting STRK; and
+ * or a client under test): an ERC-20 balance or allowance, whether an account is deployed, minting STRK; and
  * deploying a token of one's own (a transaction, signed with starknet.js's Account).
  */
 import { STRK_TOKEN } from './constants';
@@ -9,23 +9,45 @@ import { JsonRpcError, rpc } from './jsonRpc';
 /** starknet_keccak('balance_of'): the ERC-20 entry point the balances are read with. */
 export const BALANCE_OF_SELECTOR =
   '0x35a73cd311a05d46deda634c5ee045db92f811b4e74bca4437fcb5302b7af33';
+/** starknet_keccak('allowance'). */
+export const ALLOWANCE_SELECTOR =
+  '0x1e888a1026b19c8c0b57c72d63ed1737106aa10034105b980ba117bd0c29fe1';
 
-/** An ERC-20 balance (STRK unless `token` says otherwise), its u256 [low, high] joined. */
-export async function erc20Balance(
+export interface Erc20ReadOptions {
+  /** The token (STRK unless told). */
+  token?: string;
+  block?: 'latest' | 'pre_confirmed';
+}
+
+/** An ERC-20 view answering a u256 ([low, high] joined). */
+async function erc20U256(
   nodeUrl: string,
-  address: string,
-  options: { token?: string; block?: 'latest' | 'pre_confirmed' } = {},
+  selector: string,
+  calldata: string[],
+  options: Erc20ReadOptions,
 ): Promise<bigint> {
   const [low, high = '0x0'] = await rpc<string[]>(nodeUrl, 'starknet_call', {
     request: {
       contract_address: options.token ?? STRK_TOKEN,
-      entry_point_selector: BALANCE_OF_SELECTOR,
-      calldata: [address],
+      entry_point_selector: selector,
+      calldata,
     },
     block_id: options.block ?? 'latest',
   });
   return BigInt(low) + (BigInt(high) << 128n);
 }
+
+/** An ERC-20 balance (STRK unless `token` says otherwise). */
+export const erc20Balance = (nodeUrl: string, address: string, options: Erc20ReadOptions = {}) =>
+  erc20U256(nodeUrl, BALANCE_OF_SELECTOR, [address], options);
+
+/** What `owner` lets `spender` take of an ERC-20 (STRK unless `token` says otherwise). */
+export const erc20Allowance = (
+  nodeUrl: string,
+  owner: string,
+  spender: string,
+  options: Erc20ReadOptions = {},
+) => erc20U256(nodeUrl, ALLOWANCE_SELECTOR, [owner, spender], options);
 
 /** Whether a contract (an account) is deployed at `address` in the latest block. */
 export async function isDeployed(nodeUrl: string, address: string): Promise<boolean> {

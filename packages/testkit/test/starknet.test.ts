@@ -1,9 +1,11 @@
 /** The testkit's Starknet reads against a real devnet, cross-checked with starknet.js. */
-import { hash, RpcProvider } from 'starknet';
+import { Account, hash, RpcProvider } from 'starknet';
 
 import {
+  ALLOWANCE_SELECTOR,
   BALANCE_OF_SELECTOR,
   ETH_TOKEN,
+  erc20Allowance,
   erc20Balance,
   isDeployed,
   mintStrk,
@@ -12,7 +14,7 @@ import {
 } from '@l2wallet/testkit';
 
 type Devnet = Awaited<ReturnType<typeof startDevnet>> & {
-  predeployedAccounts: { address: string }[];
+  predeployedAccounts: { address: string; private_key: string }[];
 };
 
 let devnet: Devnet;
@@ -39,4 +41,28 @@ it('reads balances as starknet.js does, mints STRK, and tells deployed accounts'
 
   expect(await isDeployed(devnet.rpcUrl, address)).toBe(true);
   expect(await isDeployed(devnet.rpcUrl, fresh)).toBe(false);
+});
+
+it('reads allowances as starknet.js does', async () => {
+  expect(ALLOWANCE_SELECTOR).toBe(hash.getSelectorFromName('allowance'));
+  const [{ address, private_key }] = devnet.predeployedAccounts;
+  const provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
+  const spender = '0x5ea1ed';
+  expect(await erc20Allowance(devnet.rpcUrl, address, spender, { token: ETH_TOKEN })).toBe(0n);
+  const account = new Account({ provider, address, signer: private_key });
+  const amount = (1n << 130n) + 7n; // both halves of the u256
+  const { transaction_hash } = await account.execute({
+    contractAddress: ETH_TOKEN,
+    entrypoint: 'approve',
+    calldata: [spender, amount & ((1n << 128n) - 1n), amount >> 128n],
+  });
+  await provider.waitForTransaction(transaction_hash, { retryInterval: 100 });
+  const [low, high] = await provider.callContract({
+    contractAddress: ETH_TOKEN,
+    entrypoint: 'allowance',
+    calldata: [address, spender],
+  });
+  expect(BigInt(low) + (BigInt(high) << 128n)).toBe(amount);
+  expect(await erc20Allowance(devnet.rpcUrl, address, spender, { token: ETH_TOKEN })).toBe(amount);
+  expect(await erc20Allowance(devnet.rpcUrl, address, spender)).toBe(0n);
 });
