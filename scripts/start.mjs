@@ -223,6 +223,9 @@ async function main() {
       // The Gateway page opens on this gateway with the demo key filled in.
       GATSBY_GATEWAY_URL: gateway.url,
       GATSBY_GATEWAY_KEY: gateway.key,
+      // The starknet-react page's sponsored transactions go through this paymaster, demo key set.
+      GATSBY_PAYMASTER_URL: paymaster.url,
+      GATSBY_PAYMASTER_API_KEY: paymaster.apiKey,
     },
   });
 

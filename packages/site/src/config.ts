@@ -14,6 +14,13 @@ export interface SiteConfig {
   /** The metered gateway of the /gateway/ page (`?gateway=`) and its API key (`?key=`). */
   gatewayUrl: string;
   gatewayKey: string;
+  /**
+   * The SNIP-29 paymaster the starknet-react page sponsors Testnet transactions through
+   * (`?paymaster=`) and the dapp's sponsor key for it (`?paymasterKey=`, sent as
+   * `x-paymaster-api-key`). A demo key only: anything in a page's bundle is public.
+   */
+  paymasterUrl: string;
+  paymasterKey: string;
 }
 
 interface Setting {
@@ -44,6 +51,16 @@ const SETTINGS: Record<keyof SiteConfig, Setting> = {
     fallback: process.env.GATSBY_GATEWAY_URL || 'http://127.0.0.1:8545',
   },
   gatewayKey: { query: 'key', fallback: process.env.GATSBY_GATEWAY_KEY || '', emptyIsValue: true },
+  // Set by `npm start` too: its local paymaster (127.0.0.1:8090) and demo sponsor key.
+  paymasterUrl: {
+    query: 'paymaster',
+    fallback: process.env.GATSBY_PAYMASTER_URL || 'http://127.0.0.1:8090',
+  },
+  paymasterKey: {
+    query: 'paymasterKey',
+    fallback: process.env.GATSBY_PAYMASTER_API_KEY || '',
+    emptyIsValue: true,
+  },
 };
 
 /** The settings for a page URL's query string (`''`: the build-time values). */

@@ -12,6 +12,8 @@ describe('the site config (one parser for every page)', () => {
       keyringSnapId: 'local:http://localhost:8086',
       gatewayUrl: 'http://127.0.0.1:8545',
       gatewayKey: '',
+      paymasterUrl: 'http://127.0.0.1:8090',
+      paymasterKey: '',
     });
   });
 
@@ -23,6 +25,8 @@ describe('the site config (one parser for every page)', () => {
       keyringSnapId: 'local:http://127.0.0.1:9002',
       gateway: 'http://127.0.0.1:9003',
       key: 'ab'.repeat(16),
+      paymaster: 'http://127.0.0.1:9004',
+      paymasterKey: 'demo-sponsor',
     });
     expect(readSiteConfig(`?${query}`)).toEqual({
       snapId: 'local:http://127.0.0.1:9001',
@@ -31,13 +35,17 @@ describe('the site config (one parser for every page)', () => {
       keyringSnapId: 'local:http://127.0.0.1:9002',
       gatewayUrl: 'http://127.0.0.1:9003',
       gatewayKey: 'ab'.repeat(16),
+      paymasterUrl: 'http://127.0.0.1:9004',
+      paymasterKey: 'demo-sponsor',
     });
   });
 
-  it('an empty parameter is the default, except the key, where empty means no key', () => {
-    const config = readSiteConfig('?snapId=&devnet=&key=');
+  it('an empty parameter is the default, except the keys, where empty means no key', () => {
+    const config = readSiteConfig('?snapId=&devnet=&key=&paymaster=&paymasterKey=');
     expect(config.snapId).toBe('local:http://localhost:8085');
     expect(config.devnetRpcUrl).toBe('http://127.0.0.1:5050/rpc');
     expect(config.gatewayKey).toBe('');
+    expect(config.paymasterUrl).toBe('http://127.0.0.1:8090');
+    expect(config.paymasterKey).toBe('');
   });
 });

@@ -5,19 +5,25 @@
  * a real packages/devnet on 127.0.0.1. Results are checked on the node and with starknet.js.
  */
 import {
+  ARGENT_ACCOUNT_CLASS_HASH,
+  ETH_TOKEN,
   ensureSiteBuild,
+  erc20Allowance,
   erc20Balance,
   injectedProviderScript,
   launchChromium,
+  rpc,
   serveDirectory,
   SimulatedFlask,
   snapVariant,
   STARKNET_TESTNET,
   starknetSnapBuild,
   startDevnet,
+  startPaymaster,
   waitForText,
   type DevnetLike,
   type LaunchedBrowser,
+  type PaymasterProcess,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
@@ -31,8 +37,13 @@ const WALLET_ID = 'metamask-starknet-snap';
 const STRK = 10n ** 18n;
 const RECIPIENT = '0x' + '7'.repeat(63);
 const COUNTER_CLASS_HASH = '0x7c1460695c1b8eed37d48dd5922b3ebe92823d1824b62795875b6f6be65381b';
+/** The page's sponsor key for its paymaster (`?paymasterKey=`, as npm start sets its demo key). */
+const SPONSOR_KEY = 'site-test-sponsor-key';
+const SPENDER = '0x' + '5'.repeat(63);
 
 let devnet: DevnetLike;
+let paymaster: PaymasterProcess;
+let relayerAddress: string;
 let snapServer: StaticServer;
 let siteServer: StaticServer;
 let flask: SimulatedFlask;
@@ -54,6 +65,19 @@ async function walletApi(type: string, pattern: RegExp): Promise<string> {
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: DEVNET_PORT });
+  // The SNIP-29 paymaster the page sponsors through: its relayer is the last predeployed account.
+  const predeployed = await rpc<{ address: string; private_key: string }[]>(
+    devnet.rpcUrl,
+    'devnet_getPredeployedAccounts',
+    {},
+  );
+  const relayer = predeployed[predeployed.length - 1];
+  relayerAddress = relayer.address;
+  paymaster = await startPaymaster({
+    nodeUrl: devnet.rpcUrl,
+    relayer: { address: relayer.address, privateKey: relayer.private_key },
+    apiKeys: [SPONSOR_KEY],
+  });
   const snapFolder = await snapVariant(
     starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
   );
@@ -80,6 +104,7 @@ afterAll(async () => {
   await flask?.close();
   await siteServer?.close();
   await snapServer?.close();
+  await paymaster?.stop();
   await devnet?.close();
 });
 
@@ -88,7 +113,12 @@ describe('starknet-react page', () => {
   let publicKey = '';
 
   it('lists the snap found through the Wallet Standard and connects with starknet-react', async () => {
-    const query = new URLSearchParams({ snapId: flask.snapId, devnet: devnet.rpcUrl });
+    const query = new URLSearchParams({
+      snapId: flask.snapId,
+      devnet: devnet.rpcUrl,
+      paymaster: paymaster.url,
+      paymasterKey: SPONSOR_KEY,
+    });
     await page.goto(`${siteServer.url}/starknet-react/?${query.toString()}`);
     const connect = page.getByTestId(`sr-connect-${WALLET_ID}`);
     await waitForText(connect, /Connect MetaMask Starknet Snap/);
@@ -142,6 +172,40 @@ describe('starknet-react page', () => {
       ),
     ).toBe(BigInt(address));
     publicKey = deployment.calldata[0];
+  });
+
+  it('a sponsored transaction deploys the account with 0 STRK and 0 ETH and runs its call', async () => {
+    const panel = page.getByTestId('sr-sponsored-panel');
+    await waitForText(page.getByTestId('sr-sponsored-deployment'), /^not deployed yet/);
+    const balances = async () => ({
+      strk: await strkBalance(address),
+      eth: await erc20Balance(devnet.rpcUrl, address, { token: ETH_TOKEN }),
+    });
+    expect(await balances()).toEqual({ strk: 0n, eth: 0n });
+    const relayerBefore = await strkBalance(relayerAddress);
+    const dialogs = flask.dialogs.length;
+
+    await page.getByTestId('sr-sponsored-spender').fill(SPENDER);
+    await page.getByTestId('sr-sponsored-amount').fill('3');
+    await panel.getByRole('button', { name: /fee sponsored by the dapp/ }).click();
+    await waitForText(page.getByTestId('sr-sponsored-result'), /0x[0-9a-f]+: SUCCEEDED/, 60_000);
+
+    // Deployed at its counterfactual address (the one wallet_deploymentData gave), the call
+    // ran, the relayer paid, the account still holds nothing.
+    expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(ARGENT_ACCOUNT_CLASS_HASH));
+    expect(await erc20Allowance(devnet.rpcUrl, address, SPENDER)).toBe(3n * STRK);
+    expect(await balances()).toEqual({ strk: 0n, eth: 0n });
+    expect(await strkBalance(relayerAddress)).toBeLessThan(relayerBefore);
+    await waitForText(page.getByTestId('sr-sponsored-deployment'), /^deployed$/);
+
+    // One dialog: the outside execution, naming the page's site and the call it allows.
+    const shown = flask.dialogs.slice(dialogs);
+    expect(shown.map((dialog) => [dialog.method, dialog.action])).toEqual([
+      ['l2_signMessage', 'approve'],
+    ]);
+    expect(shown[0].text).toContain(new URL(siteServer.url).host);
+    expect(shown[0].text).toContain('Call 1 of 1: approve');
+    expect(shown[0].text).toContain(`spender\n${SPENDER.replace('0x', '0x0')}\namount\n3 STRK`);
   });
 
   it('shows the STRK balance and sends a transfer that lands on chain', async () => {

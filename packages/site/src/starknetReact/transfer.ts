@@ -1,4 +1,4 @@
-/** A STRK transfer as the starknet-react page sends it. */
+/** STRK calls as the starknet-react page sends them (a transfer, a sponsored approve). */
 import { STRK_ADDRESS } from '../config';
 
 export const STRK_UNIT = 10n ** 18n;
@@ -10,15 +10,15 @@ export function parseStrk(amount: string): bigint {
   return BigInt(whole || '0') * STRK_UNIT + BigInt((fraction + '0'.repeat(18)).slice(0, 18));
 }
 
-/** The STRK contract's `transfer(recipient, amount: u256)` call. */
-export function strkTransferCall(recipient: string, amountFri: bigint) {
+/** A call of the STRK contract's `transfer` or `approve` (recipient or spender, amount: u256). */
+export function strkCall(entrypoint: 'transfer' | 'approve', account: string, amountFri: bigint) {
   return {
     contractAddress: STRK_ADDRESS,
-    entrypoint: 'transfer',
-    calldata: [
-      recipient,
-      (amountFri & (2n ** 128n - 1n)).toString(),
-      (amountFri >> 128n).toString(),
-    ],
+    entrypoint,
+    calldata: [account, (amountFri & (2n ** 128n - 1n)).toString(), (amountFri >> 128n).toString()],
   };
 }
+
+/** The STRK contract's `transfer(recipient, amount: u256)` call. */
+export const strkTransferCall = (recipient: string, amountFri: bigint) =>
+  strkCall('transfer', recipient, amountFri);
