@@ -36,14 +36,13 @@ import {
   erc20Balance,
   isDeployed,
   postJson,
-  rpc,
   serveHttp,
   serveSnap,
   snapVariant,
   startDevnet,
-  startPaymaster,
+  startDevnetPaymaster,
   starknetSnapBuild,
-  type PaymasterProcess,
+  type DevnetPaymaster,
   type ServedSnap,
   type StubServer,
 } from '@l2wallet/testkit';
@@ -73,10 +72,6 @@ const ATTACKER = '0x0000bad0bad0bad0bad0bad0bad0bad0bad0bad0bad0bad0bad0bad0bad0
 const SN_MAIN_HEX = '0x534e5f4d41494e';
 
 type Devnet = Awaited<ReturnType<typeof startDevnet>>;
-interface Predeployed {
-  address: string;
-  private_key: string;
-}
 /** A SNIP-9 version 1 message (Argent 0.3.1, the snap's accounts), as the paymaster builds it. */
 interface OutsideExecutionV1 {
   caller: string;
@@ -111,11 +106,11 @@ function sponsoredDeployment(data: { version: 0 | 1 }): SponsoredDeployment {
 const padded = (address: string) => `0x${BigInt(address).toString(16).padStart(64, '0')}`;
 
 let devnet: Devnet;
-let paymaster: PaymasterProcess;
+let paymaster: DevnetPaymaster;
 let served: ServedSnap;
 let flask: SimulatedFlask;
 let provider: RpcProvider;
-let relayer: Predeployed;
+let relayer: { address: string };
 
 /** What `owner` lets `spender` take of `token`, read from the node. */
 const allowance = (token: string, owner: string, spender: string) =>
@@ -163,13 +158,9 @@ function expectCounterfactual(
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: DEVNET_PORT, seed: 0, accounts: 2 });
-  const predeployed = await rpc<Predeployed[]>(devnet.rpcUrl, 'devnet_getPredeployedAccounts', {});
-  relayer = predeployed[predeployed.length - 1];
-  paymaster = await startPaymaster({
-    nodeUrl: devnet.rpcUrl,
-    relayer: { address: relayer.address, privateKey: relayer.private_key },
-    apiKeys: [SPONSOR_KEY],
-  });
+  // The relayer is the devnet's last predeployed account.
+  paymaster = await startDevnetPaymaster(devnet.rpcUrl, { apiKeys: [SPONSOR_KEY] });
+  relayer = paymaster.relayer;
   const folder = await snapVariant(
     starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
   );

@@ -12,18 +12,17 @@ import {
   erc20Balance,
   injectedProviderScript,
   launchChromium,
-  rpc,
   serveDirectory,
   SimulatedFlask,
   snapVariant,
   STARKNET_TESTNET,
   starknetSnapBuild,
   startDevnet,
-  startPaymaster,
+  startDevnetPaymaster,
   waitForText,
   type DevnetLike,
+  type DevnetPaymaster,
   type LaunchedBrowser,
-  type PaymasterProcess,
   type StaticServer,
 } from '@l2wallet/testkit';
 import type { Page } from 'playwright-core';
@@ -42,8 +41,7 @@ const SPONSOR_KEY = 'site-test-sponsor-key';
 const SPENDER = '0x' + '5'.repeat(63);
 
 let devnet: DevnetLike;
-let paymaster: PaymasterProcess;
-let relayerAddress: string;
+let paymaster: DevnetPaymaster;
 let snapServer: StaticServer;
 let siteServer: StaticServer;
 let flask: SimulatedFlask;
@@ -66,18 +64,7 @@ async function walletApi(type: string, pattern: RegExp): Promise<string> {
 beforeAll(async () => {
   devnet = await startDevnet({ port: DEVNET_PORT });
   // The SNIP-29 paymaster the page sponsors through: its relayer is the last predeployed account.
-  const predeployed = await rpc<{ address: string; private_key: string }[]>(
-    devnet.rpcUrl,
-    'devnet_getPredeployedAccounts',
-    {},
-  );
-  const relayer = predeployed[predeployed.length - 1];
-  relayerAddress = relayer.address;
-  paymaster = await startPaymaster({
-    nodeUrl: devnet.rpcUrl,
-    relayer: { address: relayer.address, privateKey: relayer.private_key },
-    apiKeys: [SPONSOR_KEY],
-  });
+  paymaster = await startDevnetPaymaster(devnet.rpcUrl, { apiKeys: [SPONSOR_KEY] });
   const snapFolder = await snapVariant(
     starknetSnapBuild({ rpcUrl: devnet.rpcUrl, explorerUrl: devnet.url }),
   );
@@ -182,7 +169,7 @@ describe('starknet-react page', () => {
       eth: await erc20Balance(devnet.rpcUrl, address, { token: ETH_TOKEN }),
     });
     expect(await balances()).toEqual({ strk: 0n, eth: 0n });
-    const relayerBefore = await strkBalance(relayerAddress);
+    const relayerBefore = await strkBalance(paymaster.relayer.address);
     const dialogs = flask.dialogs.length;
 
     await page.getByTestId('sr-sponsored-spender').fill(SPENDER);
@@ -195,7 +182,7 @@ describe('starknet-react page', () => {
     expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(ARGENT_ACCOUNT_CLASS_HASH));
     expect(await erc20Allowance(devnet.rpcUrl, address, SPENDER)).toBe(3n * STRK);
     expect(await balances()).toEqual({ strk: 0n, eth: 0n });
-    expect(await strkBalance(relayerAddress)).toBeLessThan(relayerBefore);
+    expect(await strkBalance(paymaster.relayer.address)).toBeLessThan(relayerBefore);
     await waitForText(page.getByTestId('sr-sponsored-deployment'), /^deployed$/);
 
     // One dialog: the outside execution, naming the page's site and the call it allows.

@@ -7,6 +7,7 @@ import path from 'node:path';
 
 import { newestMtime, tryLock } from './cacheFolders';
 import { LOOPBACK, REPO_ROOT } from './constants';
+import { rpc } from './jsonRpc';
 import { runCommand, spawnService, type Service } from './processes';
 
 export const PAYMASTER_DIR = path.join(REPO_ROOT, 'packages/paymaster');
@@ -105,4 +106,29 @@ export async function startPaymaster(options: StartPaymasterOptions): Promise<Pa
   });
   const url = /l2-paymaster listening on (http:\/\/\S+)/.exec(service.output())![1];
   return { ...service, port: Number(new URL(url).port), url };
+}
+
+export type DevnetPaymaster = PaymasterProcess & { relayer: { address: string } };
+
+/**
+ * The paymaster in front of a devnet as `npm start` runs it: its relayer is the devnet's last
+ * predeployed account (the others stay free for the test's users). `nodeUrl` is the node the
+ * paymaster talks to when not `devnetRpcUrl` itself (a counting proxy in front of it, say).
+ */
+export async function startDevnetPaymaster(
+  devnetRpcUrl: string,
+  options: Omit<StartPaymasterOptions, 'relayer' | 'nodeUrl'> & { nodeUrl?: string } = {},
+): Promise<DevnetPaymaster> {
+  const accounts = await rpc<{ address: string; private_key: string }[]>(
+    devnetRpcUrl,
+    'devnet_getPredeployedAccounts',
+    {},
+  );
+  const relayer = accounts[accounts.length - 1];
+  const paymaster = await startPaymaster({
+    ...options,
+    nodeUrl: options.nodeUrl ?? devnetRpcUrl,
+    relayer: { address: relayer.address, privateKey: relayer.private_key },
+  });
+  return { ...paymaster, relayer: { address: relayer.address } };
 }
