@@ -1,11 +1,6 @@
 import React, { useCallback, useEffect, useMemo, useState } from 'react';
 import { sepolia } from '@starknet-react/chains';
-import {
-  useAccount,
-  usePaymasterSendTransaction,
-  useProvider,
-  useTransactionReceipt,
-} from '@starknet-react/core';
+import { useAccount, usePaymasterSendTransaction, useProvider } from '@starknet-react/core';
 import {
   SPONSORED_FEE_MODE,
   sponsoredDeployment,
@@ -13,6 +8,7 @@ import {
   type SponsoredDeployment,
 } from '../../starknetReact/sponsored';
 import { parseStrk } from '../../starknetReact/transfer';
+import { SentTransaction } from './SentTransaction';
 
 type Deployment =
   | { state: 'unknown' }
@@ -84,13 +80,6 @@ export function SponsoredPanel({ paymasterUrl }: { paymasterUrl: string }) {
       ...(deployment.state === 'counterfactual' ? { deploymentData: deployment.data } : {}),
     },
   });
-  const receipt = useTransactionReceipt({
-    hash: sponsored.data?.transaction_hash,
-    refetchInterval: (query) => (query.state.data ? false : 1000),
-  });
-  useEffect(() => {
-    if (receipt.data) void refreshDeployment();
-  }, [receipt.data, refreshDeployment]);
 
   const onSepolia = chainId === sepolia.id;
   return (
@@ -145,19 +134,12 @@ export function SponsoredPanel({ paymasterUrl }: { paymasterUrl: string }) {
       {!onSepolia && address && (
         <p className="muted small">Sponsored transactions run on the local network (Sepolia).</p>
       )}
-      <div data-testid="sr-sponsored-result">
-        {sponsored.error && <p className="error">{sponsored.error.message}</p>}
-        {sponsored.data && (
-          <p className="mono small">
-            {sponsored.data.transaction_hash}:{' '}
-            {receipt.data
-              ? receipt.data.isSuccess()
-                ? 'SUCCEEDED'
-                : 'REVERTED'
-              : 'waiting for the receipt'}
-          </p>
-        )}
-      </div>
+      <SentTransaction
+        testId="sr-sponsored-result"
+        hash={sponsored.data?.transaction_hash}
+        error={sponsored.error}
+        onReceipt={refreshDeployment}
+      />
     </section>
   );
 }

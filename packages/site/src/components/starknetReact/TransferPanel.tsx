@@ -1,6 +1,7 @@
 import React, { useMemo, useState } from 'react';
-import { useAccount, useSendTransaction, useTransactionReceipt } from '@starknet-react/core';
+import { useAccount, useSendTransaction } from '@starknet-react/core';
 import { parseStrk, strkTransferCall } from '../../starknetReact/transfer';
+import { SentTransaction } from './SentTransaction';
 
 /** A STRK transfer with useSendTransaction, and its receipt. */
 export function TransferPanel() {
@@ -12,11 +13,6 @@ export function TransferPanel() {
     [recipient, amount],
   );
   const transfer = useSendTransaction({ calls });
-  const receipt = useTransactionReceipt({
-    hash: transfer.data?.transaction_hash,
-    refetchInterval: (query) => (query.state.data ? false : 1000),
-  });
-
   return (
     <section className="card panel" data-testid="sr-transfer-panel">
       <header className="card-head">
@@ -44,19 +40,11 @@ export function TransferPanel() {
       >
         Send
       </button>
-      <div data-testid="sr-transfer-result">
-        {transfer.error && <p className="error">{transfer.error.message}</p>}
-        {transfer.data && (
-          <p className="mono small">
-            {transfer.data.transaction_hash}:{' '}
-            {receipt.data
-              ? receipt.data.isSuccess()
-                ? 'SUCCEEDED'
-                : 'REVERTED'
-              : 'waiting for the receipt'}
-          </p>
-        )}
-      </div>
+      <SentTransaction
+        testId="sr-transfer-result"
+        hash={transfer.data?.transaction_hash}
+        error={transfer.error}
+      />
     </section>
   );
 }
