@@ -132,6 +132,33 @@ describe('get-starknet wallet object', () => {
     });
   });
 
+  it('a request acting for the account reads the network once: account and chain from one read', async () => {
+    const { client, provider } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0'] } });
+    provider.snapMethods.set('l2_getDeploymentData', () => ({ address: '0xa0', deployed: false }));
+    provider.snapMethods.set('l2_signMessage', () => '0x1,0x2');
+    const wallet = createStarknetWindowObject(client);
+    const typedData = {
+      types: { StarknetDomain: [], Mail: [] },
+      primaryType: 'Mail',
+      domain: {},
+      message: {},
+    };
+    await wallet.request({ type: 'wallet_deploymentData' });
+    await wallet.request({ type: 'wallet_signTypedData', params: typedData });
+    expect(provider.snapRequests().map((request) => request.method)).toEqual([
+      'l2_getCurrentNetwork',
+      'l2_createAccount',
+      'l2_getDeploymentData',
+      'l2_getCurrentNetwork',
+      'l2_createAccount',
+      'l2_signMessage',
+    ]);
+    expect(provider.snapRequests()[5].params).toMatchObject({
+      signerAddress: '0xa0',
+      chainId: TESTNET_CHAIN_ID,
+    });
+  });
+
   it('wallet_addInvokeTransaction rejects a request without calls', async () => {
     const { client } = fakeSnap({ accounts: { [TESTNET_CHAIN_ID]: ['0xa0'] } });
     const wallet = createStarknetWindowObject(client);

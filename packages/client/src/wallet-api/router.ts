@@ -29,11 +29,7 @@ import type { WalletSession } from './session';
 type Handler = (session: WalletSession, params: unknown) => unknown;
 
 async function deploymentData(session: WalletSession): Promise<AccountDeploymentData> {
-  const [address] = await session.currentAccounts();
-  const data = await session.client.getDeploymentData({
-    address,
-    chainId: await session.currentChainId(),
-  });
+  const data = await session.client.getDeploymentData(await session.currentAccount());
   if (data.deployed)
     throw new WalletApiError(
       'ACCOUNT_ALREADY_DEPLOYED',
@@ -45,39 +41,31 @@ async function deploymentData(session: WalletSession): Promise<AccountDeployment
 
 async function addInvokeTransaction(session: WalletSession, params: unknown) {
   const calls = toSnapCalls(params as AddInvokeTransactionParameters);
-  const [address] = await session.currentAccounts();
-  return session.client.executeTxn({ address, calls, chainId: await session.currentChainId() });
+  const { address, chainId } = await session.currentAccount();
+  return session.client.executeTxn({ address, calls, chainId });
 }
 
 async function addDeclareTransaction(session: WalletSession, params: unknown) {
   const contractPayload = toDeclarePayload(params as AddDeclareTransactionParameters);
-  const [senderAddress] = await session.currentAccounts();
-  return session.client.declareContract({
-    senderAddress,
-    chainId: await session.currentChainId(),
-    contractPayload,
-  });
+  const { address: senderAddress, chainId } = await session.currentAccount();
+  return session.client.declareContract({ senderAddress, chainId, contractPayload });
 }
 
 async function signTypedData(session: WalletSession, params: unknown) {
   const typedData = toTypedData(params);
-  const [signerAddress] = await session.currentAccounts();
+  const { address: signerAddress, chainId } = await session.currentAccount();
   const signature = await session.client.signMessage({
     typedDataMessage: typedData as never,
     signerAddress,
-    chainId: await session.currentChainId(),
+    chainId,
   });
   return Array.isArray(signature) ? signature : signature.split(',');
 }
 
 async function watchAsset(session: WalletSession, params: unknown): Promise<boolean> {
   const token = toWatchedToken(params as WatchAssetParameters);
-  const [account] = await session.currentAccounts();
-  await session.client.addErc20Token({
-    address: account,
-    chainId: await session.currentChainId(),
-    ...token,
-  });
+  const { address, chainId } = await session.currentAccount();
+  await session.client.addErc20Token({ address, chainId, ...token });
   return true;
 }
 

@@ -25,10 +25,13 @@ export interface WalletSession {
   selectAccount(addressIndex: number): Promise<string[]>;
   currentChainId(): Promise<ChainId>;
   /**
-   * The selected account (index 0 unless selectAccount chose another) on the current network.
+   * The selected account (index 0 unless selectAccount chose another) and the network it was
+   * read on, from one read of each: what a request that acts for the account sends to the snap.
    * createAccount without deploy is idempotent and offline: it derives the account (storing it
    * when new) and sends nothing to the chain.
    */
+  currentAccount(): Promise<{ address: string; chainId: ChainId }>;
+  /** The selected account on the current network, as wallet_requestAccounts answers it. */
   currentAccounts(): Promise<string[]>;
   /** Re-reads the network; emits networkChanged (and accountsChanged) when it moved from `before`. */
   refresh(before?: ChainId): Promise<void>;
@@ -54,7 +57,7 @@ export function createWalletSession(
     return network.chainId;
   };
 
-  const currentAccounts = async (): Promise<string[]> => {
+  const currentAccount = async (): Promise<{ address: string; chainId: ChainId }> => {
     const onChain = await currentChainId();
     const created = await client.createAccount({
       addressIndex: index,
@@ -65,8 +68,9 @@ export function createWalletSession(
     const changed = accounts !== undefined && !sameList(accounts, current);
     accounts = current;
     if (changed) events.accountsChanged(current);
-    return current;
+    return { address: created.address, chainId: onChain };
   };
+  const currentAccounts = async (): Promise<string[]> => [(await currentAccount()).address];
 
   return {
     client,
@@ -96,6 +100,7 @@ export function createWalletSession(
       return currentAccounts();
     },
     currentChainId,
+    currentAccount,
     currentAccounts,
     async refresh(before = chainId) {
       const now = await currentChainId();
