@@ -226,7 +226,12 @@ export class Gateway {
     // Typed as positional: by-name params (an object) pass validateParams for Starknet methods
     // only, which go upstream unchanged.
     const checked = params as unknown[];
-    if (!contractsAllowed(ctx.key, contractTargets(method, params))) throw errors.rejected();
+    if (
+      ctx.key.allow.contracts.length > 0 &&
+      !contractsAllowed(ctx.key, contractTargets(method, params))
+    ) {
+      throw errors.rejected();
+    }
     const { durable, at } = await this.charge(ctx.key, method, spec.cost);
     return { id, method, params: checked, spec, durable, at };
   }

@@ -92,6 +92,11 @@ interface Route {
   atHead: boolean;
 }
 
+// The routes calls take (made once: one object per call would be garbage on the hot path).
+const WRITE: Route = { retryable: false, atHead: false };
+const READ: Route = { retryable: true, atHead: false };
+const LATEST_READ: Route = { retryable: true, atHead: true };
+
 /** One upstream's answer, and who gave it. */
 interface Answered {
   outcome: Outcome;
@@ -225,7 +230,7 @@ export class Chain {
   private async ensureGasLimit(): Promise<bigint | undefined> {
     const known = this.gasLimit();
     if (known !== undefined) return known;
-    for (const upstream of this.order({ retryable: true, atHead: false })) {
+    for (const upstream of this.order(READ)) {
       if (await upstream.check()) return upstream.gasLimit;
     }
     return undefined;
@@ -243,16 +248,13 @@ export class Chain {
     const paramsJson = params === undefined ? '[]' : JSON.stringify(params);
     if (!options.retryable) {
       // A write is never merged or cached, and what it changes ends every `latest` answer.
-      const outcome = await this.fetch(method, paramsJson, options, {
-        retryable: false,
-        atHead: false,
-      });
+      const outcome = await this.fetch(method, paramsJson, options, WRITE);
       if (outcome.result !== undefined) this.head.bump();
       return outcome;
     }
     const finalBlock = this.finalBlock();
     let scope = scopeOf(this.protocol, method, params, finalBlock);
-    const route: Route = { retryable: true, atHead: scope === 'head' };
+    const route = scope === 'head' ? LATEST_READ : READ;
     if (scope === 'head' && !this.head.fresh()) scope = 'none';
     // A failover key's eth_getProof may be answered by the partner: never shared with others.
     const key =
