@@ -3,7 +3,8 @@
 // by the l2-gateway CLI) against the same anvil: autocannon in-process, 64 connections, loopback
 // only. Rows:
 // - eth_call with distinct params on every request (nothing to merge or cache: the hot path
-//   itself), to anvil direct, a bare node:http pass-through, and the gateway on SQLite and Redis;
+//   itself), to anvil direct, a bare node:http pass-through, and the gateway on SQLite, Redis
+//   and a Redis Cluster (three masters on loopback, made by redis-cli --cluster create);
 // - the hot read mix many dapps polling one chain produce (eth_blockNumber, eth_chainId, the
 //   latest block, 8 balances, 8 eth_calls, repeated), one call per request, to anvil direct, the
 //   gateway, a bare node:http server answering a fixed result from memory (the most any Node
@@ -28,6 +29,7 @@ import {
   startAnvil,
   startGatewayWithKey,
   startRedis,
+  startRedisCluster,
 } from '@l2wallet/testkit';
 import autocannon from 'autocannon';
 
@@ -91,6 +93,8 @@ function run(url, requests, duration = DURATION) {
 ensureGatewayBuilt();
 const anvil = await startAnvil();
 const redis = await startRedis();
+// Without append-only files, as the single Redis above: the rows compare the ledgers' work.
+const cluster = await startRedisCluster({ masters: 3, persist: false });
 const dir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 const services = [];
 try {
@@ -146,13 +150,15 @@ try {
   const raw = await reference('rawtcp.mjs');
   const sqlite = await gateway(dir, 'sqlite', { sqlite: 'sqlite.db' }, anvil.url);
   const onRedis = await gateway(dir, 'redis', { redis: redis.url }, anvil.url);
-  services.push(sqlite.service, onRedis.service);
+  const onCluster = await gateway(dir, 'cluster', { redisCluster: cluster.urls }, anvil.url);
+  services.push(sqlite.service, onRedis.service, onCluster.service);
 
   const rows = [
     ['anvil direct', 'eth_call, distinct', anvil.url, anvil.pid, distinctCall],
     ['node:http pass-through', 'eth_call, distinct', pass.url, pass.pid, distinctCall],
     ['gateway, SQLite ledger', 'eth_call, distinct', sqlite.url, sqlite.pid, distinctCall],
     ['gateway, Redis ledger', 'eth_call, distinct', onRedis.url, onRedis.pid, distinctCall],
+    ['gateway, Redis Cluster', 'eth_call, distinct', onCluster.url, onCluster.pid, distinctCall],
     ['anvil direct', 'hot read mix', anvil.url, anvil.pid, hotMix],
     ['gateway, SQLite ledger', 'hot read mix', sqlite.url, sqlite.pid, hotMix],
     ['node:http fixed answer', 'hot read mix', fixed.url, fixed.pid, hotMix],
@@ -202,6 +208,7 @@ try {
     floor,
     onSqlite,
     onRedisRow,
+    onClusterRow,
     mixDirect,
     mixGateway,
     mixCeiling,
@@ -233,7 +240,12 @@ try {
   const share = onSqlite.rps / floor.rps;
   const addedP50 = onSqlite.p50 - floor.p50;
   const redisShare = onRedisRow.rps / onSqlite.rps;
+  const clusterShare = onClusterRow.rps / onSqlite.rps;
   const mixShare = mixGateway.rps / mixDirect.rps;
+  // The hot mix must not fall below the last run recorded in bench/RESULTS.md (same machine).
+  const recorded = /\| gateway \/ anvil direct req\/s, hot read mix\s*\| ([\d.]+)/.exec(
+    readFileSync(join(here, '..', 'RESULTS.md'), 'utf8'),
+  )?.[1];
   console.log('');
   console.log(
     `| ratio                                                   | value  | target           |`,
@@ -254,7 +266,13 @@ try {
     `| Redis ledger / SQLite ledger req/s, eth_call             | ${pad(ratio(onRedisRow.rps, onSqlite.rps), 6)} | >= 0.90 ${pad(check(redisShare >= 0.9), 8)} |`,
   );
   console.log(
+    `| Redis Cluster ledger / SQLite ledger req/s, eth_call     | ${pad(ratio(onClusterRow.rps, onSqlite.rps), 6)} | (beside Redis: ${ratio(clusterShare, redisShare)}x its rate) |`,
+  );
+  console.log(
     `| gateway / anvil direct req/s, hot read mix               | ${pad(ratio(mixGateway.rps, mixDirect.rps), 6)} | >= 1.50 ${pad(check(mixShare >= 1.5), 8)} |`,
+  );
+  console.log(
+    `| hot read mix against the last recorded run               | ${pad(ratio(mixGateway.rps, mixDirect.rps), 6)} | >= ${recorded ?? '?'} ${pad(recorded === undefined ? '(none)' : check(mixShare >= Number(recorded)), 11)} |`,
   );
   console.log(
     `| node:http fixed answer / anvil direct req/s, hot read mix | ${pad(ratio(mixCeiling.rps, mixDirect.rps), 6)} | (the ceiling)    |`,
@@ -276,6 +294,7 @@ try {
   );
 } finally {
   await Promise.all(services.map((s) => s.stop()));
+  await cluster.stop();
   await redis.stop();
   await anvil.stop();
 }
