@@ -3,7 +3,7 @@ import { resolve } from 'path';
 import type { SnapConfig } from '@metamask/snaps-cli';
 
 // Public defaults, shared with src/networks.ts (JSON: the mm-snap config loader cannot import TS).
-import PUBLIC_ENDPOINTS from './src/publicEndpoints.json';
+import PUBLIC_ENDPOINTS from './src/starknet/publicEndpoints.json';
 
 // Network endpoints are fixed at build time: a shell variable overrides the public default.
 const config: SnapConfig = {

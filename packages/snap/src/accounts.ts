@@ -1,10 +1,13 @@
 /**
  * The snap's own accounts: state records joined with their derived keys.
  */
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+
+import { invalidParams } from './errors';
 import { cachedAccountKey, computeAccountAddress, type AccountKey } from './keys';
-import { invalidParams } from './rpc/errors';
+import { readOnChainPublicKey } from './node/onChainAccount';
 import { requireGrantedAccount } from './sites/grants';
-import type { AccountRecord } from './state';
+import { findOwnAccount, stateStore, type AccountRecord } from './state';
 
 /** The account record a fresh derivation gives, for `chainId`. */
 export function accountRecordFor(key: AccountKey, chainId: string): AccountRecord {
@@ -42,3 +45,23 @@ export async function requireOwnAccountKey(
 }
 
 export { computeAccountAddress };
+
+/**
+ * l2_extractPublicKey of one of the snap's accounts: the owner on chain when the account is
+ * deployed. When the node cannot be reached and the snap has never seen the account deployed,
+ * the derived key is the answer (it is the owner until an owner change, which needs a deployed
+ * account); for an account known to be deployed the node error stands (retryable).
+ */
+export async function accountPublicKey(key: AccountKey, chainId: string): Promise<string> {
+  try {
+    return (await readOnChainPublicKey(key.address, chainId)) ?? key.publicKey;
+  } catch (error) {
+    if (error instanceof ResourceUnavailableError) {
+      const record = findOwnAccount(await stateStore.read(), chainId, key.address);
+      if (!record?.deployTxnHash) {
+        return key.publicKey;
+      }
+    }
+    throw error;
+  }
+}

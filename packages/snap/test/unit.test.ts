@@ -1,10 +1,10 @@
 /** Pure modules of the snap, tested directly (no snap installed). */
 import { METHODS } from '../src/methods';
-import { normalizeChainId } from '../src/networks';
+import { normalizeChainId } from '../src/starknet/networks';
 import { createDispatcher } from '../src/rpc/dispatcher';
-import { FIELD_PRIME, parseFelt } from '../src/rpc/structs';
+import { FIELD_PRIME, parseFelt } from '../src/starknet/felt';
 import { migrateState } from '../src/state/migrations';
-import { Mutex } from '../src/state/mutex';
+import { Mutex } from '../src/mutex';
 import { createInitialState, STATE_VERSION } from '../src/state/schema';
 import { MAINNET, TESTNET } from './helpers';
 

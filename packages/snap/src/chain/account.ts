@@ -8,16 +8,32 @@
  *   deployed first), so at most 3.
  */
 import { InvalidInputError } from '@metamask/snaps-sdk';
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
 
 import type { AccountKey } from '../keys';
-import { STRK_TOKEN_ADDRESS } from '../state/schema';
-import type { ChainTxDetails } from './details';
-import { givenBounds } from './details';
+import {
+  readAccountSnapshot as readSnapshot,
+  readAccountState,
+  readNonce,
+  type AccountSnapshot as FeeSnapshot,
+} from '../node/accounts';
+import type { BatchResult, RpcCall } from '../node/client';
+import type { ChainContext } from '../node/chain';
+import {
+  localDeployHash,
+  nextNonce,
+  noteDeploySubmitted,
+  noteFailedSubmission,
+  noteSubmittedNonce,
+  withAccountLock,
+  withNextNonce,
+} from '../node/nonces';
+import { estimateTransactions, submitTransaction } from '../node/submit';
+import { estimateDetails, givenBounds, givenDetails, type TxDetails } from '../starknet/details';
 import {
   boundsFromEstimate,
   boundsWithinMaxFee,
   deployAndInvokeWithinMaxFee,
-  formatStrk,
   MaxFeeTooLowError,
   maxChargeOf,
   maxFeeOfBounds,
@@ -25,53 +41,64 @@ import {
   type FeeEstimate,
   type FeeEstimateResult,
   type ResourceBounds,
-} from './fees';
+} from '../starknet/fees';
 import {
-  classHashAtCall,
-  CONTRACT_NOT_FOUND,
-  estimateTransactions,
-  localDeployHash,
-  nextNonce,
-  noteDeploySubmitted,
-  noteFailedSubmission,
-  noteSubmittedNonce,
-  nonceCall,
-  readAccountState,
-  readNonce,
-  submitTransaction,
-  viewCall,
-  withAccountLock,
-  withNextNonce,
-  type ChainContext,
-} from './node';
-import { toChainError } from './errors';
-import {
-  buildDeployAccount,
-  buildInvoke,
-  estimateDetails,
-  type ChainCall,
+  deployAccountTransaction,
+  invokeTransaction,
+  QUERY_TX_VERSION,
+  withSignature,
   type DeployAccountData,
-  type SignedTransaction,
-} from './transactions';
-import type { BatchResult, RpcCall } from './rpc';
-import type { V3Details } from '../transactions/details';
+  type Transaction,
+  type TxCall,
+} from '../starknet/transaction';
+import { formatStrk } from '../starknet/units';
+import { signHash } from '../keys/signing';
+import { toHex } from '../starknet/felt';
+import {
+  findAccount,
+  stateStore,
+  upsertAccount,
+  upsertTransaction,
+  type TransactionRecord,
+} from '../state';
+
+type ChainTxDetails = TxDetails;
+type ChainCall = TxCall;
+type SignedTransaction = Transaction;
+
+/** Stores the records, and the deploy hash on the account record when one is given. */
+export async function storeRecords(
+  records: readonly TransactionRecord[],
+  deployed?: { chainId: string; address: string; deployTxnHash: string },
+): Promise<void> {
+  await stateStore.update((state) => {
+    for (const record of records) {
+      upsertTransaction(state, record);
+    }
+    if (deployed) {
+      const account = findAccount(state, deployed.chainId, deployed.address);
+      if (account) {
+        upsertAccount(state, { ...account, deployTxnHash: toHex(deployed.deployTxnHash) });
+      }
+    }
+  });
+}
 
 export type AccountSnapshot = { deployed: boolean; nonce: bigint; strkBalance: bigint };
 
-/** A u256 returned as [low, high]. */
-export function u256FromFelts(result: readonly string[]): bigint {
-  const low = BigInt(result[0] ?? 0);
-  const high = BigInt(result[1] ?? 0);
-  return low + (high << 128n);
-}
+const strkSnapshot = (snapshot: FeeSnapshot): AccountSnapshot => ({
+  deployed: snapshot.deployed,
+  nonce: snapshot.nonce,
+  strkBalance: snapshot.feeBalance,
+});
 
 /** Deployed? nonce, STRK balance (pre_confirmed): one batch. */
 export async function readAccountSnapshot(
   chain: ChainContext,
   address: string,
 ): Promise<AccountSnapshot> {
-  const [snapshot] = await readAccountSnapshotWith(chain, address, []);
-  return snapshot;
+  const [snapshot] = await readSnapshot(chain, address, STRK_TOKEN_ADDRESS);
+  return strkSnapshot(snapshot);
 }
 
 /** readAccountSnapshot with more calls in the same batch, whose answers come back as they are. */
@@ -80,31 +107,8 @@ export async function readAccountSnapshotWith(
   address: string,
   also: readonly RpcCall[],
 ): Promise<[AccountSnapshot, BatchResult[]]> {
-  const [classHash, nonce, balance, ...alsoAnswers] = await chain.rpc.batch<unknown>([
-    classHashAtCall(address),
-    nonceCall(address),
-    viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [address], 'pre_confirmed'),
-    ...also,
-  ]);
-  let deployed = true;
-  if (!classHash.ok) {
-    if (classHash.error.code !== CONTRACT_NOT_FOUND) {
-      throw toChainError(classHash.error, 'Reading the account');
-    }
-    deployed = false;
-  }
-  if (!balance.ok) {
-    throw toChainError(balance.error, 'Reading the STRK balance');
-  }
-  let accountNonce = 0n;
-  if (deployed) {
-    if (!nonce.ok) {
-      throw toChainError(nonce.error, 'Reading the account nonce');
-    }
-    accountNonce = BigInt(nonce.result as string);
-  }
-  const strkBalance = u256FromFelts(balance.result as string[]);
-  return [{ deployed, nonce: accountNonce, strkBalance }, alsoAnswers];
+  const [snapshot, answers] = await readSnapshot(chain, address, STRK_TOKEN_ADDRESS, also);
+  return [strkSnapshot(snapshot), answers];
 }
 
 export function deployDataOf(key: AccountKey): DeployAccountData {
@@ -117,19 +121,9 @@ export function deployDataOf(key: AccountKey): DeployAccountData {
 }
 
 /** The caller's details that enter the transaction as given (every default filled). */
-export function baseDetails(
-  details: ChainTxDetails | undefined,
-): Omit<V3Details, 'nonce' | 'resourceBounds'> {
-  return {
-    tip: details?.tip ?? 0n,
-    paymasterData: details?.paymasterData ?? [],
-    accountDeploymentData: details?.accountDeploymentData ?? [],
-    nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
-    feeDataAvailabilityMode: details?.feeDataAvailabilityMode,
-  };
-}
+export const baseDetails = givenDetails;
 
-export { maxChargeOf };
+export { maxChargeOf, readAccountState };
 
 /**
  * Refuses caller-given resource bounds whose maximum charge (tip included) is above the
@@ -236,11 +230,18 @@ export type InvokePlan = {
 };
 
 function deployTxFor(key: AccountKey, chainId: string, bounds: ResourceBounds, query: boolean) {
-  return buildDeployAccount(
-    deployDataOf(key),
-    { nonce: 0n, resourceBounds: bounds, tip: 0n, paymasterData: [] },
-    { chainId, privateKey: key.privateKey, query, sign: !query },
-  );
+  const tx = deployAccountTransaction({
+    account: deployDataOf(key),
+    chainId,
+    details: { nonce: 0n, resourceBounds: bounds, tip: 0n, paymasterData: [] },
+    version: query ? QUERY_TX_VERSION : undefined,
+  });
+  return query ? tx : withSignature(tx, signHash(key, tx.hash));
+}
+
+/** The query transaction, signed when the estimate runs validation. */
+function queryTx(tx: Transaction, key: AccountKey, sign: boolean): Transaction {
+  return sign ? withSignature(tx, signHash(key, tx.hash)) : tx;
 }
 
 /**
@@ -266,24 +267,33 @@ export async function planInvoke(
 
   let estimates: FeeEstimate[] = [];
   if (includeDeploy || !given || alwaysEstimate) {
-    const txs = [];
+    const txs: Transaction[] = [];
     if (includeDeploy) {
       txs.push(
-        buildDeployAccount(deployDataOf(key), estimateDetails(0n), {
-          chainId,
-          privateKey: key.privateKey,
-          query: true,
-          sign: !skipValidate,
-        }),
+        queryTx(
+          deployAccountTransaction({
+            account: deployDataOf(key),
+            chainId,
+            details: estimateDetails(0n),
+            version: QUERY_TX_VERSION,
+          }),
+          key,
+          !skipValidate,
+        ),
       );
     }
     txs.push(
-      buildInvoke(key.address, calls, estimateDetails(invokeNonce, base), {
-        chainId,
-        privateKey: key.privateKey,
-        query: true,
-        sign: !skipValidate,
-      }),
+      queryTx(
+        invokeTransaction({
+          senderAddress: key.address,
+          calls,
+          chainId,
+          details: estimateDetails(invokeNonce, base),
+          version: QUERY_TX_VERSION,
+        }),
+        key,
+        !skipValidate,
+      ),
     );
     estimates = await estimateTransactions(chain.rpc, txs, skipValidate);
   }
@@ -458,13 +468,13 @@ export async function sendInvoke(
   const chainId = chain.network.chainId;
   const base = baseDetails(details);
   const sendInvokeWithNonce = async (nonce: bigint): Promise<string> => {
-    const signed = buildInvoke(
-      key.address,
+    const tx = invokeTransaction({
+      senderAddress: key.address,
       calls,
-      { ...base, nonce, resourceBounds: plan.invokeBounds },
-      { chainId, privateKey: key.privateKey },
-    );
-    return submitTransaction(chain.rpc, signed, 'Transaction');
+      chainId,
+      details: { ...base, nonce, resourceBounds: plan.invokeBounds },
+    });
+    return submitTransaction(chain.rpc, withSignature(tx, signHash(key, tx.hash)), 'Transaction');
   };
 
   if (plan.includeDeploy && plan.deployBounds) {

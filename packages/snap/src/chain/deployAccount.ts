@@ -5,14 +5,14 @@
  */
 import { accountRecordFor } from '../accounts';
 import { deriveAccountKey } from '../keys';
-import { userRejected } from '../rpc/errors';
+import { userRejected } from '../errors';
 import { findAccount, stateStore, upsertAccount, upsertTransaction } from '../state';
 import { confirm } from '../ui';
 import { deployOnce, planDeploy, readAccountSnapshot, requireFunds } from './account';
 import { DeployAccountScreen } from './dialogs';
-import { findDeployTxnHash } from './explorerLookup';
-import { getChain } from './node';
-import { deployRecord } from './records';
+import { getChain } from '../node/chain';
+import { findDeployTxnHash } from '../node/explorer';
+import { deployRecord } from '../starknet/records';
 
 export type DeployResult = { address: string; transaction_hash: string };
 

@@ -3,22 +3,11 @@
  */
 import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import type { Network } from '../networks';
+import type { Network } from '../starknet/networks';
 import { Field, Title } from '../ui/components';
 import { TransactionFields, type TransactionFieldsView } from '../ui/transactionFields';
-import { formatStrk } from './fees';
-
-export type DecodedArgument = { label: string; value: string };
-
-export type DecodedCall = {
-  contractAddress: string;
-  entrypoint: string;
-  /** Named arguments when an ABI decoded the calldata, else the raw felts. */
-  args: DecodedArgument[];
-  decoded: boolean;
-  /** Where the argument names come from: the site's `abis`, the class read from the chain. */
-  namesFrom?: 'site' | 'chain';
-};
+import type { DecodedCall } from '../starknet/abi';
+import { formatStrk } from '../starknet/units';
 
 const FeeRows = ({ maxFee, overallFee }: { maxFee: bigint; overallFee?: bigint }): JSXElement => (
   <Box>

@@ -9,7 +9,7 @@ import {
   type JSXElement,
 } from '@metamask/snaps-sdk/jsx';
 
-import { formatStrk } from '../chain/fees';
+import { formatStrk } from '../starknet/units';
 import { siteName } from '../sites/origin';
 import type { HomeOverview } from './overview';
 

@@ -7,10 +7,10 @@
  * reads are settled separately, bounded by HOME_NODE_DEADLINE_MS, and a failure becomes a note.
  * Only the first HOME_MAX_SCANNED accounts are read from the node.
  */
-import { isFeltAnswer, malformedAnswer, u256Answer } from '../chain/answers';
-import { readHistory } from '../chain/history';
-import { classHashAtCall, getChain, viewCall } from '../chain/node';
-import { getNetwork, type Network } from '../networks';
+import { isFeltAnswer, malformedAnswer, u256Answer } from '../node/answers';
+import { readHistory } from '../history/history';
+import { classHashAtCall, getChain, viewCall } from '../node/chain';
+import { getNetwork, type Network } from '../starknet/networks';
 import {
   accountsOf,
   ETH_TOKEN_ADDRESS,

@@ -10,7 +10,7 @@ import { getBIP44AddressKeyDeriver, type JsonBIP44CoinTypeNode } from '@metamask
 import { ARGENT_ACCOUNT_CLASS_HASH } from '@l2wallet/starknet-constants';
 import { ec, hash } from 'starknet';
 
-import { formatAddress } from '../rpc/structs';
+import { formatAddress } from '../starknet/felt';
 
 export const STARKNET_COIN_TYPE = 9004;
 

@@ -1,10 +1,10 @@
 import { coerce, define, optional, refine, string, type } from 'superstruct';
 
-import { getChain } from '../chain/node';
-import { readTokenMetadata } from '../chain/tokens';
-import { invalidParams, userRejected } from '../rpc/errors';
+import { getChain } from '../node/chain';
+import { readTokenMetadata } from '../node/tokens';
+import { invalidParams, userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, ChainIdStruct } from '../rpc/structs';
+import { AddressStruct, ChainIdStruct } from '../starknet/structs';
 import { findTokenIn, stateStore, upsertToken, watchListOf, type Erc20Token } from '../state';
 import { AddTokenScreen, confirm } from '../ui';
 

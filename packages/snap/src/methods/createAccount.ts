@@ -4,7 +4,7 @@ import { accountRecordFor } from '../accounts';
 import { deployAccount } from '../chain/deployAccount';
 import { deriveAccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { recordGrant, requireIndexGrant, reserveNewIndex } from '../sites/grants';
 import { findAccount, stateStore, upsertAccount } from '../state';
 

@@ -10,18 +10,25 @@ import {
   requireFunds,
   sendWithNonce,
 } from '../chain/account';
-import { ChainTxDetailsStruct } from '../chain/details';
-import { toChainError } from '../chain/errors';
-import { getChain, submitTransaction } from '../chain/node';
-import { declareRecord, storeRecords } from '../chain/records';
-import { buildDeclare, estimateDetails, type DeclarePayload } from '../chain/transactions';
-import { invalidParams, userRejected } from '../rpc/errors';
+import { storeRecords } from '../chain/account';
+import { signHash } from '../keys/signing';
+import { CLASS_HASH_NOT_FOUND, classCall, getChain } from '../node/chain';
+import { toChainError } from '../node/errors';
+import { submitTransaction } from '../node/submit';
+import { estimateDetails, TxDetailsStruct } from '../starknet/details';
+import { toHex } from '../starknet/felt';
+import { declareRecord } from '../starknet/records';
+import {
+  declareTransaction,
+  QUERY_TX_VERSION,
+  withSignature,
+  type DeclarePayload,
+} from '../starknet/transaction';
+import { invalidParams, userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, FeltStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
+import { AddressStruct, FeltStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { confirm, DeclareScreen } from '../ui';
-
-const CLASS_HASH_NOT_FOUND = 28;
 
 const ContractPayloadStruct = type({
   contract: union([string(), any()]),
@@ -96,8 +103,8 @@ export const declareContract = defineMethod({
     address: optional(AddressStruct),
     contractPayload: optional(ContractPayloadStruct),
     payload: optional(ContractPayloadStruct),
-    invocationsDetails: optional(ChainTxDetailsStruct),
-    details: optional(ChainTxDetailsStruct),
+    invocationsDetails: optional(TxDetailsStruct),
+    details: optional(TxDetailsStruct),
     chainId: OptionalChainIdStruct,
   }),
   handler: async (params, { origin }) => {
@@ -120,10 +127,7 @@ export const declareContract = defineMethod({
     const chain = getChain(chainId);
 
     const [snapshot, [declared]] = await readAccountSnapshotWith(chain, key.address, [
-      {
-        method: 'starknet_getClass',
-        params: { block_id: 'pre_confirmed', class_hash: declare.classHash },
-      },
+      classCall(declare.classHash),
     ]);
     if (declared.ok) {
       throw new InvalidInputError(
@@ -145,18 +149,16 @@ export const declareContract = defineMethod({
     const { bounds, maxCharge, overallFee } = await planTransaction(
       chain,
       details,
-      (sign) =>
-        buildDeclare(
-          key.address,
+      (sign) => {
+        const tx = declareTransaction({
+          senderAddress: key.address,
           declare,
-          estimateDetails(details?.nonce ?? snapshot.nonce, base),
-          {
-            chainId,
-            privateKey: key.privateKey,
-            query: true,
-            sign,
-          },
-        ),
+          chainId,
+          details: estimateDetails(details?.nonce ?? snapshot.nonce, base),
+          version: QUERY_TX_VERSION,
+        });
+        return sign ? withSignature(tx, signHash(key, tx.hash)) : tx;
+      },
       'invocationsDetails',
     );
     requireFunds(key.address, snapshot.strkBalance, maxCharge, 'the declaration');
@@ -183,17 +185,23 @@ export const declareContract = defineMethod({
       throw userRejected();
     }
 
-    const { transactionHash } = await sendWithNonce(chain, key.address, details?.nonce, (nonce) =>
-      submitTransaction(
-        chain.rpc,
-        buildDeclare(
-          key.address,
+    const { transactionHash } = await sendWithNonce(
+      chain,
+      key.address,
+      details?.nonce,
+      async (nonce) => {
+        const tx = declareTransaction({
+          senderAddress: key.address,
           declare,
-          { ...base, nonce, resourceBounds: bounds },
-          { chainId, privateKey: key.privateKey },
-        ),
-        'Declaration',
-      ),
+          chainId,
+          details: { ...base, nonce, resourceBounds: bounds },
+        });
+        return submitTransaction(
+          chain.rpc,
+          withSignature(tx, signHash(key, tx.hash)),
+          'Declaration',
+        );
+      },
     );
     await storeRecords([declareRecord(transactionHash, key.address, declare.classHash, chainId)]);
     return { transaction_hash: transactionHash, class_hash: declare.classHash };

@@ -3,7 +3,7 @@ import { optional, type } from 'superstruct';
 import { requireOwnAccountKey } from '../accounts';
 import { pickAliased } from '../rpc/aliases';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { alert, confirm, PrivateKeyScreen, RevealKeyConfirmScreen } from '../ui';
 
 /**

@@ -1,10 +1,10 @@
 import { optional, type } from 'superstruct';
 
 import { planDeploy } from '../chain/account';
-import { getChain } from '../chain/node';
+import { getChain } from '../node/chain';
 import { deriveAccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { recordGrant, requireIndexGrant, reserveNewIndex } from '../sites/grants';
 import { stateStore } from '../state';
 

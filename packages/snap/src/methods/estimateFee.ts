@@ -2,11 +2,11 @@ import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { planInvoke } from '../chain/account';
-import { ChainTxDetailsStruct } from '../chain/details';
-import { getChain } from '../chain/node';
+import { TxDetailsStruct } from '../starknet/details';
+import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
-import { CallsStruct } from '../transactions/calls';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
+import { CallsStruct } from '../starknet/structs';
 
 /**
  * l2_estimateFee: the fee of `invocations` sent from `address`. For an account that is not
@@ -17,7 +17,7 @@ export const estimateFee = defineMethod({
   params: type({
     address: AddressStruct,
     invocations: CallsStruct,
-    details: optional(ChainTxDetailsStruct),
+    details: optional(TxDetailsStruct),
     chainId: OptionalChainIdStruct,
   }),
   handler: async ({ address, invocations, details, chainId }, { origin }) => {

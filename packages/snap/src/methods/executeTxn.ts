@@ -1,18 +1,18 @@
 import { any, optional, type, union } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
-import { decodeCall } from '../chain/abi';
-import { readContractAbis } from '../chain/classAbi';
-import { planInvoke, requireFunds, sendInvoke } from '../chain/account';
-import { ChainTxDetailsStruct } from '../chain/details';
+import { decodeCall } from '../starknet/abi';
+import { readContractAbis } from '../node/classAbi';
+import { planInvoke, requireFunds, sendInvoke, storeRecords } from '../chain/account';
+import { TxDetailsStruct } from '../starknet/details';
 import { ExecuteScreen } from '../chain/dialogs';
-import { getChain } from '../chain/node';
-import { deployRecord, invokeRecord, storeRecords } from '../chain/records';
+import { getChain } from '../node/chain';
+import { deployRecord, invokeRecord } from '../starknet/records';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
-import { userRejected } from '../rpc/errors';
+import { userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
-import { CallsStruct, CallStruct } from '../transactions/calls';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
+import { CallsStruct, CallStruct } from '../starknet/structs';
 import { confirm } from '../ui';
 
 /**
@@ -28,8 +28,8 @@ export const executeTxn = defineMethod({
     senderAddress: optional(AddressStruct),
     calls: optional(CallsStruct),
     txnInvocation: optional(union([CallsStruct, CallStruct])),
-    details: optional(ChainTxDetailsStruct),
-    invocationsDetails: optional(ChainTxDetailsStruct),
+    details: optional(TxDetailsStruct),
+    invocationsDetails: optional(TxDetailsStruct),
     abis: optional(any()),
     chainId: OptionalChainIdStruct,
   }),

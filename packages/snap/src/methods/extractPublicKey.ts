@@ -1,9 +1,8 @@
 import { type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
-import { accountPublicKey } from '../chain/onChainAccount';
+import { accountPublicKey, requireOwnAccountKey } from '../accounts';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 
 /** l2_extractPublicKey: the public key of one of the snap's accounts (on chain when deployed). */
 export const extractPublicKey = defineMethod({

@@ -1,7 +1,7 @@
 import { type } from 'superstruct';
 
 import { defineMethod } from '../rpc/dispatcher';
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { stateStore } from '../state';
 
 /** l2_getCurrentNetwork: the network the user last switched to (Testnet at first). */

@@ -1,9 +1,10 @@
 import { type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
-import { getChain, readAccountState } from '../chain/node';
+import { readAccountState } from '../node/accounts';
+import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 
 /**
  * l2_getDeploymentData: what deploys one of the snap's accounts (the wallet API's

@@ -1,10 +1,9 @@
 import { type } from 'superstruct';
 
-import { u256Answer } from '../chain/answers';
-import { toChainError } from '../chain/errors';
-import { getChain, viewCall } from '../chain/node';
+import { getChain } from '../node/chain';
+import { readTokenBalance } from '../node/tokens';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct, toHex } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 
 /**
  * l2_getErc20TokenBalance: `balanceLatest` from the latest block and `balancePending` from
@@ -17,21 +16,6 @@ export const getErc20TokenBalance = defineMethod({
     userAddress: AddressStruct,
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ tokenAddress, userAddress, chainId }) => {
-    const chain = getChain(chainId);
-    const [latest, pending] = await chain.rpc.batch<string[]>([
-      viewCall(tokenAddress, 'balance_of', [userAddress], 'latest'),
-      viewCall(tokenAddress, 'balance_of', [userAddress], 'pre_confirmed'),
-    ]);
-    if (!latest.ok) {
-      throw toChainError(latest.error, 'Reading the token balance');
-    }
-    if (!pending.ok) {
-      throw toChainError(pending.error, 'Reading the pending token balance');
-    }
-    return {
-      balancePending: toHex(u256Answer(pending.result, 'a token balance')),
-      balanceLatest: toHex(u256Answer(latest.result, 'a token balance')),
-    };
-  },
+  handler: async ({ tokenAddress, userAddress, chainId }) =>
+    readTokenBalance(getChain(chainId), tokenAddress, userAddress),
 });

@@ -1,12 +1,12 @@
 import { ResourceNotFoundError } from '@metamask/snaps-sdk';
 import { type } from 'superstruct';
 
-import { toChainError } from '../chain/errors';
-import { getChain } from '../chain/node';
-import { StarknetRpcError } from '../chain/rpc';
-import { mapNodeStatus, mergeStatus, type NodeTransactionStatus } from '../chain/status';
+import { toChainError } from '../node/errors';
+import { getChain } from '../node/chain';
+import { StarknetRpcError } from '../node/client';
+import { mapNodeStatus, mergeStatus, type NodeTransactionStatus } from '../starknet/status';
 import { defineMethod } from '../rpc/dispatcher';
-import { FeltStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { FeltStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { grantedAccount } from '../sites/grants';
 import { stateStore, transactionsOf, updateTransaction } from '../state';
 

@@ -1,8 +1,8 @@
 import { boolean, defaulted, define, optional, type } from 'superstruct';
 
-import { readHistory } from '../chain/history';
+import { readHistory } from '../history/history';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { grantedAccount } from '../sites/grants';
 import { stateStore } from '../state';
 

@@ -1,15 +1,15 @@
 import { defaulted, size, integer, type } from 'superstruct';
 
 import { accountRecordFor } from '../accounts';
-import { u256Answer } from '../chain/answers';
-import { toChainError } from '../chain/errors';
-import { findDeployTxnHash } from '../chain/explorerLookup';
-import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../chain/node';
-import type { RpcCall } from '../chain/rpc';
+import { u256Answer } from '../node/answers';
+import { toChainError } from '../node/errors';
+import { findDeployTxnHash } from '../node/explorer';
+import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../node/chain';
+import type { RpcCall } from '../node/client';
 import { deriveAccountKey, type AccountKey } from '../keys';
-import { invalidParams } from '../rpc/errors';
+import { invalidParams } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressIndexStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { MAX_ACCOUNTS_PER_CALL, recordGrant, requireIndexGrant } from '../sites/grants';
 import {
   ETH_TOKEN_ADDRESS,

@@ -2,13 +2,13 @@ import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { signHash } from '../keys/signing';
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
-import { invalidParams, userRejected } from '../rpc/errors';
+import { invalidParams, userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, ChainIdStruct, FeltStruct } from '../rpc/structs';
-import { V3DetailsFields } from '../transactions/details';
-import { declareTransactionHash } from '../transactions/hash';
+import { AddressStruct, ChainIdStruct, FeltStruct } from '../starknet/structs';
+import { V3DetailsFields } from '../starknet/details';
+import { declareTransaction } from '../starknet/transaction';
 import { confirm, DeclareScreen } from '../ui';
 
 const DeclareDetailsStruct = type({
@@ -45,12 +45,12 @@ export const signDeclareTransaction = defineMethod({
     }
     const field = senderAddress ? 'senderAddress' : address ? 'address' : 'details.senderAddress';
     const key = await requireOwnAccountKey(sender, chainId, field, origin);
-    const transactionHash = declareTransactionHash({
+    const { hash: transactionHash } = declareTransaction({
       senderAddress: key.address,
+      declare: { classHash: details.classHash, compiledClassHash: details.compiledClassHash },
       chainId,
-      classHash: details.classHash,
-      compiledClassHash: details.compiledClassHash,
       details,
+      version: details.version,
     });
     const approved = await confirm(
       origin,

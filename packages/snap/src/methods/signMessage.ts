@@ -2,16 +2,16 @@ import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { signHash } from '../keys/signing';
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
-import { userRejected } from '../rpc/errors';
+import { userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../rpc/structs';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { stateStore, tokensOf } from '../state';
-import { TypedDataStruct, typedDataHash } from '../typedData';
-import { requireSignable } from '../typedData/check';
-import { describeTypedData } from '../typedData/display';
-import { isOutsideExecution, readOutsideExecution } from '../typedData/outsideExecution';
+import { TypedDataStruct, typedDataHash } from '../starknet/typedData';
+import { requireSignable } from '../starknet/typedData/check';
+import { describeTypedData } from '../starknet/typedData/display';
+import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/outsideExecution';
 import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
 
 /**

@@ -2,14 +2,14 @@ import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
 import { signHash } from '../keys/signing';
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
-import { userRejected } from '../rpc/errors';
+import { userRejected } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, ChainIdStruct } from '../rpc/structs';
-import { CallsStruct } from '../transactions/calls';
-import { V3DetailsStruct } from '../transactions/details';
-import { invokeTransactionHash } from '../transactions/hash';
+import { AddressStruct, ChainIdStruct } from '../starknet/structs';
+import { CallsStruct } from '../starknet/structs';
+import { V3DetailsStruct } from '../starknet/details';
+import { invokeTransaction } from '../starknet/transaction';
 import { confirm, SignTransactionScreen } from '../ui';
 
 /**
@@ -50,12 +50,13 @@ export const signTransaction = defineMethod({
     }
     // Hashed only once approved: the hash of a large multicall costs seconds, which a request
     // the dialog refuses (too large) or the user declines should not spend.
-    const transactionHash = invokeTransactionHash({
+    const { hash } = invokeTransaction({
       senderAddress: key.address,
-      chainId,
       calls: transactions,
+      chainId,
       details: transactionsDetail,
+      version: transactionsDetail.version,
     });
-    return signHash(key, transactionHash);
+    return signHash(key, hash);
   },
 });

@@ -1,8 +1,8 @@
 import { type } from 'superstruct';
 
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { defineMethod } from '../rpc/dispatcher';
-import { ChainIdStruct } from '../rpc/structs';
+import { ChainIdStruct } from '../starknet/structs';
 import { stateStore } from '../state';
 import { confirm, SwitchNetworkScreen } from '../ui';
 

@@ -1,16 +1,17 @@
 import { array, optional, string, type, union } from 'superstruct';
 
 import { requireOwnAccountKey } from '../accounts';
-import { verifyOnChain } from '../chain/onChainAccount';
+import { verifyOnChain } from '../node/onChainAccount';
 import { verifyHash } from '../keys/signing';
-import { getNetwork } from '../networks';
+import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
-import { invalidParams } from '../rpc/errors';
+import { invalidParams } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct, parseFelt } from '../rpc/structs';
+import { parseFelt } from '../starknet/felt';
+import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { grantedAccount } from '../sites/grants';
 import { stateStore } from '../state';
-import { TypedDataStruct, typedDataHash } from '../typedData';
+import { TypedDataStruct, typedDataHash } from '../starknet/typedData';
 
 /** "0xr,0xs" or ["0xr", "0xs"]; undefined when any value is not a felt. */
 function parseSignature(signature: string | string[]): string[] | undefined {
@@ -41,10 +42,7 @@ export const verifySignedMessage = defineMethod({
     signature: union([string(), array(string())]),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async (
-    { typedDataMessage, address, signerAddress, signature, chainId },
-    { origin },
-  ) => {
+  handler: async ({ typedDataMessage, address, signerAddress, signature, chainId }, { origin }) => {
     const signer = pickAliased({ address, signerAddress });
     const field = address ? 'address' : 'signerAddress';
     const parsed = parseSignature(signature);

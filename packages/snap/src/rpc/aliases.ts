@@ -1,5 +1,5 @@
-import { invalidParams } from './errors';
-import { sameAddress } from './structs';
+import { invalidParams } from '../errors';
+import { sameAddress } from '../starknet/felt';
 
 /**
  * Some methods accept one value under two names (SPEC 4.1 open points). Returns the value,

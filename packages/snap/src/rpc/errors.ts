@@ -1,19 +1,11 @@
-import {
-  InternalError,
-  InvalidParamsError,
-  SnapError,
-  UserRejectedRequestError,
-} from '@metamask/snaps-sdk';
+/**
+ * What the dispatcher makes of errors: a superstruct failure as -32602 naming the field, the
+ * snaps-sdk errors a handler throws on purpose as they are, anything else as a generic -32603.
+ */
+import { InternalError, SnapError } from '@metamask/snaps-sdk';
 import type { StructError } from 'superstruct';
 
-/** Invalid params: the message must name the field and what was expected. */
-export function invalidParams(field: string, expected: string): Error {
-  return new InvalidParamsError(`Invalid params: "${field}" ${expected}`);
-}
-
-export function userRejected(): Error {
-  return new UserRejectedRequestError('User rejected the request.');
-}
+import { invalidParams } from '../errors';
 
 const MAX_SHOWN = 80;
 

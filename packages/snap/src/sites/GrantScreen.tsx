@@ -1,6 +1,6 @@
 import { Banner, Box, Divider, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import type { Network } from '../networks';
+import type { Network } from '../starknet/networks';
 import { Field, Title } from '../ui/components';
 
 type Account = { addressIndex: number; address: string };

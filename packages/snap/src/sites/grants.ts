@@ -15,8 +15,8 @@
  *
  * Declining is 4001 and stores nothing. Grants are listed, and revocable, on the home page.
  */
-import { getNetwork } from '../networks';
-import { invalidParams, userRejected } from '../rpc/errors';
+import { getNetwork } from '../starknet/networks';
+import { invalidParams, userRejected } from '../errors';
 import {
   chainsWithAccountAt,
   findOwnAccount,

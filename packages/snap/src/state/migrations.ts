@@ -3,7 +3,7 @@
  * from. Version 0 is "no version field": state written before the schema was versioned, or
  * nothing at all.
  */
-import { findNetwork, normalizeChainId } from '../networks';
+import { findNetwork, normalizeChainId } from '../starknet/networks';
 import { createInitialState, defaultTokens, STATE_VERSION, type SnapState } from './schema';
 
 type StoredState = Record<string, unknown>;

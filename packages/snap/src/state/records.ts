@@ -1,6 +1,8 @@
 /**
  * Pure helpers over SnapState. Mutating ones are meant to run inside `stateStore.update`.
  */
+import { sameAddress } from '../starknet/felt';
+import { findTokenIn } from '../starknet/tokens';
 import {
   defaultTokens,
   type AccountRecord,
@@ -11,9 +13,7 @@ import {
   type TransactionRecord,
 } from './schema';
 
-function sameAddress(a: string, b: string): boolean {
-  return BigInt(a) === BigInt(b);
-}
+export { findTokenIn };
 
 export function accountsOf(state: SnapState, chainId: string): AccountRecord[] {
   return state.accounts[chainId] ?? [];
@@ -115,10 +115,6 @@ export function watchListOf(state: SnapState, chainId: string): StoredToken[] {
 /** The tokens whose symbol and decimals dialogs may use: read from their contracts. */
 export function tokensOf(state: SnapState, chainId: string): Erc20Token[] {
   return watchListOf(state, chainId).filter((token) => !token.unchecked);
-}
-
-export function findTokenIn(tokens: Erc20Token[], address: string): Erc20Token | undefined {
-  return tokens.find((known) => sameAddress(known.address, address));
 }
 
 /**

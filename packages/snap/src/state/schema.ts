@@ -10,7 +10,7 @@ import {
   type TransactionRecord,
 } from '@l2wallet/starknet-constants';
 
-import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../networks';
+import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../starknet/networks';
 
 export const STATE_VERSION = 3;
 

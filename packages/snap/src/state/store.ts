@@ -6,7 +6,7 @@ import type { Json } from '@metamask/snaps-sdk';
 
 import { migrateState } from './migrations';
 import type { SnapState } from './schema';
-import { Mutex } from './mutex';
+import { Mutex } from '../mutex';
 
 /** A deep copy of JSON state: callers never share (or change) the kept copy. */
 const copyOf = (state: SnapState): SnapState => JSON.parse(JSON.stringify(state)) as SnapState;

@@ -5,7 +5,7 @@
  */
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import { invalidParams } from '../rpc/errors';
+import { invalidParams } from '../errors';
 import { SiteHeader } from './components';
 
 /**

@@ -1,5 +1,4 @@
 export * from './dialogs';
 export * from './components';
 export * from './screens';
-export * from './amounts';
 export * from './transactionFields';

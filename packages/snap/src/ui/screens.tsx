@@ -8,10 +8,10 @@ import {
   type JSXElement,
 } from '@metamask/snaps-sdk/jsx';
 
-import type { Network } from '../networks';
+import type { Network } from '../starknet/networks';
 import type { Erc20Token } from '../state/schema';
-import type { OutsideExecutionView } from '../typedData/outsideExecution';
-import { formatTimestamp } from './amounts';
+import type { OutsideExecutionView } from '../starknet/typedData/outsideExecution';
+import { formatTimestamp } from '../starknet/units';
 import { Field, Fields, Title } from './components';
 import { TransactionFields, type TransactionFieldsView } from './transactionFields';
 

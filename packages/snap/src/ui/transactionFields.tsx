@@ -5,7 +5,8 @@
  */
 import { Box, Divider, Heading, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import { formatStrk, maxChargeOf, RESOURCES, type ResourceBounds } from '../chain/fees';
+import { maxChargeOf, RESOURCES, type ResourceBounds } from '../starknet/fees';
+import { formatStrk } from '../starknet/units';
 import { Field } from './components';
 
 export type TransactionFieldsView = {

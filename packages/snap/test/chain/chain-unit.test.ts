@@ -7,37 +7,33 @@
  */
 import { serveHttp, STRK_TOKEN, type StubServer } from '@l2wallet/testkit';
 
-import { decodeCall } from '../../src/chain/abi';
-import { abiString } from '../../src/chain/transactions';
+import { decodeCall } from '../../src/starknet/abi';
+import { abiString } from '../../src/starknet/transaction';
 import {
   boundsFromEstimate,
   boundsWithinMaxFee,
   deployAndInvokeWithinMaxFee,
-  formatStrk,
   maxChargeOf,
   MaxFeeTooLowError,
   maxFeeOfBounds,
   parseFeeEstimate,
   toFeeEstimateResult,
-} from '../../src/chain/fees';
+} from '../../src/starknet/fees';
+import { formatStrk } from '../../src/starknet/units';
 import {
   ExplorerClient,
   parseExplorerItem,
   readExplorerPages,
   type ExplorerTransaction,
-} from '../../src/chain/explorer';
-import { toChainError } from '../../src/chain/errors';
-import { withNextNonce } from '../../src/chain/node';
-import { RpcClient, StarknetRpcError } from '../../src/chain/rpc';
-import { mergeNewerRecord } from '../../src/chain/records';
-import {
-  decodeExecuteCalldata,
-  EVENTS_PER_BATCH,
-  resolveRecords,
-} from '../../src/chain/nodeRecords';
+} from '../../src/node/explorer';
+import { toChainError } from '../../src/node/errors';
+import { withNextNonce } from '../../src/node/nonces';
+import { RpcClient, StarknetRpcError } from '../../src/node/client';
+import { decodeExecuteCalldata, mergeNewerRecord } from '../../src/starknet/records';
+import { EVENTS_PER_BATCH, resolveRecords } from '../../src/node/transactions';
 import { byteArray, hash, shortString } from 'starknet';
-import { decodeTokenText } from '../../src/chain/tokens';
-import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/chain/status';
+import { decodeTokenText } from '../../src/starknet/tokens';
+import { advanceStatus, mapNodeStatus, mergeStatus } from '../../src/starknet/status';
 import type { TransactionRecord } from '../../src/state/schema';
 
 const ESTIMATE = {

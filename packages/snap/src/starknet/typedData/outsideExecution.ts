@@ -1,0 +1,206 @@
+/**
+ * SNIP-9 outside execution: typed data (domain `Account.execute_from_outside`) whose signature
+ * lets anyone submit the calls it lists from the user's account. Versions 1 (revision 0:
+ * caller, nonce, execute_after, execute_before, calls_len, calls of {to, selector, calldata_len,
+ * calldata}) and 2 (revision 1: Caller, Nonce, Execute After, Execute Before, Calls of {To,
+ * Selector, Calldata}) are read into one view the dialog shows like a transaction.
+ */
+import { invalidParams } from '../../errors';
+import { formatAddress } from '../felt';
+import { ERC20_ENTRY_POINTS, isErc20EntryPoint, knownEntryPoint } from '../selectors';
+import type { Erc20Token } from '@l2wallet/starknet-constants';
+
+import { findTokenIn } from '../tokens';
+import { formatUnits } from '../units';
+import type { TypedDataValue } from '.';
+import { hashedFelt, isPlainObject, shortString, structMembers } from './types';
+
+export const OUTSIDE_EXECUTION_DOMAIN = 'Account.execute_from_outside';
+/** The caller value that lets any account submit the execution ('ANY_CALLER' as a short string). */
+export const ANY_CALLER = 0x414e595f43414c4c4552n;
+
+export type OutsideCallView = {
+  to: string;
+  /** The token at `to`, when it is in the watch list. */
+  token?: Erc20Token;
+  functionName: string;
+  selector: string;
+  /** Decoded arguments, or every calldata felt. */
+  args: [label: string, value: string][];
+};
+
+export type OutsideExecutionView = {
+  version: 1 | 2;
+  /** undefined: anyone may submit it. */
+  caller?: string;
+  nonce: string;
+  executeAfter: bigint;
+  executeBefore: bigint;
+  calls: OutsideCallView[];
+};
+
+const FIELD = 'typedDataMessage.message';
+
+/** The declared type of `key` in struct `struct`; -32602 naming `path` when it has none. */
+function typeOf(data: TypedDataValue, struct: string, key: string, path: string): string {
+  const type = structMembers(data, struct)?.find((member) => member.name === key)?.type;
+  if (type === undefined) {
+    throw invalidParams(path, `is not declared in type "${struct}"`);
+  }
+  return type;
+}
+
+/** The felt `value` hashes to as `type` (types.ts hashedFelt): what the dialog shows. */
+function hashed(data: TypedDataValue, type: string, value: unknown, path: string): bigint {
+  try {
+    return hashedFelt(data, type, value);
+  } catch {
+    throw invalidParams(path, `is not a ${type} the outside execution can hold: ${String(value)}`);
+  }
+}
+
+function hex(value: bigint): string {
+  return `0x${value.toString(16)}`;
+}
+
+/** The domain's name as text, whether given as a string or as a short-string felt. */
+function domainName(data: TypedDataValue): string | undefined {
+  const { name } = data.domain;
+  if (typeof name !== 'string') {
+    return undefined;
+  }
+  return shortString(name) ?? name;
+}
+
+export function isOutsideExecution(data: TypedDataValue): boolean {
+  return domainName(data) === OUTSIDE_EXECUTION_DOMAIN;
+}
+
+function decodeArgs(
+  functionName: string,
+  calldata: bigint[],
+  token: Erc20Token | undefined,
+  tokens: Erc20Token[],
+): [string, string][] {
+  if (isErc20EntryPoint(functionName)) {
+    const names = ERC20_ENTRY_POINTS[functionName];
+    // Addresses, then the amount as a u256 (low, high).
+    if (calldata.length === names.length + 2) {
+      const amount = calldata[names.length] + (calldata[names.length + 1] << 128n);
+      const rows: [string, string][] = names.map((name, index) => {
+        const account = formatAddress(calldata[index]);
+        const known = findTokenIn(tokens, account);
+        return [name, known ? `${account} (${known.symbol})` : account];
+      });
+      rows.push([
+        'amount',
+        token
+          ? `${formatUnits(amount, token.decimals, token.symbol)} (${amount})`
+          : `${amount} (raw units: this token is not in your watch list)`,
+      ]);
+      return rows;
+    }
+  }
+  if (calldata.length === 0) {
+    return [['calldata', '(none)']];
+  }
+  return calldata.map((value, index) => [`calldata[${index}]`, hex(value)]);
+}
+
+function readCall(
+  data: TypedDataValue,
+  callType: string,
+  call: unknown,
+  index: number,
+  version: 1 | 2,
+  tokens: Erc20Token[],
+): OutsideCallView {
+  const path = `${FIELD}.${version === 1 ? 'calls' : 'Calls'}.${index}`;
+  if (!isPlainObject(call)) {
+    throw invalidParams(path, 'must be a call: an object');
+  }
+  const [toKey, selectorKey, calldataKey] =
+    version === 1 ? ['to', 'selector', 'calldata'] : ['To', 'Selector', 'Calldata'];
+  const member = (key: string): string => typeOf(data, callType, key, `${path}.${key}`);
+  const to = formatAddress(hashed(data, member(toKey), call[toKey], `${path}.${toKey}`));
+  const rawSelector = call[selectorKey];
+  // As hashed: a `selector` given by name is its starknet_keccak, a `felt` text its short string.
+  const selectorType = member(selectorKey);
+  const selector = hashed(data, selectorType, rawSelector, `${path}.${selectorKey}`);
+  const givenCalldata = call[calldataKey];
+  const calldataType = member(calldataKey);
+  if (!Array.isArray(givenCalldata) || !calldataType.endsWith('*')) {
+    throw invalidParams(`${path}.${calldataKey}`, 'must be a list of felts');
+  }
+  const calldata = givenCalldata.map((value, position) =>
+    hashed(data, calldataType.slice(0, -1), value, `${path}.${calldataKey}.${position}`),
+  );
+  if (
+    version === 1 &&
+    hashed(data, member('calldata_len'), call.calldata_len, `${path}.calldata_len`) !==
+      BigInt(calldata.length)
+  ) {
+    throw invalidParams(
+      `${path}.calldata_len`,
+      `must equal the length of calldata (${calldata.length})`,
+    );
+  }
+  // A name the site gave is shown only where it is what was hashed (its starknet_keccak).
+  const givenName =
+    selectorType === 'selector' && typeof rawSelector === 'string' && !/^0x/iu.test(rawSelector)
+      ? rawSelector
+      : undefined;
+  const functionName = knownEntryPoint(selector) ?? givenName ?? hex(selector);
+  const token = findTokenIn(tokens, to);
+  return {
+    to,
+    ...(token ? { token } : {}),
+    functionName,
+    selector: hex(selector),
+    args: decodeArgs(functionName, calldata, token, tokens),
+  };
+}
+
+/**
+ * The outside execution's view, -32602 when the domain says outside execution but the message
+ * is neither version's shape (the snap does not sign what it cannot show as such).
+ */
+export function readOutsideExecution(
+  data: TypedDataValue,
+  tokens: Erc20Token[],
+): OutsideExecutionView {
+  const { message } = data;
+  const version: 1 | 2 | undefined = 'Calls' in message ? 2 : 'calls' in message ? 1 : undefined;
+  if (data.primaryType !== 'OutsideExecution' || version === undefined) {
+    throw invalidParams(
+      'typedDataMessage',
+      `has the outside-execution domain "${OUTSIDE_EXECUTION_DOMAIN}" but is not a SNIP-9 OutsideExecution (version 1 or 2) the snap can show`,
+    );
+  }
+  const keys =
+    version === 1
+      ? ['caller', 'nonce', 'execute_after', 'execute_before', 'calls']
+      : ['Caller', 'Nonce', 'Execute After', 'Execute Before', 'Calls'];
+  const [callerKey, nonceKey, afterKey, beforeKey, callsKey] = keys;
+  const member = (key: string): string => typeOf(data, 'OutsideExecution', key, `${FIELD}.${key}`);
+  const value = (key: string): bigint => hashed(data, member(key), message[key], `${FIELD}.${key}`);
+  const calls = message[callsKey];
+  const callsType = member(callsKey);
+  if (!Array.isArray(calls) || !callsType.endsWith('*')) {
+    throw invalidParams(`${FIELD}.${callsKey}`, 'must be a list of calls');
+  }
+  if (version === 1 && value('calls_len') !== BigInt(calls.length)) {
+    throw invalidParams(`${FIELD}.calls_len`, `must equal the number of calls (${calls.length})`);
+  }
+  const caller = value(callerKey);
+  return {
+    version,
+    ...(caller === ANY_CALLER ? {} : { caller: formatAddress(caller) }),
+    nonce: hex(value(nonceKey)),
+    executeAfter: value(afterKey),
+    executeBefore: value(beforeKey),
+    calls: calls.map((call, index) =>
+      readCall(data, callsType.slice(0, -1), call, index, version, tokens),
+    ),
+  };
+}
