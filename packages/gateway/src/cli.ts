@@ -13,8 +13,9 @@
  */
 import { KEY_FORMAT, newKey, sha256 } from './auth/keys';
 import { isPlan, PLANS } from './auth/plans';
-import { loadConfig, openStore } from './config';
+import { loadConfig } from './config';
 import { startGateway } from './server';
+import { openStores } from './stores/open';
 
 const USAGE = `usage:
   l2-gateway serve --config FILE [--host HOST] [--port PORT]
@@ -149,7 +150,7 @@ async function serve(args: Args): Promise<void> {
 
 async function keys(args: Args): Promise<void> {
   const action = args.positional[1];
-  const store = await openStore(configFrom(args));
+  const { keys: registry, ledger, close } = await openStores(configFrom(args).ledger);
   try {
     if (action === 'create') {
       const plan = one(args, 'plan') ?? 'free';
@@ -166,7 +167,7 @@ async function keys(args: Args): Promise<void> {
           contracts: many(args, 'allow-contract'),
         },
       });
-      await store.addKey(created.record);
+      await registry.add(created.record);
       if (args.options.has('env')) {
         // As environment assignments, for an env file or `export` (the other commands read it).
         if (created.secret) process.stdout.write(`L2_GATEWAY_SECRET=${created.secret}\n`);
@@ -179,7 +180,7 @@ async function keys(args: Args): Promise<void> {
       }
     } else if (action === 'list') {
       // Never the key or the secret: only the id (a prefix of the key's SHA-256) and settings.
-      const list = (await store.listKeys()).map((r) => ({
+      const list = (await registry.list()).map((r) => ({
         id: r.id,
         plan: r.plan,
         dailyCredits: r.dailyCredits,
@@ -193,20 +194,20 @@ async function keys(args: Args): Promise<void> {
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     } else if (action === 'usage') {
       const hash = sha256(await keyArg(args));
-      const record = await store.getKey(hash);
+      const record = await registry.get(hash);
       if (!record) usageError('unknown API key');
-      const usage = await store.usage(hash, Date.now());
+      const usage = await ledger.usage(hash, Date.now());
       process.stdout.write(
         `${JSON.stringify({ total: usage.total, limit: record.dailyCredits, methods: usage.methods })}\n`,
       );
     } else if (action === 'revoke') {
-      if (!(await store.revokeKey(sha256(await keyArg(args))))) usageError('unknown API key');
+      if (!(await registry.revoke(sha256(await keyArg(args))))) usageError('unknown API key');
       process.stdout.write('revoked\n');
     } else {
       usageError(`unknown keys command ${action ?? ''}`);
     }
   } finally {
-    await store.close();
+    await close();
   }
 }
 

@@ -1,8 +1,7 @@
 /** The gateway's JSON config file (see README.md); relative paths are relative to the file. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Store } from './credits/store';
-import type { Protocol } from './upstream/types';
+import type { Protocol } from './jsonrpc/methods';
 
 export interface ChainConfig {
   name: string;
@@ -156,31 +155,4 @@ export function checkConfig(config: GatewayConfig, source = 'config'): GatewayCo
     }
   }
   return config;
-}
-
-/**
- * The config's ledger. For `serve`: a SQLite ledger is locked to this process (a second `serve`
- * on the file refuses to start), and a Redis without persistence is warned about.
- */
-export async function openStore(
-  config: GatewayConfig,
-  options: { serving?: boolean } = {},
-): Promise<Store> {
-  if ('redis' in config.ledger || 'redisCluster' in config.ledger) {
-    const { RedisStore } = await import('./credits/redisStore');
-    const target =
-      'redis' in config.ledger ? config.ledger.redis : { cluster: config.ledger.redisCluster };
-    return RedisStore.open(target, { warnIfVolatile: options.serving });
-  }
-  const { SqliteStore } = await import('./credits/sqliteStore');
-  const store = new SqliteStore(config.ledger.sqlite);
-  if (options.serving) {
-    try {
-      store.lock();
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-  }
-  return store;
 }

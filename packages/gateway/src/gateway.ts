@@ -1,6 +1,9 @@
 /**
- * The transport-free core: authenticate a key, then admit, charge and forward each call. HTTP
- * and WebSocket both go through here, so they give the same answers and the same errors.
+ * The transport-free core: every request over HTTP or WebSocket goes through here, so both give
+ * the same answers and the same errors. It picks the chain, authenticates the key, and for each
+ * call admits it (envelope, method, allowlists, params), charges it before any upstream work,
+ * forwards it, and answers; it refunds what was not delivered. It is the only place that bills:
+ * calls, subscriptions and their notifications alike. It also builds the usage report.
  */
 import {
   contractsAllowed,
@@ -11,9 +14,11 @@ import {
   secretMatches,
   sha256,
 } from './auth/keys';
-import { type Durable, LedgerLost, type Store } from './credits/store';
-import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
+import type { KeyRegistry } from './auth/registry';
+import { NOTIFICATION_COSTS, type SubscriptionKind } from './credits/costs';
+import { type Durable, type Ledger, LedgerLost } from './credits/ledger';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
+import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import { contractTargets } from './jsonrpc/targets';
 import type { Metrics } from './metrics/metrics';
@@ -46,6 +51,13 @@ export interface Budget {
   left: number;
 }
 
+/**
+ * A call the transport answers itself instead of an upstream (a WebSocket subscription): its
+ * result, or undefined when the call is not one of its own. Called after the call was charged;
+ * a throw refunds it.
+ */
+export type LocalCall = (method: string, params: unknown[]) => Promise<unknown> | undefined;
+
 /** A store failure as the client sees it: retry later, or (file lost) paid calls stopped. */
 export function ledgerError(error: unknown): RpcError {
   if (error instanceof RpcError) return error;
@@ -68,22 +80,47 @@ export interface Admitted {
   durable: Durable;
 }
 
+/** The usage report of GET [/<chain>]/v3/<KEY>/usage (free). */
+export interface UsageReport {
+  total: number;
+  limit: number;
+  left: number;
+  creditsPerSecond: number;
+  plan: string;
+  methods: Record<string, number>;
+  lastHour: { minute: string; credits: number }[];
+  resetsAt: string;
+}
+
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
 const KEY_TTL_MS = 500;
 
 export class Gateway {
-  private readonly keys = new Map<string, { record: KeyRecord | undefined; at: number }>();
+  private readonly records = new Map<string, { record: KeyRecord | undefined; at: number }>();
   /** SHA-256 per well-formed key string seen, so a busy key is not hashed on every call. */
   private readonly hashes = new Map<string, string>();
+  private readonly handleCallBound = (ctx: CallContext, call: unknown, budget: Budget) =>
+    this.handleCall(ctx, call, budget);
 
   constructor(
-    readonly store: Store,
+    readonly keys: KeyRegistry,
+    readonly ledger: Ledger,
     readonly router: Router,
     readonly metrics: Metrics,
     readonly now: () => number = Date.now,
     /** Bytes one HTTP response or WebSocket message may hold. */
     readonly responseLimit: number = RESPONSE_LIMIT,
   ) {}
+
+  /**
+   * The chain a request is for: by the path prefix's name when there is one, else by the Host
+   * header. A 404 RpcError when none is served there.
+   */
+  chainFor(name: string | undefined, host: string | undefined): Chain {
+    const chain = name ? this.router.byName(name) : this.router.chainFor(host);
+    if (chain) return chain;
+    throw name ? errors.unknownChainName(name) : errors.unknownChain(hostName(host));
+  }
 
   /** The key's record, or a 401/403 RpcError. Only hashes are looked up and remembered. */
   async authenticate(
@@ -106,30 +143,28 @@ export class Gateway {
     return record;
   }
 
-  /** The key's record as the store has it (at most KEY_TTL_MS old); undefined if revoked. */
+  /** The key's record as the registry has it (at most KEY_TTL_MS old); undefined if revoked. */
   async current(hash: string): Promise<KeyRecord | undefined> {
-    let cached = this.keys.get(hash);
+    let cached = this.records.get(hash);
     if (!cached || this.now() - cached.at > KEY_TTL_MS) {
       let record: KeyRecord | undefined;
       try {
-        record = await this.store.getKey(hash);
+        record = await this.keys.get(hash);
       } catch (error) {
         throw ledgerError(error);
       }
       cached = { record, at: this.now() };
-      if (this.keys.size > 100_000) this.keys.clear();
-      this.keys.set(hash, cached);
+      if (this.records.size > 100_000) this.records.clear();
+      this.records.set(hash, cached);
     }
     return cached.record && !cached.record.revokedAt ? cached.record : undefined;
   }
 
   /** A whole request body: one call or a batch. */
-  async handleBody(
-    ctx: CallContext,
-    body: string,
-    handle: (ctx: CallContext, call: unknown, budget: Budget) => Promise<Answer> = this
-      .handleCallBound,
-  ): Promise<Answer> {
+  async handleBody(ctx: CallContext, body: string, local?: LocalCall): Promise<Answer> {
+    const handle = local
+      ? (c: CallContext, call: unknown, budget: Budget) => this.handleCall(c, call, budget, local)
+      : this.handleCallBound;
     const parsed = parseBody(body);
     if (parsed instanceof RpcError) return this.refused(null, parsed);
     if (!parsed.batch) return handle(ctx, parsed.calls[0], { left: this.responseLimit });
@@ -146,19 +181,20 @@ export class Gateway {
     return { status, text: `[${answers.map((a) => a.text).join(',')}]`, charges };
   }
 
-  private readonly handleCallBound = (ctx: CallContext, call: unknown, budget: Budget) =>
-    this.handleCall(ctx, call, budget);
-
   async handleCall(
     ctx: CallContext,
     call: unknown,
     budget: Budget = { left: this.responseLimit },
+    local?: LocalCall,
   ): Promise<Answer> {
     let admitted: Admitted | undefined;
     try {
       admitted = await this.admit(ctx, call);
       const { id, method, params, spec, durable, at } = admitted;
-      const outcome = await this.forward(ctx, method, params, spec, at);
+      const served = local?.(method, params);
+      const outcome = served
+        ? await this.serveLocally(ctx, admitted, served)
+        : await this.forward(ctx, method, params, spec, at);
       // Answer only once the debit is on disk: a crash after this answer loses no debit.
       try {
         await durable();
@@ -187,6 +223,20 @@ export class Gateway {
       const rpcError = error instanceof RpcError ? error : errors.internal();
       this.metrics.request(method, rpcError.httpStatus);
       return { status: rpcError.httpStatus, text: errorResponse(id, rpcError) };
+    }
+  }
+
+  /** A call the transport serves itself (a subscription): refunded if it throws. */
+  private async serveLocally(
+    ctx: CallContext,
+    { method, spec, at }: Admitted,
+    served: Promise<unknown>,
+  ): Promise<Outcome> {
+    try {
+      return { result: JSON.stringify(await served) };
+    } catch (error) {
+      await this.refund(ctx.key, method, spec.cost, at);
+      throw error instanceof RpcError ? error : errors.internal();
     }
   }
 
@@ -237,7 +287,7 @@ export class Gateway {
   }
 
   /** Takes credits or throws 402 / 429 (and then nothing is taken). */
-  async charge(
+  private async charge(
     key: KeyRecord,
     method: string,
     cost: number,
@@ -245,7 +295,7 @@ export class Gateway {
     const at = this.now();
     let outcome;
     try {
-      outcome = await this.store.debit(key, method, cost, at);
+      outcome = await this.ledger.debit(key, method, cost, at);
     } catch (error) {
       throw ledgerError(error);
     }
@@ -253,7 +303,29 @@ export class Gateway {
     if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
     this.metrics.charged(method, cost);
     // Taken right after the debit: the batch holding it, asked for when the answer is ready.
-    return { durable: this.store.durable(), at };
+    return { durable: this.ledger.durable(), at };
+  }
+
+  /**
+   * Charges one notification of a `kind` subscription, durably, before it is written. Throws
+   * (nothing charged) the daily limit's -33000 "subscriptions stopped", the per-second -33200,
+   * or the ledger's error.
+   */
+  async chargeNotification(key: KeyRecord, kind: SubscriptionKind): Promise<Charge> {
+    const method = 'eth_subscription';
+    const cost = NOTIFICATION_COSTS[kind];
+    const at = this.now();
+    let outcome;
+    try {
+      outcome = await this.ledger.debit(key, method, cost, at);
+      if (outcome === 'ok') await this.ledger.durable()(); // right after the debit
+    } catch (error) {
+      throw ledgerError(error);
+    }
+    if (outcome === 'daily') throw errors.balanceExhausted(key.dailyCredits);
+    if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
+    this.metrics.charged(method, cost);
+    return { method, cost, at };
   }
 
   /**
@@ -262,11 +334,20 @@ export class Gateway {
    */
   async refund(key: KeyRecord, method: string, cost: number, at: number): Promise<void> {
     try {
-      await this.store.refund(key, method, cost, at);
+      await this.ledger.refund(key, method, cost, at);
       this.metrics.charged(method, -cost);
     } catch (error) {
       logOnce('refund', `l2-gateway: a refund failed (${(error as Error).message})`);
     }
+  }
+
+  /**
+   * Billed by delivery: an answer's charges stay when it was written to its client, and are
+   * given back when it was not (the client left, or was dropped).
+   */
+  settle(key: KeyRecord, charges: Charge[] | undefined, delivered: boolean): void {
+    if (delivered || !charges) return;
+    for (const { method, cost, at } of charges) void this.refund(key, method, cost, at);
   }
 
   /** Sends an admitted call upstream; an upstream failure is refunded and answered 503/504. */
@@ -297,10 +378,40 @@ export class Gateway {
     return outcome;
   }
 
+  /** The free usage report of a key: today's total and methods, the last hour, the reset time. */
+  async usageReport(key: KeyRecord): Promise<UsageReport> {
+    const now = this.now();
+    let used;
+    try {
+      used = await this.ledger.usage(key.hash, now);
+    } catch (error) {
+      throw ledgerError(error);
+    }
+    const currentMinute = Math.floor(now / 60_000);
+    return {
+      total: used.total,
+      limit: key.dailyCredits,
+      left: Math.max(0, key.dailyCredits - used.total),
+      creditsPerSecond: key.creditsPerSecond,
+      plan: key.plan,
+      methods: used.methods,
+      lastHour: used.lastHour.map((credits, i) => ({
+        minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
+        credits,
+      })),
+      resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
+    };
+  }
+
   refused(id: JsonRpcId, error: RpcError): Answer {
     this.metrics.request('invalid', error.httpStatus);
     return { status: error.httpStatus, text: errorResponse(id, error) };
   }
+}
+
+/** A Host header without its port, for messages. */
+export function hostName(host: string | undefined): string {
+  return (host ?? '').replace(/:\d+$/, '');
 }
 
 const logged = new Set<string>();

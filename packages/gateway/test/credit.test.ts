@@ -181,7 +181,7 @@ describe.each([
 
   it('refunds a call that failed after midnight to the day of its debit', async () => {
     const record = newKey({ plan: 'free', dailyCredits: 1000 });
-    await gw.gateway.store.addKey(record.record);
+    await gw.gateway.keys.add(record.record);
     const url = `${gw.url}/v3/${record.key}`;
     const before = Date.parse('2026-03-01T23:59:59.900Z');
     const after = Date.parse('2026-03-02T00:00:00.300Z');
@@ -191,10 +191,10 @@ describe.each([
     await sleep(150);
     clock = after; // midnight passes while the upstream holds the call
     expect((await answer).status).toBe(503);
-    const store = gw.gateway.store;
+    const ledger = gw.gateway.ledger;
     // The debit went to the first day and came back from it; the second day owes nothing.
-    expect((await store.usage(record.record.hash, before)).total).toBe(0);
-    expect((await store.usage(record.record.hash, after)).total).toBe(0);
-    expect((await store.usage(record.record.hash, after)).methods).toEqual({});
+    expect((await ledger.usage(record.record.hash, before)).total).toBe(0);
+    expect((await ledger.usage(record.record.hash, after)).total).toBe(0);
+    expect((await ledger.usage(record.record.hash, after)).methods).toEqual({});
   });
 });

@@ -33,7 +33,7 @@ import {
 } from '@l2wallet/testkit';
 import WebSocket from 'ws';
 import { COSTS, NOTIFICATION_COSTS } from '../src/credits/costs';
-import { COMMAND_TIMEOUT_MS } from '../src/credits/redisStore';
+import { COMMAND_TIMEOUT_MS } from '../src/stores/redis/connection';
 import { tempDir } from './helpers';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages are checked field by field */

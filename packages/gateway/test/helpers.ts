@@ -46,7 +46,7 @@ export async function startWithKey(
 
 export async function addKey(gw: RunningGateway, options: NewKeyOptions): Promise<string> {
   const created = newKey(options);
-  await gw.gateway.store.addKey(created.record);
+  await gw.gateway.keys.add(created.record);
   return created.key;
 }
 

@@ -233,7 +233,7 @@ describe('auth and allowlists', () => {
     expect([unknown.status, unknown.json.error.message]).toEqual([401, 'invalid project id']);
 
     const created = await addKey(gw, { plan: 'free', secret: true });
-    const record = await gw.gateway.store.getKey(sha256(created));
+    const record = await gw.gateway.keys.get(sha256(created));
     expect(record?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     const noSecret = await post(`${gw.url}/v3/${created}`, call('eth_chainId'));
     expect([noSecret.status, noSecret.json.error.message]).toEqual([
@@ -270,7 +270,7 @@ describe('auth and allowlists', () => {
     ).toBe(200);
     const otherContract = call('eth_call', [{ to: '0x' + '11'.repeat(20) }, 'latest']);
     expect((await post(url, otherContract, origin)).status).toBe(403);
-    const usage = await gw.gateway.store.usage(sha256(allowed), Date.now());
+    const usage = await gw.gateway.ledger.usage(sha256(allowed), Date.now());
     expect(usage.total).toBe(5 + 80);
   });
 

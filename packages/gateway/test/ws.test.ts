@@ -165,7 +165,7 @@ it('closes an open connection within a second of its key being revoked', async (
   const revoked = await addKey(gw, { plan: 'free' });
   const client = await connect(revoked);
   const id = (await client.ask(call('eth_subscribe', ['newHeads']))).result;
-  await gw.gateway.store.revokeKey(sha256(revoked));
+  await gw.gateway.keys.revoke(sha256(revoked));
   const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
   await new Promise((resolve) => setTimeout(resolve, 600));
   await mine(anvil.url);

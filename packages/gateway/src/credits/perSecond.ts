@@ -2,7 +2,7 @@
  * Credits-per-second limit for one process: a fixed one-second window per key. (The Redis store
  * keeps the same window in Redis, shared by every gateway instance.)
  */
-import { epochSecond } from './store';
+import { epochSecond } from './ledger';
 
 export class PerSecondWindow {
   private readonly windows = new Map<string, { second: number; used: number }>();

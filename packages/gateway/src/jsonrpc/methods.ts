@@ -4,7 +4,6 @@
  * is -32601 and is not charged.
  */
 import { COSTS, type MethodName, STARKNET_COSTS, type StarknetMethodName } from '../credits/costs';
-import type { Protocol } from '../upstream/types';
 import { errors } from './errors';
 import {
   address,
@@ -26,6 +25,10 @@ import {
   subscriptionKind,
 } from './params';
 import { STARKNET_TABLE } from './starknet';
+
+/** What an upstream node speaks, and so which method table a chain serves: Ethereum JSON-RPC, or
+ * Starknet JSON-RPC 0.9 / 0.10. */
+export type Protocol = 'evm' | 'starknet';
 
 export interface MethodSpec {
   params: Param[];

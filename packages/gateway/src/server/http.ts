@@ -9,9 +9,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { KeyRecord } from '../auth/keys';
-import { type Answer, type Charge, type Gateway, ledgerError } from '../gateway';
+import { type Answer, type Gateway, ledgerError } from '../gateway';
 import { BODY_LIMIT, errorResponse, errors, type RpcError } from '../jsonrpc/errors';
-import { health } from '../metrics/health';
+import { health } from '../upstream/health';
 import { type FastConnection, type FastPathHandler, serveFast } from './fastPath';
 
 // [/<chain name>]/v3[/<KEY>][/] and [/<chain name>]/v3/<KEY>/usage, with any query string.
@@ -110,12 +110,13 @@ export function buildHttp(
    * Node reports a write that a destroy cut short as finished, so an answer that finishes only
    * once its socket is gone counts as undelivered too (at worst, one answer is not charged).
    */
-  const refundIfUndelivered = (
+  const settleOnDelivery = (
     req: IncomingMessage,
     res: ServerResponse,
-    key: KeyRecord,
-    charges: Charge[],
+    answer: Answer & { key?: KeyRecord },
   ) => {
+    const { key, charges } = answer;
+    if (!key || !charges) return;
     // The request keeps its socket (a response is detached from it when it finishes).
     const socket = req.socket;
     let cutShort = false;
@@ -123,12 +124,8 @@ export function buildHttp(
       cutShort = socket.destroyed;
     });
     res.once('close', () => {
-      if (res.writableFinished && !cutShort) return;
-      refundAll(key, charges);
+      gateway.settle(key, charges, res.writableFinished && !cutShort);
     });
-  };
-  const refundAll = (key: KeyRecord, charges: Charge[]) => {
-    for (const { method, cost, at } of charges) void gateway.refund(key, method, cost, at);
   };
 
   /** A JSON-RPC body's answer, whichever path read it; with the key when calls were charged. */
@@ -140,12 +137,10 @@ export function buildHttp(
     origin: string | undefined,
     body: string,
   ): Promise<Answer & { key?: KeyRecord }> => {
-    const chain = named ? gateway.router.byName(named) : gateway.router.chainFor(host);
-    if (!chain) {
-      return refusal(named ? errors.unknownChainName(named) : errors.unknownChain(hostName(host)));
-    }
+    let chain;
     let key;
     try {
+      chain = gateway.chainFor(named, host);
       key = await gateway.authenticate(keyText, authorization, origin);
     } catch (error) {
       return refusal(error);
@@ -174,32 +169,13 @@ export function buildHttp(
       headers.origin,
       body,
     );
-    if (answer.key && answer.charges) refundIfUndelivered(req, res, answer.key, answer.charges);
+    settleOnDelivery(req, res, answer);
     send(res, answer.status, answer.text);
   };
 
   const usage = async (req: IncomingMessage, res: ServerResponse, keyText: string | undefined) => {
     const key = await gateway.authenticate(keyText, req.headers.authorization, req.headers.origin);
-    const now = gateway.now();
-    const used = await gateway.store.usage(key.hash, now);
-    const currentMinute = Math.floor(now / 60_000);
-    send(
-      res,
-      200,
-      JSON.stringify({
-        total: used.total,
-        limit: key.dailyCredits,
-        left: Math.max(0, key.dailyCredits - used.total),
-        creditsPerSecond: key.creditsPerSecond,
-        plan: key.plan,
-        methods: used.methods,
-        lastHour: used.lastHour.map((credits, i) => ({
-          minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
-          credits,
-        })),
-        resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
-      }),
-    );
+    send(res, 200, JSON.stringify(await gateway.usageReport(key)));
   };
 
   const route = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
@@ -291,9 +267,7 @@ export function buildHttp(
         text: answer.text,
         settled:
           key && charges
-            ? (delivered: boolean) => {
-                if (!delivered) refundAll(key, charges);
-              }
+            ? (delivered: boolean) => gateway.settle(key, charges, delivered)
             : undefined,
       };
     },
@@ -319,8 +293,4 @@ export function buildHttp(
         for (const connection of fast) connection.shutdown();
       }),
   };
-}
-
-export function hostName(host: string | undefined): string {
-  return (host ?? '').replace(/:\d+$/, '');
 }

@@ -1,12 +1,13 @@
-/** Starts a gateway: the ledger store, chains with their upstreams, HTTP and WebSocket. */
+/** Starts a gateway: its stores, chains with their upstreams, HTTP and WebSocket. */
 import type { AddressInfo } from 'node:net';
-import { checkConfig, type GatewayConfig, openStore } from '../config';
+import { checkConfig, type GatewayConfig } from '../config';
 import { Gateway } from '../gateway';
 import { Metrics } from '../metrics/metrics';
+import { openStores } from '../stores/open';
 import { Chain } from '../upstream/chain';
 import { Router } from '../upstream/router';
 import { buildHttp } from './http';
-import { attachWebSocket } from './ws';
+import { attachWebSocket } from './ws/upgrade';
 
 export interface RunningGateway {
   url: string;
@@ -22,11 +23,12 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   checkConfig(config);
   const metrics = new Metrics();
-  const store = await openStore(config, { serving: true });
+  const stores = await openStores(config.ledger, { serving: true });
   const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
   const gateway = new Gateway(
-    store,
+    stores.keys,
+    stores.ledger,
     router,
     metrics,
     options.now ?? Date.now,
@@ -51,7 +53,7 @@ export async function startGateway(
       await ws.close();
       await http.close();
       await Promise.all(router.chains.map((c) => c.close()));
-      await store.close();
+      await stores.close();
     },
   };
 }

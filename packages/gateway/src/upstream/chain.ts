@@ -22,7 +22,8 @@ import { capGas, normaliseRevert, padStorageKeys } from './normalise';
 import { blockIn, blockOf, keepable, scopeOf } from './policy';
 import { isRefusal } from './refusal';
 import { type Scrub, scrubber, scrubError, secretsOf } from './scrub';
-import type { Protocol, RpcErrorBody } from './types';
+import type { Protocol } from '../jsonrpc/methods';
+import type { RpcErrorBody } from './types';
 import { Upstream, UpstreamFailure } from './upstream';
 
 export interface ForwardOptions {

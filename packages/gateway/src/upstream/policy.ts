@@ -7,7 +7,7 @@
  * - none: not kept (pending / pre_confirmed, other tags, recent explicit blocks, everything else).
  * Every read may still be merged with an identical one in flight at the same head.
  */
-import type { Protocol } from './types';
+import type { Protocol } from '../jsonrpc/methods';
 
 export type Scope = 'forever' | 'immutable' | 'head' | 'whenFinal' | 'none';
 

@@ -10,6 +10,3 @@ export interface RpcAnswer {
   result?: unknown;
   error?: RpcErrorBody;
 }
-
-/** What an upstream node speaks: Ethereum JSON-RPC, or Starknet JSON-RPC 0.9 / 0.10. */
-export type Protocol = 'evm' | 'starknet';

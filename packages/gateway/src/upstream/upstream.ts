@@ -12,7 +12,7 @@
  */
 import { type Dispatcher, Pool } from 'undici';
 import type { Metrics } from '../metrics/metrics';
-import type { Protocol } from './types';
+import type { Protocol } from '../jsonrpc/methods';
 
 /** Why an upstream call failed: not answered, not in time, or refused by the provider. */
 export type FailureKind = 'unavailable' | 'timeout' | 'refused';

@@ -3,7 +3,7 @@
  * upstream (labelled chain/position, never by URL), whether it is healthy or in backoff after a
  * failure (refused, unavailable, timeout) and for how long, and the latest block it reported.
  */
-import type { Router } from '../upstream/router';
+import type { Router } from './router';
 
 export function health(router: Router) {
   const chains = router.chains.map((chain) => ({

@@ -1,5 +1,5 @@
 /**
- * SQLite ledger (better-sqlite3) for one gateway process. Balances are decided in memory (this
+ * The ledger in the SQLite file (better-sqlite3) of one gateway process. Balances are decided in memory (this
  * process is the only writer of its file), and debits are written with group commit: debits
  * queue in an open batch, and the batch is committed in one transaction when an answer needs
  * one of its debits on disk (or after COMMIT_WITHIN_MS at the latest). The gateway answers a call
@@ -7,25 +7,27 @@
  * commit is a write to the -wal file). The upstream call runs while its debit waits, and the
  * first answer back commits every debit queued by then, so under load one commit serves the
  * calls of a whole upstream round trip instead of one event-loop turn. Use Redis for several
- * processes: `serve` takes a lock file beside the ledger, and a second `serve` refuses to start.
+ * processes: `serve` takes a lock file beside the ledger (lock.ts), and a second `serve` refuses
+ * to start.
  * A ledger file deleted or replaced under a running gateway is noticed before the next commit
  * (its inode changed): from then on debits fail with LedgerLost and paid calls stop.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import type { KeyRecord } from '../auth/keys';
-import { PerSecondWindow } from './perSecond';
+import { statSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import type { KeyRecord } from '../../auth/keys';
 import {
   ALREADY_DURABLE,
   type DebitOutcome,
   type Durable,
   epochMinute,
+  type Ledger,
   LedgerLost,
   lastHourFrom,
-  type Store,
   type Usage,
   utcDay,
-} from './store';
+} from '../../credits/ledger';
+import { PerSecondWindow } from '../../credits/perSecond';
+import type { SqliteDatabase } from './database';
 
 const TOTAL = '*';
 /** A debit no answer has asked for yet is still written this soon (the file follows memory). */
@@ -39,8 +41,7 @@ interface Entry {
   credits: number;
 }
 
-export class SqliteStore implements Store {
-  private readonly db: Database.Database;
+export class SqliteLedger implements Ledger {
   private readonly window = new PerSecondWindow();
   private readonly stmts;
   private readonly write: Database.Transaction<(batch: Batch) => void>;
@@ -50,17 +51,15 @@ export class SqliteStore implements Store {
   private batch: Batch | undefined;
   private readonly inode: { dev: number; ino: number };
   private lost: LedgerLost | undefined;
-  private lockFile: string | undefined;
 
-  constructor(private readonly path: string) {
-    this.db = new Database(path);
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** The file `db` is: a ledger whose file is deleted or replaced stops (LedgerLost). */
+    private readonly path: string,
+  ) {
     const { dev, ino } = statSync(path);
     this.inode = { dev, ino };
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS keys (hash TEXT PRIMARY KEY, record TEXT NOT NULL);
+    db.exec(`
       CREATE TABLE IF NOT EXISTS usage (
         key TEXT NOT NULL, day TEXT NOT NULL, method TEXT NOT NULL, credits INTEGER NOT NULL,
         PRIMARY KEY (key, day, method)) WITHOUT ROWID;
@@ -68,12 +67,7 @@ export class SqliteStore implements Store {
         key TEXT NOT NULL, minute INTEGER NOT NULL, credits INTEGER NOT NULL,
         PRIMARY KEY (key, minute)) WITHOUT ROWID;
     `);
-    const db = this.db;
     this.stmts = {
-      addKey: db.prepare('INSERT INTO keys (hash, record) VALUES (?, ?)'),
-      getKey: db.prepare('SELECT record FROM keys WHERE hash = ?').pluck(),
-      listKeys: db.prepare('SELECT record FROM keys ORDER BY rowid').pluck(),
-      setKey: db.prepare('UPDATE keys SET record = ? WHERE hash = ?'),
       total: db
         .prepare('SELECT credits FROM usage WHERE key = ? AND day = ? AND method = ?')
         .pluck(),
@@ -168,35 +162,6 @@ export class SqliteStore implements Store {
     };
   }
 
-  /**
-   * Takes the ledger for this process (`serve`): one process decides the balances in memory, so
-   * a second one on the same file would let both spend the same credits.
-   */
-  lock(): void {
-    const file = `${this.path}.lock`;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(file, 'wx');
-        writeSync(fd, `${process.pid}\n`);
-        closeSync(fd);
-        this.lockFile = file;
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      const pid = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new Error(
-          `the SQLite ledger ${this.path} is in use by another l2-gateway serve (pid ${pid}). ` +
-            'A SQLite ledger serves one process: stop the other one, or use a Redis ledger to ' +
-            `run several (if no gateway runs, delete ${file})`,
-        );
-      }
-      unlinkSync(file); // left by a process that is gone
-    }
-    throw new Error(`cannot lock the SQLite ledger ${this.path}`);
-  }
-
   /** The file this store opened is still the one at its path (not deleted or replaced). */
   private checkFile(): void {
     if (this.lost) return;
@@ -232,27 +197,6 @@ export class SqliteStore implements Store {
       batch.others = [];
     }
     batch.resolve();
-  }
-
-  async addKey(record: KeyRecord): Promise<void> {
-    this.stmts.addKey.run(record.hash, JSON.stringify(record));
-  }
-
-  async getKey(hash: string): Promise<KeyRecord | undefined> {
-    const text = this.stmts.getKey.get(hash) as string | undefined;
-    return text ? (JSON.parse(text) as KeyRecord) : undefined;
-  }
-
-  async listKeys(): Promise<KeyRecord[]> {
-    return (this.stmts.listKeys.all() as string[]).map((t) => JSON.parse(t) as KeyRecord);
-  }
-
-  async revokeKey(hash: string): Promise<boolean> {
-    const record = await this.getKey(hash);
-    if (!record) return false;
-    record.revokedAt = new Date().toISOString();
-    this.stmts.setKey.run(JSON.stringify(record), hash);
-    return true;
   }
 
   /** Decided at once, in memory. */
@@ -304,17 +248,9 @@ export class SqliteStore implements Store {
     return { total, methods, lastHour: lastHourFrom(perMinute, nowMs) };
   }
 
-  async close(): Promise<void> {
+  /** Commits what is still open (before the file is closed). */
+  flushAll(): void {
     if (this.batch) this.flush(this.batch);
-    this.db.close();
-    if (this.lockFile) {
-      try {
-        unlinkSync(this.lockFile);
-      } catch {
-        // already gone
-      }
-      this.lockFile = undefined;
-    }
   }
 }
 
@@ -338,13 +274,4 @@ interface Batch {
   /** An answer waits for it: its commit is scheduled. */
   asked: boolean;
   timer: NodeJS.Timeout | undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

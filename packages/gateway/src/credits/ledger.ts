@@ -1,7 +1,7 @@
 /**
- * The ledger: API keys and the daily balances, behind one interface with two stores. SQLite is
- * the embedded default for one gateway process; Redis lets several gateway processes share keys,
- * balances and per-second limits. Days are UTC dates, so balances reset at 00:00 UTC.
+ * The ledger: each key's daily balance, per-second window and usage, behind one interface (the
+ * stores are in ../stores: SQLite for one gateway process, Redis or a Redis Cluster for any
+ * number). Days are UTC dates, so balances reset at 00:00 UTC.
  */
 import type { KeyRecord } from '../auth/keys';
 
@@ -25,11 +25,7 @@ const settled = Promise.resolve();
 /** Nothing is waiting to be written (or a store's debits are durable once decided). */
 export const ALREADY_DURABLE: Durable = () => settled;
 
-export interface Store {
-  addKey(record: KeyRecord): Promise<void>;
-  getKey(hash: string): Promise<KeyRecord | undefined>;
-  listKeys(): Promise<KeyRecord[]>;
-  revokeKey(hash: string): Promise<boolean>;
+export interface Ledger {
   /**
    * Atomically takes `cost` from the key's balance for the day of `nowMs`, or nothing. A store
    * may decide first and write a moment later: see durable().
@@ -46,7 +42,6 @@ export interface Store {
    */
   refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void>;
   usage(hash: string, nowMs: number): Promise<Usage>;
-  close(): Promise<void>;
 }
 
 let dayCache = { start: 0, end: 0, day: '' };

@@ -1,34 +1,32 @@
 /**
- * Redis ledger, shared by any number of gateway instances, on one Redis or on a Redis Cluster.
+ * The ledger in Redis, shared by any number of gateway instances, on one Redis or on a Redis
+ * Cluster (connection.ts).
  * Debits of one key go to Redis together as one Lua script call (group commit: what arrives
  * while a call is in flight goes in the next one): in order, the script checks each against the
  * daily total and this second's window and charges it, or refuses it, all atomically. Under load
  * that is one round trip and one script run per key and round trip, not per call. Every Redis key
  * of one API key shares its hash tag ({hash}), so each script touches one slot of a cluster; on a
  * cluster, group commit works per node (the master that holds the key's slot): a node that is
- * slow or down holds and fails only the debits of its own keys. ioredis follows MOVED and ASK
- * redirects (nothing ran) and learns the new slot map after a failover or a restart.
+ * slow or down holds and fails only the debits of its own keys.
  *
- * Exact across Redis failures: ioredis never resends a command after a reconnect, and commands
- * fail at once while Redis is down (the calls answer 503, retryable; nothing is served unmetered).
- * Each batch of debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch
+ * Exact across Redis failures (see connection.ts for what is never sent twice). Each batch of debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch
  * whose answer was lost is voided once Redis answers again, if it was applied at all; refunds
  * carry an id too and are retried until applied, exactly once.
  */
 import { randomBytes } from 'node:crypto';
-import Redis, { Cluster, Command } from 'ioredis';
-import type { KeyRecord } from '../auth/keys';
+import type { KeyRecord } from '../../auth/keys';
 import {
   ALREADY_DURABLE,
   type DebitOutcome,
   type Durable,
   epochMinute,
   epochSecond,
+  type Ledger,
   lastHourFrom,
-  type Store,
   type Usage,
   utcDay,
-} from './store';
+} from '../../credits/ledger';
+import type { RedisConnection } from './connection';
 
 /**
  * How long Redis remembers a batch or refund id: a batch whose answer was lost is voided if Redis
@@ -36,9 +34,6 @@ import {
  * Redis memory in proportion to the batch rate (about 100 bytes each).
  */
 const ID_TTL_MS = 20_000;
-
-/** How long a command may wait for Redis before its call answers 503 (retryable). */
-export const COMMAND_TIMEOUT_MS = 2000;
 
 // KEYS: day hash, second counter, hour hash, this second's batch ids.
 // ARGV: daily limit, per-second limit, minute, batch id, then cost and method of each debit.
@@ -130,18 +125,12 @@ interface LedgerScripts {
   gwVoid(...args: (string | number)[]): Promise<number>;
   gwRefund(...args: (string | number)[]): Promise<number>;
 }
-type LedgerRedis = (Redis | Cluster) & LedgerScripts;
-
-/** One Redis (a URL), or a Redis Cluster given by some of its nodes (seed URLs). */
-export type RedisTarget = string | { cluster: string[] };
 
 const dayKey = (hash: string, ms: number) => `gw:{${hash}}:day:${utcDay(ms)}`;
 const secondKey = (hash: string, ms: number) => `gw:{${hash}}:sec:${epochSecond(ms)}`;
 const hourKey = (hash: string, minute: number) => `gw:{${hash}}:hour:${Math.floor(minute / 60)}`;
 const callsKey = (hash: string, ms: number) => `gw:{${hash}}:calls:${epochSecond(ms)}`;
 const refundsKey = (hash: string, ms: number) => `gw:{${hash}}:refunds:${epochSecond(ms)}`;
-const recordKey = (hash: string) => `gw:key:${hash}`;
-const KEY_SET = 'gw:keys';
 
 /** A give-back (void or refund) waiting for Redis; dropped once its id would have expired. */
 interface GiveBack {
@@ -150,40 +139,10 @@ interface GiveBack {
   until: number;
 }
 
-/** Where the ledger is, for messages: host and port only (the URL may carry a password). */
-function where(target: RedisTarget): string {
-  const one = (url: string) => {
-    try {
-      const parsed = new URL(url);
-      return `${parsed.protocol}//${parsed.host}`;
-    } catch {
-      return 'the configured Redis';
-    }
-  };
-  return typeof target === 'string'
-    ? one(target)
-    : `the Redis Cluster of ${target.cluster.map(one).join(', ')}`;
-}
-
-/** A cluster node's address and options from its URL (password and TLS, if any). */
-function clusterNode(url: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  return { host: parsed.hostname, port: Number(parsed.port || 6379) };
-}
-
-// Options of every connection: see the constructor.
-const CONNECTION_OPTIONS = {
-  enableAutoPipelining: true,
-  autoResendUnfulfilledCommands: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: COMMAND_TIMEOUT_MS,
-} as const;
-
-export class RedisStore implements Store {
-  private readonly redis: LedgerRedis;
+export class RedisLedger implements Ledger {
+  private readonly redis: LedgerScripts & RedisConnection['redis'];
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private nextId = 0;
-  private down = false;
   private giveBacks: GiveBack[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
   /** Debits not yet sent, per node (on a cluster; one Redis is one node), batched by key and second. */
@@ -191,140 +150,15 @@ export class RedisStore implements Store {
   /** Script calls sent and not yet answered, per node; more debits for that node wait for them. */
   private readonly inFlight = new Map<string, number>();
   private sendScheduled = false;
-  private readonly cluster: Cluster | undefined;
-  private readonly slots = new Map<string, number>();
 
-  /** Connects (or throws a clear error); `serve` also warns when Redis does not persist. */
-  static async open(
-    target: RedisTarget,
-    options: { warnIfVolatile?: boolean } = {},
-  ): Promise<RedisStore> {
-    const store = new RedisStore(target);
-    try {
-      await store.redis.ping();
-    } catch (error) {
-      store.redis.disconnect();
-      throw new Error(
-        `cannot reach the Redis ledger at ${where(target)} (${(error as Error).message})`,
-      );
-    }
-    if (options.warnIfVolatile) await store.warnIfVolatile();
-    return store;
-  }
-
-  constructor(private readonly target: RedisTarget) {
-    // Nothing sent before a drop is sent again after a reconnect: a debit applies at most once.
-    // A Redis that holds the connection but does not answer (stopped, swapping) fails the calls
-    // waiting on it after COMMAND_TIMEOUT_MS (503, retryable) instead of holding them: a debit
-    // whose answer was lost is voided, by its id, once Redis answers again.
-    let redis: Redis | Cluster;
-    if (typeof target === 'string') {
-      redis = new Redis(target, {
-        ...CONNECTION_OPTIONS,
-        retryStrategy: (times) => Math.min(times * 100, 1000),
-      });
-    } else {
-      const first = new URL(target.cluster[0]);
-      redis = new Cluster(target.cluster.map(clusterNode), {
-        redisOptions: {
-          ...CONNECTION_OPTIONS,
-          ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
-          ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
-          ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
-        },
-        // A command whose connection closed may have run: it is never sent again (its debit is
-        // voided by id instead), and a cluster that is down fails calls at once (503) rather
-        // than holding them. MOVED, ASK and TRYAGAIN mean nothing ran: they are followed.
-        retryDelayOnFailover: 0,
-        retryDelayOnClusterDown: 0,
-        retryDelayOnTryAgain: 100,
-        maxRedirections: 16,
-        slotsRefreshInterval: 2000,
-        clusterRetryStrategy: (times) => Math.min(times * 100, 1000),
-      });
-      this.cluster = redis;
-    }
+  constructor(private readonly connection: RedisConnection) {
+    const redis = connection.redis;
     redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
     redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
     redis.defineCommand('gwRefund', { numberOfKeys: 3, lua: REFUND });
-    // One line per outage, not one per reconnect attempt (a cluster node's errors too).
-    const unavailable = (error: Error) => {
-      if (this.down) return;
-      this.down = true;
-      process.stderr.write(
-        `l2-gateway: the Redis ledger at ${where(target)} is unavailable (${error.message}); ` +
-          'paid calls answer 503 until it is back\n',
-      );
-    };
-    redis.on('error', unavailable);
-    redis.on('node error', unavailable);
-    redis.on('ready', () => {
-      // Commands wait for the first connection only; after that, while Redis is away they fail
-      // at once (a 503 for the call) instead of queuing.
-      if (!this.cluster) (redis as Redis).options.enableOfflineQueue = false;
-      this.answered();
-    });
-    this.redis = redis as LedgerRedis;
-  }
-
-  /** Redis answered: if it was down, say it is back and give back what waited. */
-  private answered(): void {
-    if (!this.down) return;
-    this.down = false;
-    process.stderr.write(`l2-gateway: the Redis ledger at ${where(this.target)} is back\n`);
-    void this.retryGiveBacks();
-  }
-
-  private async warnIfVolatile(): Promise<void> {
-    const nodes = this.cluster ? this.cluster.nodes('master') : [this.redis as Redis];
-    for (const node of nodes) {
-      try {
-        const info = await node.info('persistence');
-        if (/aof_enabled:0/.test(info)) {
-          process.stderr.write(
-            `l2-gateway: warning: Redis at ${where(this.target)} has append-only persistence ` +
-              'off, so a Redis restart loses every key and balance (run redis-server with ' +
-              '--appendonly yes)\n',
-          );
-          return;
-        }
-      } catch {
-        // INFO may be disabled on a managed Redis: nothing to say then.
-      }
-    }
-  }
-
-  async addKey(record: KeyRecord): Promise<void> {
-    if (this.cluster) {
-      // Two slots: the record first, so a key that is listed can always be read.
-      await this.redis.set(recordKey(record.hash), JSON.stringify(record));
-      await this.redis.rpush(KEY_SET, record.hash);
-      return;
-    }
-    await this.redis
-      .multi()
-      .set(recordKey(record.hash), JSON.stringify(record))
-      .rpush(KEY_SET, record.hash)
-      .exec();
-  }
-
-  async getKey(hash: string): Promise<KeyRecord | undefined> {
-    const text = await this.redis.get(recordKey(hash));
-    return text ? (JSON.parse(text) as KeyRecord) : undefined;
-  }
-
-  async listKeys(): Promise<KeyRecord[]> {
-    const hashes = await this.redis.lrange(KEY_SET, 0, -1);
-    const records = await Promise.all(hashes.map((h) => this.getKey(h)));
-    return records.filter((r): r is KeyRecord => r !== undefined);
-  }
-
-  async revokeKey(hash: string): Promise<boolean> {
-    const record = await this.getKey(hash);
-    if (!record) return false;
-    record.revokedAt = new Date().toISOString();
-    await this.redis.set(recordKey(hash), JSON.stringify(record));
-    return true;
+    this.redis = redis as LedgerScripts & typeof redis;
+    // Back after an outage: give back what waited for it.
+    connection.onBack(() => void this.retryGiveBacks());
   }
 
   private callId(): string {
@@ -339,7 +173,7 @@ export class RedisStore implements Store {
    */
   debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     return new Promise((resolve, reject) => {
-      const node = this.nodeOf(key.hash);
+      const node = this.connection.nodeOf(key.hash);
       let waiting = this.waiting.get(node);
       if (!waiting) this.waiting.set(node, (waiting = new Map()));
       const id = `${key.hash}:${epochSecond(nowMs)}`;
@@ -351,21 +185,6 @@ export class RedisStore implements Store {
       batch.debits.push({ method, cost, resolve, reject });
       if (!this.inFlight.get(node)) this.sendSoon();
     });
-  }
-
-  /**
-   * The node whose batches go together: on a cluster, the master that holds the slot of the
-   * key's hash tag (as ioredis last learned it); one Redis is one node.
-   */
-  private nodeOf(hash: string): string {
-    if (!this.cluster) return '';
-    let slot = this.slots.get(hash);
-    if (slot === undefined) {
-      slot = new Command('get', [`{${hash}}`]).getSlot() as number;
-      if (this.slots.size > 100_000) this.slots.clear();
-      this.slots.set(hash, slot);
-    }
-    return this.cluster.slots[slot]?.[0] ?? `slot:${slot}`;
   }
 
   /** At the end of the turn, sends the waiting batches of every node with nothing in flight. */
@@ -431,7 +250,7 @@ export class RedisStore implements Store {
       for (const debit of debits) debit.reject(error as Error);
       return error as Error;
     }
-    if (this.down) this.answered();
+    this.connection.answered();
     debits.forEach((debit, i) => debit.resolve(OUTCOMES[outcomes[i]]));
     return undefined;
   }
@@ -511,9 +330,9 @@ export class RedisStore implements Store {
     return { total, methods, lastHour: lastHourFrom(perMinute, nowMs) };
   }
 
-  async close(): Promise<void> {
+  /** Gives back what it still can (before the connection is closed). */
+  async flushAll(): Promise<void> {
     clearTimeout(this.retryTimer);
-    if (this.giveBacks.length > 0 && !this.down) await this.retryGiveBacks();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    if (this.giveBacks.length > 0 && !this.connection.isDown) await this.retryGiveBacks();
   }
 }

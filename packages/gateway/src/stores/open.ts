@@ -1,0 +1,67 @@
+/**
+ * The stores of a config's ledger: its key registry and its ledger, over one SQLite file or one
+ * Redis (or Redis Cluster) connection. For `serve`: a SQLite file is locked to this process (a
+ * second `serve` on it refuses to start), and a Redis without persistence is warned about.
+ */
+import type { KeyRegistry } from '../auth/registry';
+import type { Ledger } from '../credits/ledger';
+import type { LedgerConfig } from '../config';
+
+export interface Stores {
+  keys: KeyRegistry;
+  ledger: Ledger;
+  /** Writes what is pending, then closes the file or the connection (and frees the lock). */
+  close(): Promise<void>;
+}
+
+export async function openStores(
+  config: LedgerConfig,
+  options: { serving?: boolean } = {},
+): Promise<Stores> {
+  if ('redis' in config || 'redisCluster' in config) {
+    const [{ RedisConnection }, { RedisKeyRegistry }, { RedisLedger }] = await Promise.all([
+      import('./redis/connection'),
+      import('./redis/keys'),
+      import('./redis/ledger'),
+    ]);
+    const target = 'redis' in config ? config.redis : { cluster: config.redisCluster };
+    const connection = await RedisConnection.open(target, { warnIfVolatile: options.serving });
+    const ledger = new RedisLedger(connection);
+    return {
+      keys: new RedisKeyRegistry(connection),
+      ledger,
+      async close() {
+        await ledger.flushAll();
+        await connection.close();
+      },
+    };
+  }
+  const [{ openDatabase }, { FileLock }, { SqliteKeyRegistry }, { SqliteLedger }] =
+    await Promise.all([
+      import('./sqlite/database'),
+      import('./sqlite/lock'),
+      import('./sqlite/keys'),
+      import('./sqlite/ledger'),
+    ]);
+  const lock = new FileLock(config.sqlite);
+  const db = openDatabase(config.sqlite);
+  const close = () => {
+    db.close();
+    lock.release();
+  };
+  try {
+    if (options.serving) lock.take();
+    const ledger = new SqliteLedger(db, config.sqlite);
+    return {
+      keys: new SqliteKeyRegistry(db),
+      ledger,
+      async close() {
+        ledger.flushAll();
+        close();
+      },
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
