@@ -5,11 +5,11 @@ import {
   type OnUserInputHandler,
 } from '@metamask/snaps-sdk';
 
-import { HomeScreen, readHomeOverview, REVOKE_PREFIX } from './home';
-
+import { revokeSite } from './flows/grants';
+import { readHomeOverview } from './flows/home';
 import { METHODS } from './methods';
 import { createDispatcher } from './rpc/dispatcher';
-import { revokeGrant, stateStore } from './state';
+import { HomeScreen, REVOKE_PREFIX } from './ui';
 
 const dispatcher = createDispatcher(METHODS);
 
@@ -30,7 +30,7 @@ export const onUserInput: OnUserInputHandler = async ({ id, event }) => {
     return;
   }
   const origin = event.name.slice(REVOKE_PREFIX.length);
-  await stateStore.update((state) => revokeGrant(state, origin));
+  await revokeSite(origin);
   await snap.request({
     method: 'snap_updateInterface',
     params: { id, ui: HomeScreen({ overview: await readHomeOverview() }) },

@@ -110,7 +110,7 @@ describe('private-key cache', () => {
     expect(key.privateKey).toBe((await expectedAccount(DEFAULT_SRP, 5)).privateKey);
   });
 
-  it('is reached only from accounts.ts, after the account is found in the user state', () => {
+  it('is reached only from flows/accounts.ts, after the account is found in the user state', () => {
     const srcDir = join(__dirname, '..', 'src');
     const files: string[] = [];
     const walk = (dir: string): void => {
@@ -128,6 +128,6 @@ describe('private-key cache', () => {
       .filter((path) => !path.endsWith(join('keys', 'index.ts')))
       .filter((path) => readFileSync(path, 'utf8').includes('cachedAccountKey'))
       .map((path) => relative(srcDir, path));
-    expect(callers).toEqual(['accounts.ts']);
+    expect(callers).toEqual([join('flows', 'accounts.ts')]);
   });
 });

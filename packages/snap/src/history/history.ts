@@ -29,7 +29,7 @@ export type HistoryQuery = {
   /**
    * Whether the records in snap state (sent by the account, including those the node never
    * accepted) may answer: only for an account granted to the asking site (methods decide, see
-   * sites/grants.ts). Without them the answer is the chain's public history alone, the same for
+   * flows/grants.ts). Without them the answer is the chain's public history alone, the same for
    * any address.
    */
   fromState: boolean;

@@ -41,7 +41,7 @@ const LogoStruct = refine(string(), 'logo URL', (value) =>
 
 /**
  * l2_addErc20Token: reads the token's name, symbol and decimals from its contract on `chainId`
- * (chain/tokens.ts, kept for the execution), refuses the request when the site's symbol or
+ * (node/tokens.ts, kept for the execution), refuses the request when the site's symbol or
  * decimals disagree with the contract, and after the user agrees adds the token to the chain's
  * watch list (or updates the entry) with the contract's values, noting which site added it
  * (listed per site on the home page). Returns the stored token.

@@ -1,11 +1,11 @@
 import { boolean, defaulted, optional, type } from 'superstruct';
 
-import { accountRecordFor } from '../accounts';
-import { deployAccount } from '../chain/deployAccount';
+import { accountRecordFor } from '../flows/accounts';
+import { deployAccount } from '../flows/deploy';
 import { deriveAccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { recordGrant, requireIndexGrant, reserveNewIndex } from '../sites/grants';
+import { recordGrant, requireIndexGrant, reserveNewIndex } from '../flows/grants';
 import { findAccount, stateStore, upsertAccount } from '../state';
 
 /**
@@ -14,12 +14,12 @@ import { findAccount, stateStore, upsertAccount } from '../state';
  * returns its address. Creating an index that already exists returns the same account and
  * changes nothing.
  *
- * Sites are granted, not assumed (sites/grants.ts): an index the site was not allowed yet is
+ * Sites are granted, not assumed (flows/grants.ts): an index the site was not allowed yet is
  * created only after the user approves a dialog naming the site, the address and the networks
  * where the user already has it; the account and the grant are stored together, and a decline
  * (4001) stores nothing. An index the site was granted needs no dialog.
  *
- * `deploy: true` also deploys it (src/chain/deployAccount.ts) and returns
+ * `deploy: true` also deploys it (flows/deploy.ts) and returns
  * {address, transaction_hash}.
  */
 export const createAccount = defineMethod({

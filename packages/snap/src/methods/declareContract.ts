@@ -1,33 +1,18 @@
 import { InvalidInputError } from '@metamask/snaps-sdk';
-import { any, optional, string, type, union } from 'superstruct';
 import { extractContractHashes, isSierra, type CompiledSierra } from 'starknet';
+import { any, optional, string, type, union } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
-import {
-  baseDetails,
-  planTransaction,
-  readAccountSnapshotWith,
-  requireFunds,
-  sendWithNonce,
-} from '../chain/account';
-import { storeRecords } from '../chain/account';
-import { signHash } from '../keys/signing';
+import { invalidParams, userRejected } from '../errors';
+import { requireOwnAccountKey } from '../flows/accounts';
+import { prepareSend, requireFunds, send, sendFields } from '../flows/send';
 import { CLASS_HASH_NOT_FOUND, classCall, getChain } from '../node/chain';
 import { toChainError } from '../node/errors';
-import { submitTransaction } from '../node/submit';
-import { estimateDetails, TxDetailsStruct } from '../starknet/details';
-import { toHex } from '../starknet/felt';
-import { declareRecord } from '../starknet/records';
-import {
-  declareTransaction,
-  QUERY_TX_VERSION,
-  withSignature,
-  type DeclarePayload,
-} from '../starknet/transaction';
-import { invalidParams, userRejected } from '../errors';
-import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, FeltStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
+import { defineMethod } from '../rpc/dispatcher';
+import { TxDetailsStruct } from '../starknet/details';
+import { toHex } from '../starknet/felt';
+import { AddressStruct, FeltStruct, OptionalChainIdStruct } from '../starknet/structs';
+import type { DeclarePayload } from '../starknet/transaction';
 import { confirm, DeclareScreen } from '../ui';
 
 const ContractPayloadStruct = type({
@@ -125,44 +110,28 @@ export const declareContract = defineMethod({
     const key = await requireOwnAccountKey(senderAddress, chainId, field, origin);
     const declare = readPayload(contractPayload);
     const chain = getChain(chainId);
-
-    const [snapshot, [declared]] = await readAccountSnapshotWith(chain, key.address, [
-      classCall(declare.classHash),
-    ]);
-    if (declared.ok) {
-      throw new InvalidInputError(
-        `Class ${declare.classHash} is already declared on ${chain.network.name}: use it as it is, there is nothing to declare.`,
-        { classHash: declare.classHash },
-      );
-    }
-    if (declared.error.code !== CLASS_HASH_NOT_FOUND) {
-      throw toChainError(declared.error, 'Checking the class');
-    }
-    if (!snapshot.deployed) {
-      throw invalidParams(
-        'senderAddress',
-        `is not deployed on ${chain.network.name}: deploy the account first (l2_createAccount with deploy: true)`,
-      );
-    }
-
-    const base = baseDetails(details);
-    const { bounds, maxCharge, overallFee } = await planTransaction(
-      chain,
-      details,
-      (sign) => {
-        const tx = declareTransaction({
-          senderAddress: key.address,
-          declare,
-          chainId,
-          details: estimateDetails(details?.nonce ?? snapshot.nonce, base),
-          version: QUERY_TX_VERSION,
-        });
-        return sign ? withSignature(tx, signHash(key, tx.hash)) : tx;
+    const prepared = await prepareSend(chain, key, { kind: 'declare', declare }, details, {
+      also: [classCall(declare.classHash)],
+      check: (snapshot, [declared]) => {
+        if (declared.ok) {
+          throw new InvalidInputError(
+            `Class ${declare.classHash} is already declared on ${chain.network.name}: use it as it is, there is nothing to declare.`,
+            { classHash: declare.classHash },
+          );
+        }
+        if (declared.error.code !== CLASS_HASH_NOT_FOUND) {
+          throw toChainError(declared.error, 'Checking the class');
+        }
+        if (!snapshot.deployed) {
+          throw invalidParams(
+            'senderAddress',
+            `is not deployed on ${chain.network.name}: deploy the account first (l2_createAccount with deploy: true)`,
+          );
+        }
       },
-      'invocationsDetails',
-    );
-    requireFunds(key.address, snapshot.strkBalance, maxCharge, 'the declaration');
-
+      field: 'invocationsDetails',
+    });
+    requireFunds(prepared, 'the declaration');
     const approved = await confirm(
       origin,
       DeclareScreen({
@@ -171,39 +140,13 @@ export const declareContract = defineMethod({
         network: chain.network,
         classHash: declare.classHash,
         compiledClassHash: declare.compiledClassHash,
-        fields: {
-          ...base,
-          accountDeploymentData: base.accountDeploymentData ?? [],
-          nonce: details?.nonce ?? `${snapshot.nonce} (the account's next nonce)`,
-          resourceBounds: bounds,
-          maxCharge,
-          estimatedFee: overallFee,
-        },
+        fields: sendFields(prepared),
       }),
     );
     if (!approved) {
       throw userRejected();
     }
-
-    const { transactionHash } = await sendWithNonce(
-      chain,
-      key.address,
-      details?.nonce,
-      async (nonce) => {
-        const tx = declareTransaction({
-          senderAddress: key.address,
-          declare,
-          chainId,
-          details: { ...base, nonce, resourceBounds: bounds },
-        });
-        return submitTransaction(
-          chain.rpc,
-          withSignature(tx, signHash(key, tx.hash)),
-          'Declaration',
-        );
-      },
-    );
-    await storeRecords([declareRecord(transactionHash, key.address, declare.classHash, chainId)]);
-    return { transaction_hash: transactionHash, class_hash: declare.classHash };
+    const { transactionHash } = await send(prepared);
+    return { transaction_hash: transactionHash as string, class_hash: declare.classHash };
   },
 });

@@ -1,6 +1,6 @@
 import { optional, type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../flows/accounts';
 import { pickAliased } from '../rpc/aliases';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';

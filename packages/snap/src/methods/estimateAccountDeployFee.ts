@@ -1,20 +1,22 @@
+import { InvalidInputError } from '@metamask/snaps-sdk';
 import { optional, type } from 'superstruct';
 
-import { planDeploy } from '../chain/account';
-import { getChain } from '../node/chain';
+import { recordGrant, requireIndexGrant, reserveNewIndex } from '../flows/grants';
+import { prepareSend } from '../flows/send';
 import { deriveAccountKey } from '../keys';
+import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { recordGrant, requireIndexGrant, reserveNewIndex } from '../sites/grants';
 import { stateStore } from '../state';
 
 /**
  * l2_estimateAccountDeployFee: the SPEC 2.4 fee estimate of deploying the account at
- * `addressIndex` (default: the new account l2_createAccount would create). Amounts in FRI.
+ * `addressIndex` (default: the new account l2_createAccount would create), planned as
+ * l2_createAccount would send it (flows/send.ts). Amounts in FRI.
  *
  * The estimate reads the account on chain (and says so when it is deployed already), so the
  * site must hold the index first: an index it does not hold is asked for like any other
- * (sites/grants.ts), and the approved index is granted.
+ * (flows/grants.ts), and the approved index is granted.
  */
 export const estimateAccountDeployFee = defineMethod({
   names: ['estimateAccountDeployFee'],
@@ -37,8 +39,17 @@ export const estimateAccountDeployFee = defineMethod({
       ) {
         await stateStore.update((state) => recordGrant(state, origin, [index]));
       }
-      const plan = await planDeploy(getChain(chainId), key);
-      return plan.fee;
+      const chain = getChain(chainId);
+      const prepared = await prepareSend(chain, key, { kind: 'deploy' }, undefined, {
+        check: (snapshot) => {
+          if (snapshot.deployed) {
+            throw new InvalidInputError(
+              `Account ${key.address} is already deployed on ${chain.network.name}: there is no deployment fee to estimate.`,
+            );
+          }
+        },
+      });
+      return prepared.plan.fee;
     } finally {
       reserved?.release();
     }

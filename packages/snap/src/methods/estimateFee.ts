@@ -1,16 +1,16 @@
 import { optional, type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
-import { planInvoke } from '../chain/account';
-import { TxDetailsStruct } from '../starknet/details';
+import { requireOwnAccountKey } from '../flows/accounts';
+import { prepareSend } from '../flows/send';
 import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { CallsStruct } from '../starknet/structs';
+import { TxDetailsStruct } from '../starknet/details';
+import { AddressStruct, CallsStruct, OptionalChainIdStruct } from '../starknet/structs';
 
 /**
- * l2_estimateFee: the fee of `invocations` sent from `address`. For an account that is not
- * deployed yet the estimate covers the deployment too and `includeDeploy` is true.
+ * l2_estimateFee: the fee of `invocations` sent from `address`, planned as l2_executeTxn would
+ * send them (flows/send.ts). For an account that is not deployed yet the estimate covers the
+ * deployment too and `includeDeploy` is true.
  */
 export const estimateFee = defineMethod({
   names: ['estimateFee'],
@@ -22,7 +22,13 @@ export const estimateFee = defineMethod({
   }),
   handler: async ({ address, invocations, details, chainId }, { origin }) => {
     const key = await requireOwnAccountKey(address, chainId, 'address', origin);
-    const plan = await planInvoke(getChain(chainId), key, invocations, details, true);
-    return { ...plan.fee, includeDeploy: plan.includeDeploy };
+    const prepared = await prepareSend(
+      getChain(chainId),
+      key,
+      { kind: 'invoke', calls: invocations },
+      details,
+      { alwaysEstimate: true },
+    );
+    return { ...prepared.plan.fee, includeDeploy: prepared.includeDeploy };
   },
 });

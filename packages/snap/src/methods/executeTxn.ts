@@ -1,19 +1,16 @@
 import { any, optional, type, union } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
-import { decodeCall } from '../starknet/abi';
-import { readContractAbis } from '../node/classAbi';
-import { planInvoke, requireFunds, sendInvoke, storeRecords } from '../chain/account';
-import { TxDetailsStruct } from '../starknet/details';
-import { ExecuteScreen } from '../chain/dialogs';
-import { getChain } from '../node/chain';
-import { deployRecord, invokeRecord } from '../starknet/records';
-import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { userRejected } from '../errors';
+import { requireOwnAccountKey } from '../flows/accounts';
+import { prepareSend, requireFunds, send, sendFields } from '../flows/send';
+import { getChain } from '../node/chain';
+import { readContractAbis } from '../node/classAbi';
+import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { defineMethod } from '../rpc/dispatcher';
-import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { CallsStruct, CallStruct } from '../starknet/structs';
-import { confirm } from '../ui';
+import { decodeCall } from '../starknet/abi';
+import { TxDetailsStruct } from '../starknet/details';
+import { AddressStruct, CallsStruct, CallStruct, OptionalChainIdStruct } from '../starknet/structs';
+import { confirm, decodedCall, ExecuteScreen } from '../ui';
 
 /**
  * l2_executeTxn: estimates, shows the sender, network, every call (decoded with `abis` when
@@ -53,14 +50,14 @@ export const executeTxn = defineMethod({
     const key = await requireOwnAccountKey(address, chainId, field, origin);
     const chain = getChain(chainId);
     // The contracts' ABIs from the chain, read beside the plan: names the site cannot dictate.
-    const [plan, chainAbis] = await Promise.all([
-      planInvoke(chain, key, calls, details),
+    const [prepared, chainAbis] = await Promise.all([
+      prepareSend(chain, key, { kind: 'invoke', calls }, details),
       readContractAbis(
         chain,
         calls.map((call) => call.contractAddress),
       ),
     ]);
-    requireFunds(key.address, plan.snapshot.strkBalance, plan.maxCharge, 'this transaction');
+    requireFunds(prepared, 'this transaction');
     const approved = await confirm(
       origin,
       ExecuteScreen({
@@ -68,35 +65,16 @@ export const executeTxn = defineMethod({
         network: chain.network,
         calls: calls.map((call) => {
           const fromChain = decodeCall(call, chainAbis, 'chain');
-          return fromChain.decoded ? fromChain : decodeCall(call, abis, 'site');
+          return decodedCall(fromChain.decoded ? fromChain : decodeCall(call, abis, 'site'));
         }),
-        includeDeploy: plan.includeDeploy,
-        fields: {
-          nonce:
-            plan.fixedNonce ??
-            `${plan.includeDeploy ? 1n : plan.snapshot.nonce} (the account's next nonce)`,
-          resourceBounds: plan.invokeBounds,
-          tip: details?.tip ?? 0n,
-          paymasterData: details?.paymasterData ?? [],
-          accountDeploymentData: details?.accountDeploymentData ?? [],
-          nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
-          feeDataAvailabilityMode: details?.feeDataAvailabilityMode,
-          maxCharge: plan.maxCharge,
-          estimatedFee: plan.overallFee,
-        },
+        includeDeploy: prepared.includeDeploy,
+        fields: sendFields(prepared),
       }),
     );
     if (!approved) {
       throw userRejected();
     }
-    const sent = await sendInvoke(chain, key, calls, details, plan, async (deployTxnHash) =>
-      storeRecords([deployRecord(deployTxnHash, key.address, key.constructorCalldata, chainId)], {
-        chainId,
-        address: key.address,
-        deployTxnHash,
-      }),
-    );
-    await storeRecords([invokeRecord(sent.transactionHash, key.address, calls, chainId)]);
-    return { transaction_hash: sent.transactionHash };
+    const { transactionHash } = await send(prepared);
+    return { transaction_hash: transactionHash as string };
   },
 });

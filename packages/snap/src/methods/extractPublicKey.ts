@@ -1,6 +1,6 @@
 import { type } from 'superstruct';
 
-import { accountPublicKey, requireOwnAccountKey } from '../accounts';
+import { accountPublicKey, requireOwnAccountKey } from '../flows/accounts';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 

@@ -1,6 +1,6 @@
 import { type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../flows/accounts';
 import { readAccountState } from '../node/accounts';
 import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';

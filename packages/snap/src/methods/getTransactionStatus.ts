@@ -1,16 +1,13 @@
 import { ResourceNotFoundError } from '@metamask/snaps-sdk';
 import { type } from 'superstruct';
 
-import { toChainError } from '../node/errors';
+import { grantedAccount } from '../flows/grants';
 import { getChain } from '../node/chain';
-import { StarknetRpcError } from '../node/client';
-import { mapNodeStatus, mergeStatus, type NodeTransactionStatus } from '../starknet/status';
+import { readTransactionStatus } from '../node/transactions';
 import { defineMethod } from '../rpc/dispatcher';
+import { mergeStatus } from '../starknet/status';
 import { FeltStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { grantedAccount } from '../sites/grants';
 import { stateStore, transactionsOf, updateTransaction } from '../state';
-
-const TXN_HASH_NOT_FOUND = 29;
 
 /**
  * l2_getTransactionStatus: asks the node, maps finality and execution status to the record
@@ -26,31 +23,21 @@ export const getTransactionStatus = defineMethod({
   params: type({ transactionHash: FeltStruct, chainId: OptionalChainIdStruct }),
   handler: async ({ transactionHash, chainId }, { origin }) => {
     const chain = getChain(chainId);
-    let node: NodeTransactionStatus;
-    try {
-      node = await chain.rpc.request<NodeTransactionStatus>('starknet_getTransactionStatus', {
-        transaction_hash: transactionHash,
-      });
-    } catch (error) {
-      if (error instanceof StarknetRpcError && error.code === TXN_HASH_NOT_FOUND) {
-        const state = await stateStore.read();
-        const stored = transactionsOf(state, chainId).find(
-          (record) => BigInt(record.txnHash) === BigInt(transactionHash),
-        );
-        if (stored && grantedAccount(state, origin, stored.senderAddress, chainId)) {
-          return stored.status;
-        }
-        throw new ResourceNotFoundError(
-          `Transaction ${transactionHash} is not known on ${chain.network.name}`,
-        );
+    const isThis = (record: { txnHash: string }): boolean =>
+      BigInt(record.txnHash) === BigInt(transactionHash);
+    const mapped = await readTransactionStatus(chain.rpc, transactionHash);
+    if (!mapped) {
+      const state = await stateStore.read();
+      const stored = transactionsOf(state, chainId).find(isThis);
+      if (stored && grantedAccount(state, origin, stored.senderAddress, chainId)) {
+        return stored.status;
       }
-      throw toChainError(error, 'Reading the transaction status');
-    }
-    const mapped = mapNodeStatus(node);
-    return stateStore.update((state) => {
-      const stored = transactionsOf(state, chainId).find(
-        (record) => BigInt(record.txnHash) === BigInt(transactionHash),
+      throw new ResourceNotFoundError(
+        `Transaction ${transactionHash} is not known on ${chain.network.name}`,
       );
+    }
+    return stateStore.update((state) => {
+      const stored = transactionsOf(state, chainId).find(isThis);
       if (!stored) {
         return mapped.status;
       }

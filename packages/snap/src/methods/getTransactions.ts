@@ -3,7 +3,7 @@ import { boolean, defaulted, define, optional, type } from 'superstruct';
 import { readHistory } from '../history/history';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { grantedAccount } from '../sites/grants';
+import { grantedAccount } from '../flows/grants';
 import { stateStore } from '../state';
 
 /** SPEC 8: the page size is 10, 25 or 50. */
@@ -21,7 +21,7 @@ const DaysStruct = define<number>('number of days', (value) =>
  * l2_getTransactions (also l2_getTransaction): every transaction `senderAddress` sent or
  * received in the last `txnsInLastNumOfDays` days, newest first: from the node (fee-token
  * Transfer events, read in pages of `pageSize`), an explorer when the build names one, and the
- * records in snap state (src/chain/history.ts).
+ * records in snap state (history/history.ts).
  *
  * The records in snap state answer only for an account granted to the asking site. For any other
  * address, one of the user's or a stranger's, the answer is the chain's public history alone,

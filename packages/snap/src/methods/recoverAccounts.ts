@@ -1,24 +1,14 @@
-import { defaulted, size, integer, type } from 'superstruct';
+import { defaulted, integer, size, type } from 'superstruct';
 
-import { accountRecordFor } from '../accounts';
-import { u256Answer } from '../node/answers';
-import { toChainError } from '../node/errors';
-import { findDeployTxnHash } from '../node/explorer';
-import { classHashAtCall, CONTRACT_NOT_FOUND, getChain, viewCall } from '../node/chain';
-import type { RpcCall } from '../node/client';
-import { deriveAccountKey, type AccountKey } from '../keys';
 import { invalidParams } from '../errors';
+import { noteDeployment, scanAccounts, scanned } from '../flows/accounts';
+import { MAX_ACCOUNTS_PER_CALL, recordGrant, requireIndexGrant } from '../flows/grants';
+import { deriveAccountKey, type AccountKey } from '../keys';
+import { getChain } from '../node/chain';
+import { findDeployTxnHash } from '../node/explorer';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { MAX_ACCOUNTS_PER_CALL, recordGrant, requireIndexGrant } from '../sites/grants';
-import {
-  ETH_TOKEN_ADDRESS,
-  findAccount,
-  stateStore,
-  STRK_TOKEN_ADDRESS,
-  upsertAccount,
-  type AccountRecord,
-} from '../state';
+import { findAccount, stateStore, type AccountRecord } from '../state';
 
 /** Addresses checked per JSON-RPC batch (3 calls each). */
 export const RECOVERY_BATCH_ADDRESSES = 50;
@@ -66,34 +56,20 @@ export const recoverAccounts = defineMethod({
       accounts: rangeKeys.map(({ addressIndex, address }) => ({ addressIndex, address })),
     });
     const chain = getChain(chainId);
-    const scanned: ScanResult[] = [];
+    const found: ScanResult[] = [];
     let missed = 0;
     let next = startScanIndex;
-    while (scanned.length < maxScanned && missed < maxMissed) {
-      const count = Math.min(maxScanned - scanned.length, RECOVERY_BATCH_ADDRESSES);
+    while (found.length < maxScanned && missed < maxMissed) {
+      const count = Math.min(maxScanned - found.length, RECOVERY_BATCH_ADDRESSES);
       const keys = rangeKeys.slice(next - startScanIndex, next - startScanIndex + count);
       next += count;
-      const calls: RpcCall[] = keys.flatMap((key) => [
-        classHashAtCall(key.address, 'latest'),
-        viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [key.address], 'latest'),
-        viewCall(ETH_TOKEN_ADDRESS, 'balance_of', [key.address], 'latest'),
-      ]);
-      const results = await chain.rpc.batch<unknown>(calls);
+      const answers = await scanAccounts(
+        chain,
+        keys.map((key) => key.address),
+      );
       for (const [position, key] of keys.entries()) {
-        const [classHash, strk, eth] = results.slice(position * 3, position * 3 + 3);
-        if (!classHash.ok && classHash.error.code !== CONTRACT_NOT_FOUND) {
-          throw toChainError(classHash.error, 'Recovering accounts');
-        }
-        for (const balance of [strk, eth]) {
-          if (!balance.ok) {
-            throw toChainError(balance.error, 'Recovering accounts');
-          }
-        }
-        const deployed = classHash.ok;
-        const hasBalance =
-          (strk.ok && u256Answer(strk.result, 'a balance') > 0n) ||
-          (eth.ok && u256Answer(eth.result, 'a balance') > 0n);
-        scanned.push({ key, deployed, hasBalance });
+        const { deployed, hasBalance } = scanned(answers[position]);
+        found.push({ key, deployed, hasBalance });
         if (!deployed && !hasBalance) {
           missed += 1;
           if (missed >= maxMissed) {
@@ -105,7 +81,7 @@ export const recoverAccounts = defineMethod({
 
     const stateBefore = await stateStore.read();
     const deployHashes = await Promise.all(
-      scanned.map(async ({ key, deployed }) => {
+      found.map(async ({ key, deployed }) => {
         if (!deployed) {
           return '';
         }
@@ -118,15 +94,9 @@ export const recoverAccounts = defineMethod({
       // The range the user approved (or the site already held): a later scan of it, which may
       // stop earlier or later, asks nothing again.
       recordGrant(state, origin, range);
-      return scanned.map(({ key }, position): AccountRecord => {
-        const existing = findAccount(state, chainId, key.address);
-        const record = {
-          ...accountRecordFor(key, chainId),
-          deployTxnHash: deployHashes[position] || existing?.deployTxnHash || '',
-        };
-        upsertAccount(state, record);
-        return record;
-      });
+      return found.map(({ key }, position): AccountRecord =>
+        noteDeployment(state, key, chainId, deployHashes[position], false),
+      );
     });
   },
 });

@@ -1,6 +1,6 @@
 import { optional, type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../flows/accounts';
 import { signHash } from '../keys/signing';
 import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';

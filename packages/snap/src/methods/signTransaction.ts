@@ -1,6 +1,6 @@
 import { optional, type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../flows/accounts';
 import { signHash } from '../keys/signing';
 import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
@@ -10,7 +10,7 @@ import { AddressStruct, ChainIdStruct } from '../starknet/structs';
 import { CallsStruct } from '../starknet/structs';
 import { V3DetailsStruct } from '../starknet/details';
 import { invokeTransaction } from '../starknet/transaction';
-import { confirm, SignTransactionScreen } from '../ui';
+import { confirm, rawCall, SignTransactionScreen } from '../ui';
 
 /**
  * l2_signTransaction: signs the v3 invoke transaction hash of `transactions` with the details
@@ -41,7 +41,7 @@ export const signTransaction = defineMethod({
       SignTransactionScreen({
         signer: key.address,
         network: getNetwork(chainId),
-        calls: transactions,
+        calls: transactions.map(rawCall),
         fields: transactionsDetail,
       }),
     );

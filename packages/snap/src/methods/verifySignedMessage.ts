@@ -1,6 +1,6 @@
 import { array, optional, string, type, union } from 'superstruct';
 
-import { requireOwnAccountKey } from '../accounts';
+import { requireOwnAccountKey } from '../flows/accounts';
 import { verifyOnChain } from '../node/onChainAccount';
 import { verifyHash } from '../keys/signing';
 import { getNetwork } from '../starknet/networks';
@@ -9,7 +9,7 @@ import { invalidParams } from '../errors';
 import { defineMethod } from '../rpc/dispatcher';
 import { parseFelt } from '../starknet/felt';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { grantedAccount } from '../sites/grants';
+import { grantedAccount } from '../flows/grants';
 import { stateStore } from '../state';
 import { TypedDataStruct, typedDataHash } from '../starknet/typedData';
 

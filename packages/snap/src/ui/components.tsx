@@ -1,6 +1,6 @@
 import { Box, Divider, Heading, Row, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import { siteName } from '../sites/origin';
+import { siteName } from './site';
 
 /**
  * Only for labels and headings that merely name something shown in full elsewhere. A value the
@@ -33,7 +33,7 @@ export const Fields = ({ rows }: { rows: [string, string][] }): JSXElement => (
   </Box>
 );
 
-/** The requesting site above a dialog's content (ui/dialogs adds it to every dialog). */
+/** The requesting site above a dialog's content (dialogs.ts adds it to every dialog). */
 export const SiteHeader = ({
   origin,
   children,

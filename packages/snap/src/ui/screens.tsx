@@ -1,19 +1,11 @@
-import {
-  Banner,
-  Box,
-  Copyable,
-  Divider,
-  Heading,
-  Text,
-  type JSXElement,
-} from '@metamask/snaps-sdk/jsx';
+/**
+ * The dialogs of the network, the private key and the watch list.
+ */
+import type { Erc20Token } from '@l2wallet/starknet-constants';
+import { Banner, Box, Copyable, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../starknet/networks';
-import type { Erc20Token } from '../state/schema';
-import type { OutsideExecutionView } from '../starknet/typedData/outsideExecution';
-import { formatTimestamp } from '../starknet/units';
-import { Field, Fields, Title } from './components';
-import { TransactionFields, type TransactionFieldsView } from './transactionFields';
+import { Field, Title } from './components';
 
 export const SwitchNetworkScreen = ({ from, to }: { from: Network; to: Network }): JSXElement => (
   <Box>
@@ -44,154 +36,6 @@ export const PrivateKeyScreen = ({
     <Heading>Private key</Heading>
     <Field label="Account" value={address} />
     <Copyable value={privateKey} sensitive />
-  </Box>
-);
-
-/** Typed data: the members of its declared types only, each shown from its type. */
-export const SignMessageScreen = ({
-  signer,
-  network,
-  domain,
-  primaryType,
-  message,
-}: {
-  signer: string;
-  network: Network;
-  domain: [string, string][];
-  primaryType: string;
-  message: [string, string][];
-}): JSXElement => (
-  <Box>
-    <Title title="Sign message" subtitle="Only sign messages from sites you trust." />
-    <Field label="Signer" value={signer} />
-    <Field label="Network" value={network.name} />
-    <Divider />
-    <Heading size="sm">Domain</Heading>
-    <Fields rows={domain} />
-    <Divider />
-    <Heading size="sm">{`Message (${primaryType})`}</Heading>
-    <Fields rows={message} />
-  </Box>
-);
-
-const windowText = (after: bigint, before: bigint): [string, string][] => [
-  ['Valid after', formatTimestamp(after)],
-  ['Valid until', formatTimestamp(before)],
-];
-
-/** A SNIP-9 outside execution, shown like the transaction it authorises. */
-export const OutsideExecutionScreen = ({
-  signer,
-  network,
-  execution,
-}: {
-  signer: string;
-  network: Network;
-  execution: OutsideExecutionView;
-}): JSXElement => (
-  <Box>
-    <Title
-      title="Authorise calls from your account"
-      subtitle={`An outside execution (SNIP-9, version ${execution.version}): a signed permission to run these calls from your account.`}
-    />
-    <Banner title="Anyone holding this signature can run these calls" severity="danger">
-      <Text>
-        {`Whoever holds this signature can run the calls below on your behalf, from your account, ${execution.caller ? `when submitted by ${execution.caller}` : 'submitted by anyone'}, until ${formatTimestamp(execution.executeBefore)}. Sign only if you trust this site with that.`}
-      </Text>
-    </Banner>
-    <Field label="Account" value={signer} />
-    <Field label="Network" value={network.name} />
-    <Field label="Allowed caller" value={execution.caller ?? 'anyone (ANY_CALLER)'} />
-    <Fields rows={windowText(execution.executeAfter, execution.executeBefore)} />
-    <Field label="Nonce" value={execution.nonce} />
-    <Divider />
-    {execution.calls.map((call, index) => (
-      <Box>
-        <Heading size="sm">{`Call ${index + 1} of ${execution.calls.length}: ${call.functionName}`}</Heading>
-        <Field
-          label="Contract"
-          value={call.token ? `${call.to} (${call.token.symbol}, ${call.token.name})` : call.to}
-        />
-        <Field label="Function" value={`${call.functionName} (selector ${call.selector})`} />
-        <Fields rows={call.args} />
-      </Box>
-    ))}
-  </Box>
-);
-
-export type DisplayedCall = { contractAddress: string; entrypoint: string; calldata: string[] };
-
-/** Every call with its full calldata: nothing the signature covers is left out. */
-export const CallsView = ({ calls }: { calls: DisplayedCall[] }): JSXElement => (
-  <Box>
-    {calls.map((call, index) => (
-      <Box>
-        <Heading size="sm">{`Call ${index + 1} of ${calls.length}: ${call.entrypoint}`}</Heading>
-        <Field label="Contract" value={call.contractAddress} />
-        <Field
-          label="Calldata"
-          value={call.calldata.length > 0 ? call.calldata.join(', ') : '(none)'}
-        />
-      </Box>
-    ))}
-  </Box>
-);
-
-export const SignTransactionScreen = ({
-  signer,
-  network,
-  calls,
-  fields,
-}: {
-  signer: string;
-  network: Network;
-  calls: DisplayedCall[];
-  fields: TransactionFieldsView;
-}): JSXElement => (
-  <Box>
-    <Title title="Sign transaction" subtitle="The signature lets this site send the transaction." />
-    <Field label="Signer" value={signer} />
-    <Field label="Network" value={network.name} />
-    <Divider />
-    <CallsView calls={calls} />
-    <TransactionFields fields={fields} />
-  </Box>
-);
-
-/**
- * A v3 declare: signed for the site (l2_signDeclareTransaction) or sent by the snap
- * (l2_declareContract). Both show the class hashes and every hashed field.
- */
-export const DeclareScreen = ({
-  sends,
-  signer,
-  network,
-  classHash,
-  compiledClassHash,
-  fields,
-}: {
-  /** True when the snap sends the declaration itself, false when the site gets a signature. */
-  sends: boolean;
-  signer: string;
-  network: Network;
-  classHash: string;
-  compiledClassHash: string;
-  fields: TransactionFieldsView;
-}): JSXElement => (
-  <Box>
-    {sends ? (
-      <Title title="Declare contract" subtitle="Register this contract class on chain." />
-    ) : (
-      <Title
-        title="Sign declare transaction"
-        subtitle="The signature lets this site declare a contract class."
-      />
-    )}
-    <Field label={sends ? 'Sender' : 'Signer'} value={signer} />
-    <Field label="Network" value={network.name} />
-    <Field label="Class hash" value={classHash} />
-    <Field label="Compiled class hash" value={compiledClassHash} />
-    <TransactionFields fields={fields} />
   </Box>
 );
 

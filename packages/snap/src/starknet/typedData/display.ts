@@ -6,7 +6,7 @@
  * its starknet_keccak. Then each is shown from its declared type: addresses padded (with the
  * token's symbol when it is watched), u128 / u256 as numbers, token amounts with symbol and
  * decimals, timestamps as dates, selectors by name when known, nested structs, arrays and enum
- * variants with their path. Nothing is cut: dialogs scroll, and ui/dialogs refuses what is too
+ * variants with their path. Nothing is cut: dialogs scroll, and ui/dialogs.ts refuses what is too
  * large to show.
  */
 import { invalidParams } from '../../errors';

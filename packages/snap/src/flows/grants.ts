@@ -15,8 +15,8 @@
  *
  * Declining is 4001 and stores nothing. Grants are listed, and revocable, on the home page.
  */
-import { getNetwork } from '../starknet/networks';
 import { invalidParams, userRejected } from '../errors';
+import { getNetwork } from '../starknet/networks';
 import {
   chainsWithAccountAt,
   findOwnAccount,
@@ -24,15 +24,13 @@ import {
   grantIndexes,
   nextNewAddressIndex,
   otherSitesGranted,
+  revokeGrant,
   stateStore,
   type AccountRecord,
   type SnapState,
 } from '../state';
-import { confirm } from '../ui/dialogs';
-import { GrantScreen, type GrantRequest, type ShownAccount } from './GrantScreen';
-import { siteName } from './origin';
+import { confirm, GrantScreen, siteName, type GrantRequest, type ShownAccount } from '../ui';
 
-export { siteName };
 export type { GrantRequest };
 
 /** The most accounts one call may add to a site's grant (l2_recoverAccounts' maxScanned). */
@@ -153,4 +151,9 @@ export async function reserveNewIndex(
     return index;
   });
   return { addressIndex, release: () => reservedNewIndexes.delete(addressIndex) };
+}
+
+/** The home page's Revoke button: the site's grant is removed, on every network. */
+export async function revokeSite(origin: string): Promise<void> {
+  await stateStore.update((state) => revokeGrant(state, origin));
 }

@@ -9,16 +9,46 @@ import {
   type JSXElement,
 } from '@metamask/snaps-sdk/jsx';
 
-import { formatStrk } from '../starknet/units';
-import { siteName } from '../sites/origin';
-import type { HomeOverview } from './overview';
+import type { SiteGrant, TransactionRecord } from '../state';
+import type { Network } from '../starknet/networks';
+import { formatUnits } from '../starknet/units';
+import { siteName } from './site';
 
-/** The name of a site's Revoke button: the prefix, then the origin (index.ts onUserInput). */
+export type AccountOverview = {
+  address: string;
+  addressIndex: number;
+  /** undefined when the node could not be read. */
+  strk?: bigint | undefined;
+  eth?: bigint | undefined;
+  deployed?: boolean | undefined;
+};
+
+/** A site the user allowed an account, or that added a token, as the home page lists it. */
+export type SiteOverview = {
+  origin: string;
+  /** The grant, when the site holds one (Revoke removes it). */
+  grant?: SiteGrant;
+  /** The tokens it added, with the network each is watched on. */
+  tokens: { symbol: string; address: string; network: string }[];
+};
+
+/** What the home page shows (flows/home.ts reads it). */
+export type HomeOverview = {
+  network: Network;
+  accounts: AccountOverview[];
+  transactions: TransactionRecord[];
+  /** Why balances or transactions are missing, in words for the user. */
+  notes: string[];
+  /** The sites the user allowed an account (oldest first), then those that only added tokens. */
+  sites: SiteOverview[];
+};
+
+/** The name of a site's Revoke button: the prefix, then the origin (src/index.ts onUserInput). */
 export const REVOKE_PREFIX = 'revoke:';
 
-/** 10^18 units shown with the token's symbol (formatStrk's layout). */
+/** STRK and ETH both have 18 decimals. */
 const formatToken = (amount: bigint | undefined, symbol: string): string =>
-  amount === undefined ? 'unknown' : formatStrk(amount).replace(/STRK$/u, symbol);
+  amount === undefined ? 'unknown' : formatUnits(amount, 18, symbol);
 
 const when = (timestamp: number): string =>
   timestamp > 0 ? new Date(timestamp * 1000).toISOString().replace('.000Z', 'Z') : 'pending';

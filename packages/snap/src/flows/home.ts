@@ -1,26 +1,19 @@
 /**
- * What the home page shows: the accounts of the current network with their STRK and ETH
- * balances and deploy state (one JSON-RPC batch), their last five transactions from the same
- * history code as l2_getTransactions, and the sites the user allowed (revocable).
+ * What the home page shows (ui/HomeScreen.tsx draws it): the accounts of the current network with
+ * their STRK and ETH balances and deploy state (one JSON-RPC batch, accounts.ts), their last five
+ * transactions from the same history code as l2_getTransactions, and the sites the user allowed
+ * (revocable).
  *
  * The accounts are listed whatever the node does (refused, reset, hung, 5xx, malformed): the node
  * reads are settled separately, bounded by HOME_NODE_DEADLINE_MS, and a failure becomes a note.
  * Only the first HOME_MAX_SCANNED accounts are read from the node.
  */
-import { isFeltAnswer, malformedAnswer, u256Answer } from '../node/answers';
 import { readHistory } from '../history/history';
-import { classHashAtCall, getChain, viewCall } from '../node/chain';
+import { getChain } from '../node/chain';
 import { getNetwork, type Network } from '../starknet/networks';
-import {
-  accountsOf,
-  ETH_TOKEN_ADDRESS,
-  STRK_TOKEN_ADDRESS,
-  stateStore,
-  tokensAddedBy,
-  type SiteGrant,
-  type SnapState,
-  type TransactionRecord,
-} from '../state';
+import { stateStore, tokensAddedBy, type SnapState, type TransactionRecord } from '../state';
+import type { AccountOverview, HomeOverview, SiteOverview } from '../ui';
+import { networkAccounts, readAccountsOnChain } from './accounts';
 
 export const HOME_TRANSACTIONS = 5;
 /** The node is read for this many accounts at most (the others are listed without balances). */
@@ -29,34 +22,6 @@ export const HOME_MAX_SCANNED = 20;
 export const HOME_NODE_DEADLINE_MS = 8_000;
 /** The home page looks back this far for the last transactions. */
 export const HOME_HISTORY_DAYS = 30;
-
-export type AccountOverview = {
-  address: string;
-  addressIndex: number;
-  /** undefined when the node could not be read. */
-  strk?: bigint;
-  eth?: bigint;
-  deployed?: boolean;
-};
-
-/** A site the user allowed an account, or that added a token, as the home page lists it. */
-export type SiteOverview = {
-  origin: string;
-  /** The grant, when the site holds one (Revoke removes it). */
-  grant?: SiteGrant;
-  /** The tokens it added, with the network each is watched on. */
-  tokens: { symbol: string; address: string; network: string }[];
-};
-
-export type HomeOverview = {
-  network: Network;
-  accounts: AccountOverview[];
-  transactions: TransactionRecord[];
-  /** Why balances or transactions are missing, in words for the user. */
-  notes: string[];
-  /** The sites the user allowed an account (oldest first), then those that only added tokens. */
-  sites: SiteOverview[];
-};
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : 'the node could not be read';
@@ -79,26 +44,10 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 async function readBalances(network: Network, accounts: AccountOverview[]): Promise<void> {
-  const { rpc } = getChain(network.chainId);
-  const answers = await rpc.batch(
-    accounts.flatMap((account) => [
-      classHashAtCall(account.address, 'latest'),
-      viewCall(STRK_TOKEN_ADDRESS, 'balance_of', [account.address]),
-      viewCall(ETH_TOKEN_ADDRESS, 'balance_of', [account.address]),
-    ]),
+  const read = await readAccountsOnChain(
+    getChain(network.chainId),
+    accounts.map((account) => account.address),
   );
-  // Read in full first: a malformed answer rejects the whole read (a note on the page).
-  const read = accounts.map((_account, index) => {
-    const [classHash, strk, eth] = answers.slice(index * 3, index * 3 + 3);
-    if (classHash.ok && !isFeltAnswer(classHash.result)) {
-      throw malformedAnswer('a class hash');
-    }
-    return {
-      deployed: classHash.ok,
-      strk: strk.ok ? u256Answer(strk.result, 'a balance') : undefined,
-      eth: eth.ok ? u256Answer(eth.result, 'a balance') : undefined,
-    };
-  });
   accounts.forEach((account, index) => Object.assign(account, read[index]));
 }
 
@@ -127,9 +76,10 @@ async function readLastTransactions(
 export async function readHomeOverview(): Promise<HomeOverview> {
   const state = await stateStore.read();
   const network = getNetwork(state.currentChainId);
-  const accounts: AccountOverview[] = accountsOf(state, network.chainId)
-    .map((record) => ({ address: record.address, addressIndex: record.addressIndex }))
-    .sort((a, b) => a.addressIndex - b.addressIndex);
+  const accounts: AccountOverview[] = networkAccounts(state, network.chainId).map((record) => ({
+    address: record.address,
+    addressIndex: record.addressIndex,
+  }));
   const sites = siteOverviews(state);
   const notes: string[] = [];
   if (accounts.length === 0) {

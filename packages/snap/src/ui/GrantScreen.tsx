@@ -1,7 +1,7 @@
 import { Banner, Box, Divider, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../starknet/networks';
-import { Field, Title } from '../ui/components';
+import { Field, Title } from './components';
 
 type Account = { addressIndex: number; address: string };
 
@@ -68,7 +68,7 @@ const AccountFields = ({
   </Box>
 );
 
-/** The grant dialog; ui/dialogs puts the requesting site above it. */
+/** The grant dialog; dialogs.ts puts the requesting site above it. */
 export const GrantScreen = ({
   request,
   network,

@@ -1,2 +1,0 @@
-export { HomeScreen, REVOKE_PREFIX } from './HomeScreen';
-export { readHomeOverview } from './overview';
