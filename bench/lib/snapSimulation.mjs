@@ -41,7 +41,7 @@ export const SIMULATION_ORIGIN = 'https://metamask.io';
 /**
  * Starknet snap state (schema 2) in which the simulation's origin was already granted account
  * indexes 0..count-1, as if the user had approved those grant dialogs: the benches measure the
- * methods, not the grant dialog (packages/snap/src/sites/grants.ts).
+ * methods, not the grant dialog (packages/snap/src/flows/grants.ts).
  */
 export function grantedSnapState(count = 32) {
   return {

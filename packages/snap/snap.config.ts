@@ -1,13 +1,41 @@
 import { resolve } from 'path';
 
 import type { SnapConfig } from '@metamask/snaps-cli';
+import type { Compiler } from 'webpack';
 
-// Public defaults, shared with src/networks.ts (JSON: the mm-snap config loader cannot import TS).
+// Public defaults, shared with src/starknet/networks.ts (JSON: the mm-snap config loader cannot import TS).
 import PUBLIC_ENDPOINTS from './src/starknet/publicEndpoints.json';
+
+/**
+ * Libraries the bundle holds once. starknet.js, key-tree and scure-bip39 each pin their own
+ * versions of these (three copies of @noble/hashes, two of @noble/curves and @scure/base, some
+ * as CommonJS): every import of them resolves as if made from this package, to the one version
+ * installed at the top level and its ES module build. They keep their APIs within a major
+ * version, and the tests check every signature and key against @scure/starknet and key-tree.
+ */
+const ONE_COPY = /^@(noble\/(curves|hashes)|scure\/base)(\/|$)/u;
+
+const oneCopyOfEach = {
+  apply(compiler: Compiler): void {
+    compiler.hooks.normalModuleFactory.tap('OneCopyOfEach', (factory) => {
+      factory.hooks.beforeResolve.tap('OneCopyOfEach', (data) => {
+        if (ONE_COPY.test(data.request)) {
+          data.context = __dirname;
+          data.dependencyType = 'esm';
+        }
+      });
+    });
+  },
+};
 
 // Network endpoints are fixed at build time: a shell variable overrides the public default.
 const config: SnapConfig = {
-  input: 'src/index.ts',
+  // SNAP_BUILD_FLOOR=starknet builds the floor bench/snap compares the bundle with: a snap that
+  // imports one starknet.js function, built the same way.
+  input:
+    process.env.SNAP_BUILD_FLOOR === 'starknet'
+      ? resolve(__dirname, 'build/starknet-floor.ts')
+      : 'src/index.ts',
   server: { port: 8085 },
   customizeWebpackConfig: (webpackConfig) => {
     webpackConfig.resolve = {
@@ -15,8 +43,13 @@ const config: SnapConfig = {
       alias: {
         ...(webpackConfig.resolve?.alias as Record<string, string> | undefined),
         lodash$: resolve(__dirname, 'build/lodash-memoize.cjs'),
+        '@metamask/scure-bip39/dist/wordlists/english.js$': resolve(
+          __dirname,
+          'build/no-mnemonic-wordlist.cjs',
+        ),
       },
     };
+    webpackConfig.plugins = [...(webpackConfig.plugins ?? []), oneCopyOfEach];
     return webpackConfig;
   },
   // Only guarded `typeof Buffer` checks in dependencies: no polyfill needed.

@@ -90,11 +90,16 @@ function listFiles(dir: string): string[] {
 /** Bumped when the way a build is made changes, so older builds are not reused. */
 const BUILDER_VERSION = '1';
 
-/** Changes whenever the snap's sources, config, manifest, package.json, `env` or the builder change. */
+/**
+ * Changes whenever the snap's sources, build shims (build/), config, manifest, package.json, `env`
+ * or the builder change.
+ */
 function sourceStamp({ snapRoot, env }: SnapBuildOptions): string {
   const hash = createHash('sha256');
+  const buildDir = path.join(snapRoot, 'build');
   const files = [
     ...listFiles(path.join(snapRoot, 'src')),
+    ...(fs.existsSync(buildDir) ? listFiles(buildDir) : []),
     path.join(snapRoot, 'snap.config.ts'),
     path.join(snapRoot, 'snap.manifest.json'),
     path.join(snapRoot, 'package.json'),
