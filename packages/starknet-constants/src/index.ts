@@ -32,4 +32,6 @@ export const ETH_TOKEN_ADDRESS =
 export const ARGENT_ACCOUNT_CLASS_HASH =
   '0x029927c8af6bccf3f6fda035981e765a7bdbf18a2dc0d630494f8758aa908e2b';
 
+export { SUPPORTED_SPEC_VERSIONS, type SupportedSpecVersion } from './specVersions';
+
 export type { AccountRecord, Erc20Token, TransactionRecord, TransactionStatus } from './records';

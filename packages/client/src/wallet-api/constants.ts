@@ -10,6 +10,9 @@ import type {
   SpecVersion,
 } from '@starknet-io/types-js';
 
+// The snap's list itself, from its own small module (a dapp bundle carries these two strings).
+import { SUPPORTED_SPEC_VERSIONS as SNAP_SPEC_VERSIONS } from '@l2wallet/starknet-constants/dist/specVersions';
+
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID, type ChainId } from '../types';
 
 export type { StarknetWindowObject, WalletEventHandlers } from '@starknet-io/types-js';
@@ -24,7 +27,7 @@ export type WalletResult<T extends WalletRequestType> = RpcTypeToMessageMap[T]['
 /** Wallet API versions this object implements (`api_version` accepts these, with any patch). */
 export const SUPPORTED_WALLET_API_VERSIONS = ['0.7', '0.8'] as const satisfies API_VERSION[];
 /** Starknet JSON-RPC versions the snap speaks to its node. */
-export const SUPPORTED_SPEC_VERSIONS = ['0.9', '0.10'] as const satisfies SpecVersion[];
+export const SUPPORTED_SPEC_VERSIONS = SNAP_SPEC_VERSIONS satisfies readonly SpecVersion[];
 /** The wallet API requests this object answers. */
 export const WALLET_API_METHODS = [
   'wallet_getPermissions',

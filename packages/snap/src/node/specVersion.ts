@@ -1,11 +1,14 @@
 /**
- * The Starknet JSON-RPC versions the snap speaks. A node is asked `starknet_specVersion` once
- * per network per snap execution, before its first answer is used; any other version is a
- * clear, non-retryable error on every method that needs the node.
+ * The Starknet JSON-RPC versions the snap speaks (@l2wallet/starknet-constants, the one list the
+ * dapp client answers to wallet_supportedSpecs too). A node is asked `starknet_specVersion` once
+ * per network per snap execution, before its first answer is used; any other version is a clear,
+ * non-retryable error on every method that needs the node.
  */
+import { SUPPORTED_SPEC_VERSIONS } from '@l2wallet/starknet-constants';
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
-export const SUPPORTED_SPEC_VERSIONS = ['0.9.x', '0.10.x'] as const;
+/** The supported versions as the snap names them: any patch of each. */
+const SUPPORTED = SUPPORTED_SPEC_VERSIONS.map((version) => `${version}.x`);
 
 /** What differs between the supported versions, as far as the snap's requests go. */
 export type SpecSupport = {
@@ -15,11 +18,11 @@ export type SpecSupport = {
 };
 
 export function specSupport(version: unknown): SpecSupport | undefined {
-  const match = typeof version === 'string' ? /^0\.(\d+)\.\d+/u.exec(version.trim()) : null;
-  const minor = match ? Number(match[1]) : NaN;
-  if (minor !== 9 && minor !== 10) {
+  const match = typeof version === 'string' ? /^(\d+\.\d+)\.\d+/u.exec(version.trim()) : null;
+  if (!match || !(SUPPORTED_SPEC_VERSIONS as readonly string[]).includes(match[1])) {
     return undefined;
   }
+  const minor = Number(match[1].split('.')[1]);
   return { version: String(version).trim(), eventAddressList: minor >= 10 };
 }
 
@@ -27,11 +30,11 @@ export function unsupportedSpecVersion(host: string, version: unknown): Error {
   const found =
     typeof version === 'string' && version.length <= 40 ? version : 'an unknown version';
   return new ResourceUnavailableError(
-    `The Starknet node (${host}) speaks JSON-RPC ${found}; the snap supports ${SUPPORTED_SPEC_VERSIONS.join(' and ')}. Point the snap at a node (or a versioned path such as /rpc/v0_10) that serves one of these.`,
+    `The Starknet node (${host}) speaks JSON-RPC ${found}; the snap supports ${SUPPORTED.join(' and ')}. Point the snap at a node (or a versioned path such as /rpc/v0_10) that serves one of these.`,
     {
       retryable: false,
       specVersion: found,
-      supportedSpecVersions: [...SUPPORTED_SPEC_VERSIONS],
+      supportedSpecVersions: SUPPORTED,
     },
   );
 }
