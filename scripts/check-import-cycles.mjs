@@ -242,20 +242,13 @@ function layerOf(layers, unit) {
   return wildcard;
 }
 
-/**
- * Packages whose folder cycles are being untangled right now (issue 26): reported, not yet
- * failing. Empty this list when they land; it must be empty on main.
- */
-const FOLDER_CYCLES_BEING_UNTANGLED = new Set([]);
-
-/** Each broken rule 2 and 3, as lines to print (a line starting `warning:` does not fail). */
+/** Each broken rule 2 and 3, as lines to print. */
 export function folderRuleBreaks(graph) {
   const breaks = [];
   for (const [pkg, units] of unitGraphs(graph)) {
     for (const component of cycles(units.graph)) {
       const loop = loopThrough(units.graph, component[0], new Set(component));
-      const warning = FOLDER_CYCLES_BEING_UNTANGLED.has(pkg) ? 'warning: ' : '';
-      breaks.push(`${warning}folder cycle in packages/${pkg}/src: ${loop.join(' -> ')}`);
+      breaks.push(`folder cycle in packages/${pkg}/src: ${loop.join(' -> ')}`);
       for (let i = 0; i + 1 < loop.length; i += 1) {
         breaks.push(`  ${units.why.get(`${loop[i]} -> ${loop[i + 1]}`)}`);
       }
@@ -309,10 +302,8 @@ if (isMain) {
     console.error(`${found.length} import cycle(s): move the shared piece into its own module.`);
   }
   const breaks = folderRuleBreaks(graph);
-  if (breaks.every((line) => line.startsWith('warning: ') || line.startsWith('  '))) {
-    for (const line of breaks) console.log(line);
-    const untangling = breaks.length > 0 ? ' (but for the warnings above)' : '';
-    console.log(`folders: no cycle${untangling}, and every declared layer imports only downward`);
+  if (breaks.length === 0) {
+    console.log('folders: no cycle, and every declared layer imports only downward');
   } else {
     failed = true;
     for (const line of breaks) console.error(line);
