@@ -16,6 +16,7 @@ import {
   dialogText,
   expectedAccount,
   expectError,
+  jsonParams,
   MAINNET,
   OTHER_SRP,
   pad,
@@ -523,6 +524,46 @@ describe('SNIP-9 outside execution', () => {
       -32602,
       /"typedDataMessage\.message\.calls_len" must equal the number of calls/u,
     );
+  });
+
+  it('is shown as its calls whatever spelling its domain name hashes from (decimal, 64-digit hex, 0X)', async () => {
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const snap = await snapForDapp([0]);
+    const honest = JSON.parse(
+      JSON.stringify(
+        outsideExecution.getTypedData(
+          TESTNET,
+          { caller: 'ANY_CALLER', execute_after: NOW, execute_before: NOW + 3600 },
+          '0x7',
+          calls.slice(0, 1),
+          '1',
+        ),
+      ),
+    ) as TypedData;
+    const name = BigInt(`0x${Buffer.from('Account.execute_from_outside').toString('hex')}`);
+    const expected = typedData.getMessageHash(honest, account.address);
+    for (const spelled of [
+      name.toString(),
+      `0x${name.toString(16).padStart(64, '0')}`,
+      `0X${name.toString(16)}`,
+    ]) {
+      const disguised = { ...honest, domain: { ...honest.domain, name: spelled } };
+      // starknet.js (and the account) hash it as the real thing...
+      expect(typedData.getMessageHash(disguised, account.address)).toBe(expected);
+      const pending = snap.request({
+        origin: ORIGIN,
+        method: 'l2_signMessage',
+        params: { typedDataMessage: jsonParams(disguised), address: account.address },
+      });
+      const ui = asConfirmation(await pending.getInterface());
+      // ...so the snap shows it as the calls it allows, with the warning.
+      const text = dialogText(ui.content);
+      expect(text).toContain('An outside execution (SNIP-9, version 1)');
+      expect(text).toContain('Whoever holds this signature can run the calls below');
+      expect(text).toContain('Call 1 of 1: transfer');
+      await ui.cancel();
+      expectError(await pending, 4001);
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import type { Erc20Token } from '@l2wallet/starknet-constants';
 import { findTokenIn } from '../tokens';
 import { formatUnits } from '../units';
 import type { TypedDataValue } from '.';
-import { hashedFelt, isPlainObject, shortString, structMembers } from './types';
+import { domainTypeName, hashedFelt, isPlainObject, structMembers } from './types';
 
 export const OUTSIDE_EXECUTION_DOMAIN = 'Account.execute_from_outside';
 /** The caller value that lets any account submit the execution ('ANY_CALLER' as a short string). */
@@ -25,6 +25,8 @@ export type OutsideCallView = {
   token?: Erc20Token;
   functionName: string;
   selector: string;
+  /** Every calldata felt as hashed (hex). */
+  calldata: string[];
   /** Decoded arguments, or every calldata felt. */
   args: [label: string, value: string][];
 };
@@ -63,17 +65,28 @@ function hex(value: bigint): string {
   return `0x${value.toString(16)}`;
 }
 
-/** The domain's name as text, whether given as a string or as a short-string felt. */
-function domainName(data: TypedDataValue): string | undefined {
-  const { name } = data.domain;
-  if (typeof name !== 'string') {
-    return undefined;
-  }
-  return shortString(name) ?? name;
-}
+/** OUTSIDE_EXECUTION_DOMAIN as the short-string felt an account hashes. */
+const OUTSIDE_EXECUTION_NAME = BigInt(
+  `0x${[...OUTSIDE_EXECUTION_DOMAIN].map((char) => char.charCodeAt(0).toString(16)).join('')}`,
+);
 
+/**
+ * Whether the typed data is a SNIP-9 outside execution: decided by the felt its domain's `name`
+ * hashes to (its declared type, read as starknet.js encodes it), so no spelling of that name
+ * (text, decimal, hex of any length, "0X") passes as an ordinary message.
+ */
 export function isOutsideExecution(data: TypedDataValue): boolean {
-  return domainName(data) === OUTSIDE_EXECUTION_DOMAIN;
+  const type = structMembers(data, domainTypeName(data))?.find(
+    (member) => member.name === 'name',
+  )?.type;
+  if (type === undefined || data.domain.name === undefined) {
+    return false;
+  }
+  try {
+    return hashedFelt(data, type, data.domain.name) === OUTSIDE_EXECUTION_NAME;
+  } catch {
+    return false;
+  }
 }
 
 function decodeArgs(
@@ -157,6 +170,7 @@ function readCall(
     ...(token ? { token } : {}),
     functionName,
     selector: hex(selector),
+    calldata: calldata.map(hex),
     args: decodeArgs(functionName, calldata, token, tokens),
   };
 }
