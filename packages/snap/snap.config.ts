@@ -61,6 +61,11 @@ const config: SnapConfig = {
       process.env.SNAP_MAINNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_EXPLORER_URL,
     SNAP_TESTNET_EXPLORER_URL:
       process.env.SNAP_TESTNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_EXPLORER_URL,
+    // SNIP-29 paymasters (fees in another token); AVNU's public ones by default.
+    SNAP_MAINNET_PAYMASTER_URL:
+      process.env.SNAP_MAINNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_PAYMASTER_URL,
+    SNAP_TESTNET_PAYMASTER_URL:
+      process.env.SNAP_TESTNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_PAYMASTER_URL,
     // How long the chain methods wait for one node or explorer answer (src/chain/rpc.ts).
     SNAP_RPC_TIMEOUT_MS: process.env.SNAP_RPC_TIMEOUT_MS ?? '20000',
   },

@@ -20,8 +20,16 @@ export interface CountingProxy {
   reset(): void;
   /** Forwards from now on to another server (the same path and query). */
   retarget(targetUrl: string): void;
+  /**
+   * From now on, rewrites the JSON answer of every POST (a lying upstream): `rewrite` gets the
+   * parsed answer and request and returns what the client receives; undefined stops rewriting.
+   */
+  rewriteAnswers(rewrite: AnswerRewrite | undefined): void;
   stop(): Promise<void>;
 }
+
+/** Turns an upstream's parsed JSON answer into the one the client gets. */
+export type AnswerRewrite = (answer: unknown, request: unknown) => unknown;
 
 function methodsOf(body: string): string[] {
   try {
@@ -35,7 +43,9 @@ function methodsOf(body: string): string[] {
 /**
  * An HTTP pass-through to `targetUrl` on 127.0.0.1 (a free port unless `port`) that records
  * every request it forwards, to count a client's round trips: JSON-RPC POSTs with the methods
- * they carried (a batch as one request), and any other request by method and path.
+ * they carried (a batch as one request), and any other request by method and path. It can also
+ * rewrite the answers it passes on (rewriteAnswers), to test a client against an upstream that
+ * lies.
  */
 export async function startCountingProxy(
   targetUrl: string,
@@ -43,6 +53,7 @@ export async function startCountingProxy(
 ): Promise<CountingProxy> {
   const entries: ProxiedRequest[] = [];
   let target = new URL(targetUrl);
+  let rewrite: AnswerRewrite | undefined;
   const server = await serveHttp(
     (request, response, body) =>
       new Promise<void>((done) => {
@@ -63,12 +74,33 @@ export async function startCountingProxy(
             headers: { ...request.headers, host: target.host },
           },
           (answer) => {
-            response.writeHead(answer.statusCode ?? 502, {
-              ...answer.headers,
-              'access-control-allow-origin': '*',
+            const lie = method === 'POST' ? rewrite : undefined;
+            if (!lie) {
+              response.writeHead(answer.statusCode ?? 502, {
+                ...answer.headers,
+                'access-control-allow-origin': '*',
+              });
+              answer.pipe(response);
+              answer.on('end', done);
+              return;
+            }
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => {
+              let text = Buffer.concat(chunks).toString('utf8');
+              try {
+                text = JSON.stringify(lie(JSON.parse(text), JSON.parse(body)));
+              } catch {
+                // Not JSON either way: passed on as it came.
+              }
+              const { 'content-length': _length, ...headers } = answer.headers;
+              response.writeHead(answer.statusCode ?? 502, {
+                ...headers,
+                'access-control-allow-origin': '*',
+              });
+              response.end(text);
+              done();
             });
-            answer.pipe(response);
-            answer.on('end', done);
           },
         );
         upstream.on('error', () => {
@@ -89,6 +121,9 @@ export async function startCountingProxy(
     reset: () => void entries.splice(0, entries.length),
     retarget: (url) => {
       target = new URL(url);
+    },
+    rewriteAnswers: (next) => {
+      rewrite = next;
     },
     stop: server.close,
   };

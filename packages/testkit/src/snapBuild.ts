@@ -34,13 +34,13 @@ export const STARKNET_SNAP_DIR = path.join(REPO_ROOT, 'packages/snap');
 export const TEST_SNAP_RPC_TIMEOUT_MS = 4000;
 
 /**
- * The Starknet snap built for tests: Testnet's node at `rpcUrl` and its explorer at
- * `explorerUrl` (a closed port unless given), Mainnet at a closed port, so a test never reaches
- * a public node; the node timeout TEST_SNAP_RPC_TIMEOUT_MS. `extra` adds or replaces build
- * variables (say, SNAP_RPC_TIMEOUT_MS).
+ * The Starknet snap built for tests: Testnet's node at `rpcUrl`, its explorer at `explorerUrl`
+ * and its SNIP-29 paymaster at `paymasterUrl` (a closed port unless given), Mainnet's at a closed
+ * port, so a test never reaches a public node or AVNU; the node timeout TEST_SNAP_RPC_TIMEOUT_MS.
+ * `extra` adds or replaces build variables (say, SNAP_RPC_TIMEOUT_MS).
  */
 export function starknetSnapBuild(
-  testnet: { rpcUrl: string; explorerUrl?: string },
+  testnet: { rpcUrl: string; explorerUrl?: string; paymasterUrl?: string },
   extra: Record<string, string> = {},
 ): SnapBuildOptions {
   return {
@@ -48,8 +48,10 @@ export function starknetSnapBuild(
     env: {
       SNAP_MAINNET_RPC_URL: `${CLOSED_URL}/rpc`,
       SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
+      SNAP_MAINNET_PAYMASTER_URL: CLOSED_URL,
       SNAP_TESTNET_RPC_URL: testnet.rpcUrl,
       SNAP_TESTNET_EXPLORER_URL: testnet.explorerUrl ?? CLOSED_URL,
+      SNAP_TESTNET_PAYMASTER_URL: testnet.paymasterUrl ?? CLOSED_URL,
       SNAP_RPC_TIMEOUT_MS: String(TEST_SNAP_RPC_TIMEOUT_MS),
       ...extra,
     },

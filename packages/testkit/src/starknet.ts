@@ -72,6 +72,15 @@ export async function mintStrk(
   await rpc(devnetRpcUrl, 'devnet_mint', { address, amount: amount.toString(), unit: 'FRI' });
 }
 
+/** Mints `amount` ETH (in wei) to `address` on a devnet. */
+export async function mintEth(
+  devnetRpcUrl: string,
+  address: string,
+  amount: bigint,
+): Promise<void> {
+  await rpc(devnetRpcUrl, 'devnet_mint', { address, amount: amount.toString(), unit: 'WEI' });
+}
+
 /**
  * A token of one's own on a packages/devnet node: the devnet's ERC-20 class (read off the STRK
  * token) deployed through the UDC by its first predeployed account, with `supply` sent to

@@ -129,8 +129,9 @@ export function scanned(answers: AccountAnswers): { deployed: boolean; hasBalanc
  * THE one way a deployment is saved, inside a state update: the account's record on `chainId`
  * (created there when the snap knew the account on another network only, its derived fields
  * refreshed) with the deployment's hash, and, when this snap `sent` the deployment, its
- * transaction record. A hash found elsewhere (the explorer, '' when none) never replaces a known
- * one; a deployment this snap sent always does.
+ * transaction record (unless `record` is false: a relayer's transaction that also runs calls is
+ * recorded as that invoke). A hash found elsewhere (the explorer, '' when none) never replaces a
+ * known one; a deployment this snap sent always does.
  */
 export function noteDeployment(
   state: SnapState,
@@ -138,20 +139,21 @@ export function noteDeployment(
   chainId: string,
   deployTxnHash: string,
   sent: boolean,
+  record = sent,
 ): AccountRecord {
   const known = findAccount(state, chainId, key.address)?.deployTxnHash ?? '';
   const hash = deployTxnHash ? toHex(deployTxnHash) : '';
-  const record = upsertAccount(state, {
+  const account = upsertAccount(state, {
     ...accountRecordFor(key, chainId),
     deployTxnHash: sent ? hash : known || hash,
   });
-  if (sent) {
+  if (sent && record) {
     upsertTransaction(
       state,
       deployRecord(deployTxnHash, key.address, key.constructorCalldata, chainId),
     );
   }
-  return record;
+  return account;
 }
 
 /** noteDeployment in its own state update. */
@@ -160,6 +162,9 @@ export async function saveDeployment(
   chainId: string,
   deployTxnHash: string,
   sent: boolean,
+  record = sent,
 ): Promise<AccountRecord> {
-  return stateStore.update((state) => noteDeployment(state, key, chainId, deployTxnHash, sent));
+  return stateStore.update((state) =>
+    noteDeployment(state, key, chainId, deployTxnHash, sent, record),
+  );
 }

@@ -12,8 +12,10 @@ import { getChain } from '../node/chain';
 import { findDeployTxnHash } from '../node/explorer';
 import { findAccount, stateStore } from '../state';
 import { confirm, DeployAccountScreen } from '../ui';
+import type { FeeMode } from '../starknet/paymaster';
+import { rawCall } from '../ui';
 import { saveDeployment } from './accounts';
-import { prepareSend, requireFunds, send } from './send';
+import { prepareSend, relayedFee, requireFunds, send } from './send';
 
 export type DeployResult = { address: string; transaction_hash: string };
 
@@ -33,27 +35,42 @@ async function recordDeployed(
   return { address: key.address, transaction_hash: record.deployTxnHash };
 }
 
-/** The site at `origin` was granted `index` already (methods/createAccount.ts). */
+/**
+ * The site at `origin` was granted `index` already (methods/createAccount.ts). With `feeMode` the
+ * deployment is relayed by the network's paymaster, its fee paid in the gas token.
+ */
 export async function deployAccount(
   index: number,
   chainId: string,
   origin: string,
+  feeMode?: FeeMode,
 ): Promise<DeployResult> {
   const key = await deriveAccountKey(index);
   const chain = getChain(chainId);
-  const [snapshot] = await readAccountSnapshot(chain, key.address, STRK_TOKEN_ADDRESS);
+  const [snapshot] = await readAccountSnapshot(
+    chain,
+    key.address,
+    feeMode?.gasToken ?? STRK_TOKEN_ADDRESS,
+  );
   if (snapshot.deployed) {
     return recordDeployed(key, chainId);
   }
-  const prepared = await prepareSend(chain, key, { kind: 'deploy' }, undefined, { snapshot });
+  const prepared = await prepareSend(
+    chain,
+    key,
+    { kind: 'deploy' },
+    feeMode ? { feeMode, blockIdentifier: undefined } : undefined,
+    { snapshot },
+  );
   requireFunds(prepared, 'the account deployment');
   const approved = await confirm(
     origin,
     DeployAccountScreen({
       address: key.address,
       network: chain.network,
-      maxCharge: prepared.plan.maxCharge,
-      estimatedFee: prepared.plan.overallFee,
+      ...(prepared.route === 'paymaster'
+        ? { fee: { relayed: relayedFee(prepared) }, calls: prepared.calls.map(rawCall) }
+        : { fee: { maxCharge: prepared.plan.maxCharge, estimatedFee: prepared.plan.overallFee } }),
     }),
   );
   if (!approved) {

@@ -4,13 +4,21 @@
  * account's deployment alone (l2_createAccount with deploy: true).
  *
  * prepareSend reads the account (one batch: deployed? nonce, fee-token balance) and plans the
- * fee (fees.ts: one estimate); the method shows the dialog; send signs and submits under the
- * account's lock with the next nonce, and stores the records. Round trips: one batch and one
- * estimate before the dialog; after approval one read (the nonce, or deployed? and nonce when the
- * deployment goes first; none with the caller's nonce) and one submission per transaction.
+ * fee; the method shows the dialog; send signs, submits and stores the records. Two routes,
+ * chosen by `details.feeMode`:
+ * - `v3` (no fee mode): fees.ts plans the bounds (one estimate); send submits v3 transactions
+ *   under the account's lock with the next nonce. Round trips: one batch and one estimate before
+ *   the dialog; after approval one read (the nonce, or deployed? and nonce when the deployment
+ *   goes first; none with the caller's nonce) and one submission per transaction.
+ * - `paymaster` (`{mode: 'default', gasToken}`): the network's SNIP-29 paymaster builds an outside
+ *   execution of the calls (deploy_and_invoke for an account not deployed yet) with the fee as a
+ *   gas token transfer; it is checked against the calls before the dialog (starknet/paymaster.ts)
+ *   and, once approved, signed and handed back for a relayer to submit. Round trips: one batch
+ *   and one build before the dialog, one execute after.
  */
 import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
-import { InvalidInputError } from '@metamask/snaps-sdk';
+import { InvalidInputError, ResourceUnavailableError } from '@metamask/snaps-sdk';
+import { validate } from 'superstruct';
 
 import type { AccountKey } from '../keys';
 import { signHash } from '../keys/signing';
@@ -20,8 +28,10 @@ import {
   readNonce,
   type AccountSnapshot,
 } from '../node/accounts';
-import type { BatchResult, RpcCall } from '../node/client';
+import { unavailability, type BatchResult, type RpcCall } from '../node/client';
 import type { ChainContext } from '../node/chain';
+import type { BuiltTransaction } from '../node/paymaster';
+import { readTokenMetadata } from '../node/tokens';
 import {
   localDeployHash,
   nextNonce,
@@ -30,14 +40,25 @@ import {
   withAccountLock,
 } from '../node/nonces';
 import { submitTransaction } from '../node/submit';
+import { invalidParams } from '../errors';
 import {
   estimateDetails,
   givenBounds,
   givenDetails,
+  V3_ONLY_MEMBERS,
   type TxDetails,
   type V3Details,
 } from '../starknet/details';
 import type { ResourceBounds } from '../starknet/fees';
+import {
+  buildRequest,
+  checkRelayedExecution,
+  executionParameters,
+  NotAsApproved,
+  type FeeMode,
+  type PaymasterDeployment,
+  type RelayedFee,
+} from '../starknet/paymaster';
 import { declareRecord, invokeRecord } from '../starknet/records';
 import {
   declareTransaction,
@@ -50,9 +71,13 @@ import {
   type TxCall,
   type TxVersion,
 } from '../starknet/transaction';
-import { formatStrk } from '../starknet/units';
-import { stateStore, upsertTransaction, type TransactionRecord } from '../state';
-import type { TransactionFieldsView } from '../ui';
+import { TypedDataStruct, typedDataHash, type TypedDataValue } from '../starknet/typedData';
+import { requireSignable } from '../starknet/typedData/check';
+import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/outsideExecution';
+import { findTokenIn } from '../starknet/tokens';
+import { formatUnits } from '../starknet/units';
+import { stateStore, tokensOf, upsertTransaction, type TransactionRecord } from '../state';
+import type { RelayedFeeView, SendFeeView, TransactionFieldsView } from '../ui';
 import { saveDeployment } from './accounts';
 import { planFees, type FeePlan, type PlannedTransaction } from './fees';
 
@@ -63,7 +88,7 @@ export type SendRequest =
   /** The account's deployment alone. */
   | { kind: 'deploy' };
 
-export type PreparedSend = {
+type PreparedCommon = {
   chain: ChainContext;
   key: AccountKey;
   request: SendRequest;
@@ -71,12 +96,34 @@ export type PreparedSend = {
   snapshot: AccountSnapshot;
   /** The account's deployment is sent first (or is the request). */
   includeDeploy: boolean;
+};
+
+/** A send as v3 transactions the account signs and the snap submits, fees in STRK. */
+export type PreparedV3 = PreparedCommon & {
+  route: 'v3';
   /** The nonce of the request's transaction: the caller's, or the account's next as read now. */
   nonce: bigint;
   fixedNonce?: bigint | undefined;
   /** The fee plan: bounds of [deployment?, request's transaction?] in that order. */
   plan: FeePlan;
 };
+
+/** A send relayed by the network's paymaster, the fee paid in a gas token. */
+export type PreparedRelayed = PreparedCommon & {
+  route: 'paymaster';
+  feeMode: FeeMode;
+  /** The calls the account signs before the fee transfer. */
+  calls: readonly TxCall[];
+  deployment?: PaymasterDeployment | undefined;
+  built: BuiltTransaction;
+  typedData: TypedDataValue;
+  /** The hash the account signs. */
+  messageHash: string;
+  fee: RelayedFee;
+  gasToken: { symbol: string; decimals: number };
+};
+
+export type PreparedSend = PreparedV3 | PreparedRelayed;
 
 export type SendOptions = {
   /** Reads the snapshot goes out with (one batch); their answers come back as they are. */
@@ -143,6 +190,26 @@ function requestTransaction(
   }
 }
 
+/** Refuses the TxDetails members a relayed transaction cannot carry. */
+function requireRelayable(request: SendRequest, details: TxDetails, field: string): FeeMode {
+  const feeMode = details.feeMode as FeeMode;
+  if (request.kind === 'declare') {
+    throw invalidParams(
+      `${field}.feeMode`,
+      'is not available for a declaration: a paymaster relays calls, and a class is declared by the account itself (fees in STRK)',
+    );
+  }
+  for (const member of V3_ONLY_MEMBERS) {
+    if (details[member] !== undefined) {
+      throw invalidParams(
+        `${field}.${member}`,
+        'does not apply with feeMode: a relayer sends the transaction and the account signs only its calls and the fee transfer',
+      );
+    }
+  }
+  return feeMode;
+}
+
 /** Reads the account and plans the fee of `request`: everything the dialog shows. */
 export async function prepareSend(
   chain: ChainContext,
@@ -151,19 +218,39 @@ export async function prepareSend(
   details: TxDetails | undefined,
   options: SendOptions = {},
 ): Promise<PreparedSend> {
-  const chainId = chain.network.chainId;
+  const field = options.field ?? 'details';
+  const feeMode = details?.feeMode ? requireRelayable(request, details, field) : undefined;
   let { snapshot } = options;
   if (!snapshot) {
     let also: BatchResult[];
     [snapshot, also] = await readAccountSnapshot(
       chain,
       key.address,
-      STRK_TOKEN_ADDRESS,
+      feeMode?.gasToken ?? STRK_TOKEN_ADDRESS,
       options.also,
     );
     options.check?.(snapshot, also);
   }
-  const includeDeploy = request.kind === 'deploy' || !snapshot.deployed;
+  const common = {
+    chain,
+    key,
+    request,
+    details,
+    snapshot,
+    includeDeploy: request.kind === 'deploy' || !snapshot.deployed,
+  };
+  return feeMode
+    ? prepareRelayed(common, feeMode)
+    : prepareV3(common, options.alwaysEstimate, field);
+}
+
+async function prepareV3(
+  common: PreparedCommon,
+  alwaysEstimate: boolean | undefined,
+  field: string,
+): Promise<PreparedV3> {
+  const { chain, key, request, details, includeDeploy, snapshot } = common;
+  const chainId = chain.network.chainId;
   const fixedNonce = request.kind === 'deploy' ? undefined : details?.nonce;
   const nonce = fixedNonce ?? (includeDeploy ? 1n : snapshot.nonce);
   const transactions: PlannedTransaction[] = [];
@@ -187,41 +274,139 @@ export async function prepareSend(
   const plan = await planFees(chain, transactions, {
     maxFee: details?.maxFee,
     skipValidate: details?.skipValidate,
-    alwaysEstimate: options.alwaysEstimate,
-    field: options.field ?? 'details',
+    alwaysEstimate,
+    field,
     sign: (tx) => sign(key, tx),
   });
-  return { chain, key, request, details, snapshot, includeDeploy, nonce, fixedNonce, plan };
+  return { ...common, route: 'v3', nonce, fixedNonce, plan };
+}
+
+/** The paymaster built something the snap will not sign: -32002, nothing signed or sent. */
+function notSigned(chain: ChainContext, reason: string): Error {
+  return new ResourceUnavailableError(
+    `The paymaster (${chain.paymaster.host}) built an outside execution the snap will not sign: ${reason}. Nothing was signed or sent.`,
+    { retryable: false, reason: 'not as approved' },
+  );
+}
+
+/**
+ * A deployment alone carries no fee transfer, so SNIP-29 relays it only sponsored: with a gas
+ * token the account's deployment goes with one call, a read of its own balance of that token.
+ */
+function deploymentCall(key: AccountKey, gasToken: string): TxCall {
+  return { contractAddress: gasToken, entrypoint: 'balance_of', calldata: [key.address] };
+}
+
+async function prepareRelayed(common: PreparedCommon, feeMode: FeeMode): Promise<PreparedRelayed> {
+  const { chain, key, request, includeDeploy } = common;
+  const chainId = chain.network.chainId;
+  const calls = request.kind === 'invoke' ? request.calls : [deploymentCall(key, feeMode.gasToken)];
+  const deployment: PaymasterDeployment | undefined = includeDeploy
+    ? {
+        address: key.address,
+        class_hash: key.classHash,
+        salt: key.addressSalt,
+        calldata: key.constructorCalldata,
+        version: 1,
+      }
+    : undefined;
+  const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
+  const tokens = tokensOf(await stateStore.read(), chainId);
+  const [built, token] = await Promise.all([
+    chain.paymaster.buildTransaction(transaction, parameters),
+    findTokenIn(tokens, feeMode.gasToken) ?? readTokenMetadata(chain, feeMode.gasToken),
+  ]);
+  if (built.type !== transaction.type) {
+    throw notSigned(chain, `it built a ${built.type} where ${String(transaction.type)} was asked`);
+  }
+  const [invalid, typedData] = validate(built.typedData, TypedDataStruct);
+  if (invalid || !isOutsideExecution(typedData)) {
+    throw notSigned(chain, 'its typed data is not a SNIP-9 outside execution');
+  }
+  let fee: RelayedFee;
+  let messageHash: string;
+  try {
+    // As any typed data the snap signs: bound to this network, only declared members, no
+    // redeclared basic type; then read as it is hashed and compared with the approved calls.
+    requireSignable(typedData, chainId);
+    const view = readOutsideExecution(typedData, tokens);
+    fee = checkRelayedExecution(
+      view,
+      calls,
+      feeMode.gasToken,
+      built.fee.suggestedMaxFeeInGasToken,
+      Math.floor(Date.now() / 1000),
+    );
+    messageHash = typedDataHash(typedData, key.address, 'typed_data');
+  } catch (error) {
+    throw notSigned(
+      chain,
+      error instanceof NotAsApproved || error instanceof Error
+        ? error.message.replace(/^Invalid params: /u, '')
+        : 'its typed data cannot be read',
+    );
+  }
+  return {
+    ...common,
+    route: 'paymaster',
+    feeMode,
+    calls,
+    deployment,
+    built,
+    typedData,
+    messageHash,
+    fee,
+    gasToken: { symbol: token.symbol, decimals: token.decimals },
+  };
 }
 
 /** Fails before any dialog when the account cannot pay the most the transactions may cost. */
 export function requireFunds(prepared: PreparedSend, what: string): void {
-  const { snapshot, plan, key } = prepared;
+  const { snapshot, key } = prepared;
   const balance = snapshot.feeBalance;
-  const needed = plan.maxCharge;
+  const [needed, symbol, decimals, unit] =
+    prepared.route === 'v3'
+      ? [prepared.plan.maxCharge, 'STRK', 18, 'FRI']
+      : [prepared.fee.amount, prepared.gasToken.symbol, prepared.gasToken.decimals, 'units'];
   if (balance >= needed) {
     return;
   }
   const missing = needed - balance;
+  const amount = (value: bigint): string => formatUnits(value, decimals, symbol);
   throw new InvalidInputError(
-    `Not enough STRK to pay for ${what}: fund the account ${key.address} with at least ${formatStrk(missing)} (${missing} FRI). It holds ${formatStrk(balance)} and the maximum fee is ${formatStrk(needed)} (${needed} FRI).`,
+    `Not enough ${symbol} to pay for ${what}: fund the account ${key.address} with at least ${amount(missing)} (${missing} ${unit}). It holds ${amount(balance)} and the maximum fee is ${amount(needed)} (${needed} ${unit}).`,
     {
       address: key.address,
       balance: balance.toString(10),
       maxFee: needed.toString(10),
       missing: missing.toString(10),
-      unit: 'FRI',
+      unit: prepared.route === 'v3' ? 'FRI' : symbol,
     },
   );
 }
 
 /** The bounds of the request's own transaction. */
-function ownBounds(prepared: PreparedSend): ResourceBounds {
+function ownBounds(prepared: PreparedV3): ResourceBounds {
   return prepared.plan.bounds[prepared.plan.bounds.length - 1];
 }
 
-/** What the transaction dialog shows of the request's own transaction and the fee. */
-export function sendFields(prepared: PreparedSend): TransactionFieldsView {
+/** What a dialog shows of a relayed transaction's fee and relayer. */
+export function relayedFee(prepared: PreparedRelayed): RelayedFeeView {
+  const { fee, built, gasToken, chain } = prepared;
+  return {
+    ...gasToken,
+    maxFee: fee.amount,
+    estimatedFee: built.fee.estimatedFeeInGasToken,
+    paymasterHost: chain.paymaster.host,
+    relayer: fee.caller,
+    recipient: fee.recipient,
+    validUntil: fee.executeBefore,
+    deploys: prepared.includeDeploy,
+  };
+}
+
+/** What a dialog shows of a v3 transaction: the request's own, and the fee of all. */
+export function transactionFields(prepared: PreparedV3): TransactionFieldsView {
   const base = givenDetails(prepared.details);
   return {
     ...base,
@@ -231,6 +416,13 @@ export function sendFields(prepared: PreparedSend): TransactionFieldsView {
     maxCharge: prepared.plan.maxCharge,
     estimatedFee: prepared.plan.overallFee,
   };
+}
+
+/** The fee part of a sending dialog, on either route. */
+export function sendFields(prepared: PreparedSend): SendFeeView {
+  return prepared.route === 'paymaster'
+    ? { relayed: relayedFee(prepared) }
+    : { fields: transactionFields(prepared) };
 }
 
 export type SendOutcome = {
@@ -248,7 +440,7 @@ const ACTIONS: Record<SendRequest['kind'], string> = {
   deploy: 'Account deployment',
 };
 
-/** The record of the request's own transaction. */
+/** The record of the request's own transaction (a deployment alone: saveDeployment's). */
 function recordOf(prepared: PreparedSend, transactionHash: string): TransactionRecord | undefined {
   const { request, key, chain } = prepared;
   switch (request.kind) {
@@ -267,16 +459,30 @@ function recordOf(prepared: PreparedSend, transactionHash: string): TransactionR
 }
 
 /**
- * Signs and sends what prepareSend planned, after the user approved it, and stores the records.
+ * Signs and sends what prepareSend planned, after the user approved it, and stores the records
+ * (the hash is the relayer's on the paymaster route).
+ */
+export async function send(prepared: PreparedSend): Promise<SendOutcome> {
+  const outcome = prepared.route === 'v3' ? await sendV3(prepared) : await sendRelayed(prepared);
+  const record = outcome.transactionHash ? recordOf(prepared, outcome.transactionHash) : undefined;
+  if (record) {
+    await stateStore.update((state) => {
+      upsertTransaction(state, record);
+    });
+  }
+  return outcome;
+}
+
+/**
  * Under the account's lock: the deployment first when the account is still not deployed (checked
  * again there: another approved request may have deployed it since), saved as soon as the node
  * takes it; then the request's transaction with the caller's nonce or the next one.
  */
-export async function send(prepared: PreparedSend): Promise<SendOutcome> {
+async function sendV3(prepared: PreparedV3): Promise<SendOutcome> {
   const { chain, key, request, details } = prepared;
   const chainId = chain.network.chainId;
   const [deployBounds] = prepared.plan.bounds;
-  const outcome = await withAccountLock(chainId, key.address, async (): Promise<SendOutcome> => {
+  return withAccountLock(chainId, key.address, async (): Promise<SendOutcome> => {
     let chainNonce: bigint | undefined;
     let deployTxnHash: string | undefined;
     if (prepared.includeDeploy) {
@@ -311,11 +517,48 @@ export async function send(prepared: PreparedSend): Promise<SendOutcome> {
     });
     return { transactionHash, deployTxnHash };
   });
-  const record = outcome.transactionHash ? recordOf(prepared, outcome.transactionHash) : undefined;
-  if (record) {
-    await stateStore.update((state) => {
-      upsertTransaction(state, record);
-    });
-  }
-  return outcome;
+}
+
+/**
+ * Signs the checked outside execution and has the paymaster's relayer submit it (with the
+ * account's deployment in the same transaction when it goes first); the relayer's transaction
+ * hash is the send's. Under the account's lock, so a deployment this sends is known to the others.
+ */
+async function sendRelayed(prepared: PreparedRelayed): Promise<SendOutcome> {
+  const { chain, key, request, built } = prepared;
+  const chainId = chain.network.chainId;
+  const invoke = {
+    user_address: key.address,
+    typed_data: built.typedData,
+    signature: signHash(key, prepared.messageHash),
+  };
+  const transaction = prepared.deployment
+    ? { type: 'deploy_and_invoke', invoke, deployment: prepared.deployment }
+    : { type: 'invoke', invoke };
+  return withAccountLock(chainId, key.address, async (): Promise<SendOutcome> => {
+    let transactionHash: string;
+    try {
+      transactionHash = await chain.paymaster.executeTransaction(
+        transaction,
+        executionParameters(prepared.feeMode),
+      );
+    } catch (error) {
+      const { unavailable, timedOut } = unavailability(error);
+      if (unavailable && timedOut) {
+        throw new ResourceUnavailableError(
+          `The paymaster (${chain.paymaster.host}) did not answer in time after the signed execution was sent, so its relayer may have submitted it. It stays valid until ${new Date(Number(prepared.fee.executeBefore) * 1000).toISOString()}: check the account's transactions (l2_getTransactions) before sending it again.`,
+          { retryable: false, timedOut: true },
+        );
+      }
+      throw error;
+    }
+    if (!prepared.deployment) {
+      return { transactionHash };
+    }
+    // The relayer's transaction deploys the account: its nonce stays 0 (an outside execution
+    // does not use the account's nonce).
+    noteDeploySubmitted(chainId, key.address, transactionHash, false);
+    await saveDeployment(key, chainId, transactionHash, true, request.kind === 'deploy');
+    return { transactionHash, deployTxnHash: transactionHash };
+  });
 }

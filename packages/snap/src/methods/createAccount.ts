@@ -1,11 +1,13 @@
 import { boolean, defaulted, optional, type } from 'superstruct';
 
+import { invalidParams } from '../errors';
 import { accountRecordFor } from '../flows/accounts';
 import { deployAccount } from '../flows/deploy';
+import { recordGrant, requireIndexGrant, reserveNewIndex } from '../flows/grants';
 import { deriveAccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
+import { FeeModeStruct } from '../starknet/details';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { recordGrant, requireIndexGrant, reserveNewIndex } from '../flows/grants';
 import { findAccount, stateStore, upsertAccount } from '../state';
 
 /**
@@ -19,17 +21,22 @@ import { findAccount, stateStore, upsertAccount } from '../state';
  * where the user already has it; the account and the grant are stored together, and a decline
  * (4001) stores nothing. An index the site was granted needs no dialog.
  *
- * `deploy: true` also deploys it (flows/deploy.ts) and returns
- * {address, transaction_hash}.
+ * `deploy: true` also deploys it (flows/deploy.ts) and returns {address, transaction_hash}; with
+ * `details.feeMode: {mode: 'default', gasToken}` the paymaster's relayer deploys it and the fee is
+ * paid in that token.
  */
 export const createAccount = defineMethod({
   names: ['createAccount'],
   params: type({
     addressIndex: optional(AddressIndexStruct),
     deploy: defaulted(boolean(), false),
+    details: optional(type({ feeMode: optional(FeeModeStruct) })),
     chainId: OptionalChainIdStruct,
   }),
-  handler: async ({ addressIndex, deploy, chainId }, { origin }) => {
+  handler: async ({ addressIndex, deploy, details, chainId }, { origin }) => {
+    if (details?.feeMode && !deploy) {
+      throw invalidParams('details.feeMode', 'applies only with deploy: true');
+    }
     const reserved = addressIndex === undefined ? await reserveNewIndex(origin) : undefined;
     const index = addressIndex ?? (reserved?.addressIndex as number);
     try {
@@ -45,7 +52,7 @@ export const createAccount = defineMethod({
         if (approved) {
           await stateStore.update((state) => recordGrant(state, origin, [index]));
         }
-        return await deployAccount(index, chainId, origin);
+        return await deployAccount(index, chainId, origin, details?.feeMode);
       }
       const record = await stateStore.update((state) => {
         recordGrant(state, origin, [index]);

@@ -4,7 +4,7 @@ import { any, optional, string, type, union } from 'superstruct';
 
 import { invalidParams, userRejected } from '../errors';
 import { requireOwnAccountKey } from '../flows/accounts';
-import { prepareSend, requireFunds, send, sendFields } from '../flows/send';
+import { prepareSend, requireFunds, send, transactionFields } from '../flows/send';
 import { CLASS_HASH_NOT_FOUND, classCall, getChain } from '../node/chain';
 import { toChainError } from '../node/errors';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
@@ -131,6 +131,9 @@ export const declareContract = defineMethod({
       },
       field: 'invocationsDetails',
     });
+    if (prepared.route !== 'v3') {
+      throw new Error('A declaration is never relayed');
+    }
     requireFunds(prepared, 'the declaration');
     const approved = await confirm(
       origin,
@@ -140,7 +143,7 @@ export const declareContract = defineMethod({
         network: chain.network,
         classHash: declare.classHash,
         compiledClassHash: declare.compiledClassHash,
-        fields: sendFields(prepared),
+        fields: transactionFields(prepared),
       }),
     );
     if (!approved) {

@@ -49,6 +49,9 @@ export const estimateAccountDeployFee = defineMethod({
           }
         },
       });
+      if (prepared.route !== 'v3') {
+        throw new Error('A deployment without a fee mode is never relayed');
+      }
       return prepared.plan.fee;
     } finally {
       reserved?.release();

@@ -13,10 +13,14 @@ import { AddressStruct, CallsStruct, CallStruct, OptionalChainIdStruct } from '.
 import { confirm, decodedCall, ExecuteScreen } from '../ui';
 
 /**
- * l2_executeTxn: estimates, shows the sender, network, every call (decoded with `abis` when
- * given) and the maximum fee, then deploys the account if needed, signs and sends the v3
- * invoke, and records it. Returns {transaction_hash}. The production Starknet snap's names are
- * accepted too: `senderAddress`, `txnInvocation` (one call or a list), `invocationsDetails`.
+ * l2_executeTxn: estimates, shows the sender, network, every call (decoded from the contracts'
+ * classes on chain, else with the site's `abis`) and the maximum fee, then deploys the account if
+ * needed, signs and sends the v3 invoke, and records it (flows/send.ts). With
+ * `details.feeMode: {mode: 'default', gasToken}` the fee is paid in that token through the
+ * network's paymaster instead: its relayer submits the calls (and deploys the account first, in
+ * the same transaction, when it is not deployed). Returns {transaction_hash} (the relayer's on that
+ * route). The production Starknet snap's names are accepted too: `senderAddress`,
+ * `txnInvocation` (one call or a list), `invocationsDetails`.
  */
 export const executeTxn = defineMethod({
   names: ['executeTxn'],
@@ -68,7 +72,7 @@ export const executeTxn = defineMethod({
           return decodedCall(fromChain.decoded ? fromChain : decodeCall(call, abis, 'site'));
         }),
         includeDeploy: prepared.includeDeploy,
-        fields: sendFields(prepared),
+        fee: sendFields(prepared),
       }),
     );
     if (!approved) {

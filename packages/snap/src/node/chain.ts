@@ -1,12 +1,13 @@
 /**
- * Per-network access to the Starknet node: one RpcClient and, when the build names one, one
- * ExplorerClient per network, and the JSON-RPC calls the reads share. Reads that a method needs
- * together go out as one JSON-RPC batch.
+ * Per-network access to the Starknet node: one RpcClient, one PaymasterClient and, when the build
+ * names one, one ExplorerClient per network, and the JSON-RPC calls the reads share. Reads that a
+ * method needs together go out as one JSON-RPC batch.
  */
 import { getNetwork, type Network } from '../starknet/networks';
 import { selectorOf } from '../starknet/selectors';
 import { RpcClient, type RpcCall } from './client';
 import { ExplorerClient } from './explorer';
+import { PaymasterClient } from './paymaster';
 
 export type BlockTag = 'latest' | 'pre_confirmed';
 
@@ -15,6 +16,8 @@ export type ChainContext = {
   rpc: RpcClient;
   /** Only when the build names an explorer: the history comes from the node either way. */
   explorer?: ExplorerClient;
+  /** The network's SNIP-29 paymaster, for fees paid in another token than STRK. */
+  paymaster: PaymasterClient;
 };
 
 const contexts = new Map<string, ChainContext>();
@@ -28,6 +31,7 @@ export function getChain(chainId: string): ChainContext {
       network,
       rpc: new RpcClient(network.rpcUrl),
       explorer: network.explorerUrl ? new ExplorerClient(network.explorerUrl) : undefined,
+      paymaster: new PaymasterClient(network.paymasterUrl),
     };
     contexts.set(network.chainId, context);
   }

@@ -9,7 +9,15 @@
  */
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
+import { describeEndpoint, postJson, STARKNET_NODE, unavailable } from './http';
 import { specSupport, unsupportedSpecVersion, type SpecSupport } from './specVersion';
+
+export { describeEndpoint };
+
+/** The node could not be reached or did not answer in time: -32002, `retryable: true`. */
+export function nodeUnavailable(url: string, reason: string, timedOut = false): Error {
+  return unavailable(STARKNET_NODE, url, reason, timedOut);
+}
 
 /**
  * How long one HTTP round trip to the node may take before the call fails as retryable: the
@@ -51,26 +59,6 @@ type JsonRpcResponse = {
   result?: unknown;
   error?: { code: number; message: string; data?: unknown };
 };
-
-/** Only the host is named in errors: the URL may carry an API key in its path or query. */
-export function describeEndpoint(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the configured node';
-  }
-}
-
-/**
- * The node could not be reached or did not answer in time. It is a ResourceUnavailableError
- * (-32002) whose data says `retryable: true`; a caller can send the same request again.
- */
-export function nodeUnavailable(url: string, reason: string, timedOut = false): Error {
-  return new ResourceUnavailableError(
-    `The Starknet node (${describeEndpoint(url)}) is unavailable: ${reason}. Nothing was changed in the snap; try again when the node is reachable.`,
-    { retryable: true, reason, timedOut },
-  );
-}
 
 /** Whether an error is the node-unavailable error, and whether the request timed out. */
 export function unavailability(error: unknown): {
@@ -230,96 +218,9 @@ export class RpcClient {
   }
 
   async #post(payload: unknown): Promise<unknown> {
-    const controller = new AbortController();
-    // The timeout covers the whole round trip, body included: a node that sends its headers
-    // and then stalls must not hang the caller (which may hold an account's nonce lock).
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
-    const timeoutReason = `no answer within ${this.#timeoutMs / 1000} s`;
-    let response: Response;
-    let text: string;
-    try {
-      try {
-        response = await this.#fetch(this.url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(payload),
-          signal: controller.signal,
-        });
-      } catch {
-        const reason = controller.signal.aborted ? timeoutReason : 'the connection failed';
-        throw nodeUnavailable(this.url, reason, controller.signal.aborted);
-      }
-      try {
-        text = await readBody(response, controller.signal);
-      } catch {
-        if (controller.signal.aborted) {
-          throw nodeUnavailable(this.url, timeoutReason, true);
-        }
-        throw nodeUnavailable(this.url, 'the connection was closed before the answer arrived');
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      if (!response.ok) {
-        throw httpUnavailable(this.url, response.status);
-      }
-      throw nodeUnavailable(this.url, `HTTP ${response.status} with a non-JSON answer`);
-    }
-    if (!response.ok && !isJsonRpcAnswer(parsed)) {
-      // E.g. a gateway's 401 or 429 page: no JSON-RPC error to report, only the HTTP status.
-      throw httpUnavailable(this.url, response.status);
-    }
-    return parsed;
-  }
-}
-
-/** A JSON-RPC error object with a numeric code, or a batch answer. */
-function isJsonRpcAnswer(body: unknown): boolean {
-  if (Array.isArray(body)) {
-    return body.length > 0;
-  }
-  const error = (body as JsonRpcResponse | null)?.error;
-  return typeof error === 'object' && error !== null && typeof error.code === 'number';
-}
-
-/**
- * An HTTP error status without a JSON-RPC error: -32002 naming the status. Retryable for 429
- * (rate limited) and 5xx; a 4xx (e.g. 401, 403, 404) will not go away by itself.
- */
-export function httpUnavailable(url: string, status: number): Error {
-  const retryable = status === 429 || status >= 500;
-  const reason = `HTTP ${status}`;
-  if (retryable) {
-    return nodeUnavailable(url, reason);
-  }
-  return new ResourceUnavailableError(
-    `The Starknet node (${describeEndpoint(url)}) refused the request: ${reason}. Nothing was changed in the snap; check the node's configuration (URL, API key) before trying again.`,
-    { retryable: false, reason, timedOut: false },
-  );
-}
-
-/**
- * The response body, rejected as soon as `signal` aborts: a fetch implementation that does not
- * tie the body stream to the request's signal still cannot stall past the timeout.
- */
-async function readBody(response: Response, signal: AbortSignal): Promise<string> {
-  if (signal.aborted) {
-    throw new Error('aborted');
-  }
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([response.text(), aborted]);
-  } finally {
-    if (onAbort) {
-      signal.removeEventListener('abort', onAbort);
-    }
+    return postJson(STARKNET_NODE, this.url, payload, {
+      timeoutMs: this.#timeoutMs,
+      fetchFn: this.#fetch,
+    });
   }
 }

@@ -107,10 +107,20 @@ export async function submitWithNonce<T>(
   return result;
 }
 
-/** Records the account's DEPLOY_ACCOUNT this snap sent (nonce 0). */
-export function noteDeploySubmitted(chainId: string, address: string, txHash: string): void {
+/**
+ * Records the account's deployment this snap sent: a DEPLOY_ACCOUNT (nonce 0), or a relayer's
+ * transaction that deploys it (`usedNonce` false: the account's nonce stays 0).
+ */
+export function noteDeploySubmitted(
+  chainId: string,
+  address: string,
+  txHash: string,
+  usedNonce = true,
+): void {
   localDeploys.set(accountKey(chainId, address), txHash);
-  noteSubmittedNonce(chainId, address, 0n);
+  if (usedNonce) {
+    noteSubmittedNonce(chainId, address, 0n);
+  }
 }
 
 /** The hash of the DEPLOY_ACCOUNT this snap sent for the account, if any. */

@@ -26,7 +26,7 @@ import {
 } from 'superstruct';
 
 import { ZERO_BOUNDS, type ResourceBounds } from './fees';
-import { boundedUint, FeltStruct, UintStruct } from './structs';
+import { AddressStruct, boundedUint, FeltStruct, UintStruct } from './structs';
 
 const U64_MAX = 2n ** 64n - 1n;
 const U128_MAX = 2n ** 128n - 1n;
@@ -76,6 +76,16 @@ export const VersionStruct = coerce(
   },
 );
 
+/**
+ * `details.feeMode` (issue 27): `{ mode: 'default', gasToken }` pays the fee in that token through
+ * the network's SNIP-29 paymaster (flows/send.ts); without it the transaction is a v3 transaction
+ * paid in STRK.
+ */
+export const FeeModeStruct = type({
+  mode: literal('default'),
+  gasToken: AddressStruct,
+});
+
 /** Every member of TxDetails, each with its one validator. */
 const Member = {
   nonce: UintStruct,
@@ -92,6 +102,7 @@ const Member = {
   skipValidate: boolean(),
   /** Accepted and not used: estimates run against pre_confirmed. */
   blockIdentifier: unknown(),
+  feeMode: FeeModeStruct,
 };
 
 /** TxDetails of the methods that send: every member optional. */
@@ -107,8 +118,21 @@ export const TxDetailsStruct = type({
   version: optional(Member.version),
   skipValidate: optional(Member.skipValidate),
   blockIdentifier: optional(Member.blockIdentifier),
+  feeMode: optional(Member.feeMode),
 });
 export type TxDetails = Infer<typeof TxDetailsStruct>;
+
+/** The members of a v3 transaction the user signs, which a relayed transaction does not have. */
+export const V3_ONLY_MEMBERS = [
+  'nonce',
+  'maxFee',
+  'resourceBounds',
+  'tip',
+  'paymasterData',
+  'accountDeploymentData',
+  'nonceDataAvailabilityMode',
+  'feeDataAvailabilityMode',
+] as const;
 
 /** TxDetails of the methods that only sign: the members that enter the hash, defaults filled. */
 export const V3DetailsFields = {

@@ -2,8 +2,8 @@
  * The networks the snap knows. A chain ID is always kept in one canonical form: lowercase hex
  * with no leading zeros, so that state keys and comparisons never disagree.
  *
- * RPC and explorer URLs are fixed at build time (snap.config.ts `environment`); node/ reads them
- * from here.
+ * RPC, explorer and paymaster URLs are fixed at build time (snap.config.ts `environment`); node/
+ * reads them from here.
  */
 import {
   MAINNET_CHAIN_ID,
@@ -22,6 +22,8 @@ export type Network = {
   rpcUrl: string;
   /** Base URL of the explorer (transaction lists and links). */
   explorerUrl: string;
+  /** The SNIP-29 paymaster that relays transactions whose fee is paid in another token. */
+  paymasterUrl: string;
 };
 
 export { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID };
@@ -33,6 +35,8 @@ export const MAINNET: Network = {
   chainId: MAINNET_CHAIN_ID,
   rpcUrl: process.env.SNAP_MAINNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_RPC_URL,
   explorerUrl: process.env.SNAP_MAINNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_EXPLORER_URL,
+  paymasterUrl:
+    process.env.SNAP_MAINNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_PAYMASTER_URL,
 };
 
 export const TESTNET: Network = {
@@ -40,6 +44,8 @@ export const TESTNET: Network = {
   chainId: TESTNET_CHAIN_ID,
   rpcUrl: process.env.SNAP_TESTNET_RPC_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_RPC_URL,
   explorerUrl: process.env.SNAP_TESTNET_EXPLORER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_EXPLORER_URL,
+  paymasterUrl:
+    process.env.SNAP_TESTNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_PAYMASTER_URL,
 };
 
 export const NETWORKS: readonly Network[] = [MAINNET, TESTNET];

@@ -6,7 +6,7 @@
 import type { TransactionRecord } from '@l2wallet/starknet-constants';
 
 import { formatAddress, toHex } from './felt';
-import { knownEntryPoint } from './selectors';
+import { knownEntryPoint, selectorOf } from './selectors';
 import { mapNodeStatus, mergeStatus, type RecordStatus } from './status';
 import type { TxCall } from './transaction';
 
@@ -94,31 +94,62 @@ function entryPointName(selector: string): string {
 
 type NodeCall = { to: string; selector: string; calldata: string[] };
 
-/** The calls of a Cairo 1 account's __execute__ calldata; [] when it is not that layout. */
-export function decodeExecuteCalldata(calldata: readonly string[]): NodeCall[] {
-  if (calldata.length === 0) {
-    return [];
+/**
+ * Calls laid out as a Cairo 1 account's __execute__ takes them (a count, then per call its target,
+ * selector, calldata length and calldata) from `start`; undefined when they are not.
+ */
+function decodeCallsAt(
+  calldata: readonly string[],
+  start: number,
+): { calls: NodeCall[]; end: number } | undefined {
+  if (start >= calldata.length) {
+    return undefined;
   }
-  const count = Number(BigInt(calldata[0]));
+  const count = Number(BigInt(calldata[start]));
   const calls: NodeCall[] = [];
-  let index = 1;
+  let index = start + 1;
   for (let call = 0; call < count; call += 1) {
     if (index + 3 > calldata.length) {
-      return [];
+      return undefined;
     }
     const length = Number(BigInt(calldata[index + 2]));
-    const start = index + 3;
-    if (start + length > calldata.length) {
-      return [];
+    const first = index + 3;
+    if (first + length > calldata.length) {
+      return undefined;
     }
     calls.push({
       to: calldata[index],
       selector: calldata[index + 1],
-      calldata: calldata.slice(start, start + length),
+      calldata: calldata.slice(first, first + length),
     });
-    index = start + length;
+    index = first + length;
   }
-  return index === calldata.length ? calls : [];
+  return { calls, end: index };
+}
+
+/** The calls of a Cairo 1 account's __execute__ calldata; [] when it is not that layout. */
+export function decodeExecuteCalldata(calldata: readonly string[]): NodeCall[] {
+  const decoded = decodeCallsAt(calldata, 0);
+  return decoded && decoded.end === calldata.length ? decoded.calls : [];
+}
+
+const OUTSIDE_EXECUTION_SELECTORS = ['execute_from_outside', 'execute_from_outside_v2'].map(
+  (name) => BigInt(selectorOf(name)),
+);
+
+/**
+ * The calls `account` ran through a SNIP-9 outside execution in another account's transaction (a
+ * paymaster's relayer): execute_from_outside(_v2) on the account, whose OutsideExecution is the
+ * caller, nonce and time bounds, then the calls as __execute__ lays them out. Undefined when the
+ * transaction holds none.
+ */
+function outsideExecutionCalls(calls: NodeCall[], account: string): NodeCall[] | undefined {
+  const outside = calls.find(
+    (call) =>
+      BigInt(call.to) === BigInt(account) &&
+      OUTSIDE_EXECUTION_SELECTORS.includes(BigInt(call.selector)),
+  );
+  return outside ? decodeCallsAt(outside.calldata, 4)?.calls : undefined;
 }
 
 /** A transaction as the node returns it (starknet_getTransactionByHash), in the fields used. */
@@ -180,8 +211,15 @@ export function recordFromNode(
   } else if (type === 'DECLARE') {
     record.contractCallData = tx.class_hash ? [toHex(tx.class_hash)] : [];
   } else if (type === 'INVOKE') {
-    const calls = decodeExecuteCalldata(tx.calldata ?? []);
-    const sentByAccount = sender !== '' && BigInt(sender) === BigInt(account);
+    const executed = decodeExecuteCalldata(tx.calldata ?? []);
+    // Relayed (a paymaster): the account's own calls, signed by it, in another's transaction.
+    const relayed = outsideExecutionCalls(executed, account);
+    if (relayed) {
+      record.senderAddress = formatAddress(account);
+    }
+    const calls = relayed ?? executed;
+    const sentByAccount =
+      relayed !== undefined || (sender !== '' && BigInt(sender) === BigInt(account));
     // An incoming transfer shows the token (and the call to it), whatever the sender called first.
     const shown = sentByAccount
       ? calls[0]

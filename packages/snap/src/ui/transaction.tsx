@@ -9,7 +9,7 @@ import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/
 import type { DecodedCall } from '../starknet/abi';
 import { maxChargeOf, RESOURCES, type ResourceBounds } from '../starknet/fees';
 import type { Network } from '../starknet/networks';
-import { formatStrk } from '../starknet/units';
+import { formatStrk, formatTimestamp, formatUnits } from '../starknet/units';
 import { Field, Fields, Title } from './components';
 
 /** A call as a dialog shows it: its heading's name, its contract, a note, its rows. */
@@ -79,6 +79,47 @@ export const FeeRows = ({
     <Field label="Maximum fee (total)" value={strk(maxCharge)} />
   </Box>
 );
+
+/** A transaction relayed by the network's paymaster, its fee paid in a gas token. */
+export type RelayedFeeView = {
+  symbol: string;
+  decimals: number;
+  /** The gas token transfer the account signs: the most the fee can be. */
+  maxFee: bigint;
+  /** The paymaster's estimate, in the gas token. */
+  estimatedFee?: bigint | undefined;
+  paymasterHost: string;
+  /** The one account that may submit it. */
+  relayer: string;
+  /** Where the fee transfer goes (the relayer, or the paymaster's forwarder). */
+  recipient: string;
+  validUntil: bigint;
+  /** The relayer deploys the account in the same transaction. */
+  deploys: boolean;
+};
+
+/** The fee of a relayed transaction and who submits it: what the account signs besides the calls. */
+export const RelayedFeeRows = ({ fee }: { fee: RelayedFeeView }): JSXElement => {
+  const amount = (value: bigint): string =>
+    `${formatUnits(value, fee.decimals, fee.symbol)} (${value})`;
+  return (
+    <Box>
+      <Divider />
+      <Heading size="sm">Fee and relayer</Heading>
+      <Text>{`Fee paid in ${fee.symbol}: up to ${formatUnits(fee.maxFee, fee.decimals, fee.symbol)} (through ${fee.paymasterHost})`}</Text>
+      {fee.estimatedFee === undefined ? null : (
+        <Field label="Estimated fee" value={amount(fee.estimatedFee)} />
+      )}
+      <Field label="Maximum fee (total)" value={amount(fee.maxFee)} />
+      <Field label="Fee goes to" value={fee.recipient} />
+      <Field label="Submitted by (relayer)" value={fee.relayer} />
+      <Field label="Valid until" value={formatTimestamp(fee.validUntil)} />
+      <Text>
+        {`A relayer submits this transaction and pays its STRK fee. Your account signs an outside execution (SNIP-9): the calls above, then a transfer of up to ${formatUnits(fee.maxFee, fee.decimals, fee.symbol)} to pay for it, which only this relayer can submit${fee.deploys ? '; it deploys your account first, in the same transaction' : ''}.`}
+      </Text>
+    </Box>
+  );
+};
 
 export type TransactionFieldsView = {
   /** The nonce signed; a text when the snap reads it from the node at sending time. */
@@ -152,17 +193,27 @@ export const SignTransactionScreen = ({
   </Box>
 );
 
+/** The fee part of a sending dialog: v3 fields the account signs, or a relayed transaction's. */
+export type SendFeeView = { fields: TransactionFieldsView } | { relayed: RelayedFeeView };
+
+const SendFee = ({ fee }: { fee: SendFeeView }): JSXElement =>
+  'relayed' in fee ? (
+    <RelayedFeeRows fee={fee.relayed} />
+  ) : (
+    <TransactionFields fields={fee.fields} />
+  );
+
 export const ExecuteScreen = ({
   sender,
   network,
   calls,
-  fields,
+  fee,
   includeDeploy,
 }: {
   sender: string;
   network: Network;
   calls: ShownCall[];
-  fields: TransactionFieldsView;
+  fee: SendFeeView;
   includeDeploy: boolean;
 }): JSXElement => (
   <Box>
@@ -172,14 +223,15 @@ export const ExecuteScreen = ({
     {includeDeploy ? (
       <Banner title="Account deployment included" severity="info">
         <Text>
-          This account is not deployed yet: it is deployed first, in its own transaction. The
-          maximum fee covers both.
+          {'relayed' in fee
+            ? 'This account is not deployed yet: the relayer deploys it in the same transaction. The maximum fee covers both.'
+            : 'This account is not deployed yet: it is deployed first, in its own transaction. The maximum fee covers both.'}
         </Text>
       </Banner>
     ) : null}
     <Divider />
     <CallList calls={calls} />
-    <TransactionFields fields={fields} />
+    <SendFee fee={fee} />
   </Box>
 );
 
@@ -220,22 +272,31 @@ export const DeclareScreen = ({
   </Box>
 );
 
+/**
+ * The account's deployment: its fee in STRK, or relayed by the paymaster with the one call a
+ * relayed deployment carries (shown, as every signed call is).
+ */
 export const DeployAccountScreen = ({
   address,
   network,
-  maxCharge,
-  estimatedFee,
+  fee,
+  calls,
 }: {
   address: string;
   network: Network;
-  maxCharge: bigint;
-  estimatedFee?: bigint | undefined;
+  fee: { maxCharge: bigint; estimatedFee?: bigint | undefined } | { relayed: RelayedFeeView };
+  calls?: ShownCall[] | undefined;
 }): JSXElement => (
   <Box>
     <Title title="Deploy account" subtitle="Deploy this Starknet account contract on chain." />
     <Field label="Account" value={address} />
     <Field label="Network" value={network.name} />
     <Divider />
-    <FeeRows estimatedFee={estimatedFee} maxCharge={maxCharge} />
+    {calls ? <CallList calls={calls} /> : null}
+    {'relayed' in fee ? (
+      <RelayedFeeRows fee={fee.relayed} />
+    ) : (
+      <FeeRows estimatedFee={fee.estimatedFee} maxCharge={fee.maxCharge} />
+    )}
   </Box>
 );

@@ -5,7 +5,8 @@
  * on its own port):
  * - e2e (chain tests and the benchmark): Testnet's node and explorer are a devnet
  *   (http://127.0.0.1:5059 unless `devnetUrl` says otherwise), node timeout 4 s (a test of a
- *   node that never answers asks for a shorter one: the timeout is varied like the URLs);
+ *   node that never answers asks for a shorter one: the timeout is varied like the URLs), its
+ *   paymaster a closed port unless `paymasterUrl` names one;
  * - e2e-node (history tests and the history benchmark): the same node, the explorer at a closed
  *   port, so the history can only come from the node and snap state;
  * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
@@ -25,17 +26,27 @@ const DEVNET_PORT = 5059;
 /** The test builds' node timeout (4 s, not the snap's default 20 s). */
 const E2E_RPC_TIMEOUT_MS = String(TEST_SNAP_RPC_TIMEOUT_MS);
 
-/** A loopback test bundle: Testnet at `rpcUrl` / `explorerUrl`, Mainnet at a closed port. */
-function testBuild(rpcUrl, explorerUrl, timeoutMs = E2E_RPC_TIMEOUT_MS) {
-  return starknetSnapBuild({ rpcUrl, explorerUrl }, { SNAP_RPC_TIMEOUT_MS: String(timeoutMs) });
+/**
+ * A loopback test bundle: Testnet at `rpcUrl` / `explorerUrl` / `paymasterUrl` (a closed port
+ * unless given), Mainnet at a closed port.
+ */
+function testBuild(rpcUrl, explorerUrl, timeoutMs = E2E_RPC_TIMEOUT_MS, paymasterUrl = undefined) {
+  return starknetSnapBuild(
+    { rpcUrl, explorerUrl, paymasterUrl },
+    { SNAP_RPC_TIMEOUT_MS: String(timeoutMs) },
+  );
 }
 
 /**
  * The chain tests' bundle: Testnet is the devnet at `devnetUrl`; resolves to its folder.
- * `timeoutMs` replaces the 4 s node timeout (the same build: a variant, made in milliseconds).
+ * `timeoutMs` replaces the 4 s node timeout and `paymasterUrl` names Testnet's SNIP-29 paymaster
+ * (the same build: a variant, made in milliseconds).
  */
-function ensureE2eSnap(devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`, { timeoutMs } = {}) {
-  return snapVariant(testBuild(`${devnetUrl}/rpc`, devnetUrl, timeoutMs));
+function ensureE2eSnap(
+  devnetUrl = `http://${LOOPBACK}:${DEVNET_PORT}`,
+  { timeoutMs, paymasterUrl } = {},
+) {
+  return snapVariant(testBuild(`${devnetUrl}/rpc`, devnetUrl, timeoutMs, paymasterUrl));
 }
 
 /** The history tests' bundle: Testnet's node is the devnet, its explorer a closed port. */

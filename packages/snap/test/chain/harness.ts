@@ -55,7 +55,10 @@ export type FeeEstimate = {
 jest.setTimeout(120_000);
 
 const builder = require('./build-e2e-snap.cjs') as {
-  ensureE2eSnap: (devnetUrl: string, options?: { timeoutMs?: number }) => Promise<string>;
+  ensureE2eSnap: (
+    devnetUrl: string,
+    options?: { timeoutMs?: number; paymasterUrl?: string },
+  ) => Promise<string>;
   ensureE2eNodeSnap: (devnetUrl: string) => Promise<string>;
   E2E_RPC_TIMEOUT_MS: string;
 };
@@ -98,17 +101,23 @@ export type SnapServer = { snapId: string; close: () => Promise<void> };
 /**
  * Serves the e2e snap folder on 127.0.0.1 (a random port) for snaps-simulation to install;
  * `explorer: 'closed'` serves the build whose explorer is a closed port (history from the node);
- * `timeoutMs` replaces the node timeout (RPC_TIMEOUT_MS) of the build with the devnet explorer.
+ * `timeoutMs` replaces the node timeout (RPC_TIMEOUT_MS) of the build with the devnet explorer,
+ * and `paymasterUrl` names Testnet's paymaster (a closed port otherwise).
  */
 export async function serveE2eSnap({
   explorer = 'devnet',
   timeoutMs,
-}: { explorer?: 'devnet' | 'closed'; timeoutMs?: number } = {}): Promise<SnapServer> {
+  paymasterUrl,
+}: {
+  explorer?: 'devnet' | 'closed';
+  timeoutMs?: number;
+  paymasterUrl?: string;
+} = {}): Promise<SnapServer> {
   const devnetUrl = `http://${await devnetHost()}`;
   return serveSnap(
     await (explorer === 'closed'
       ? builder.ensureE2eNodeSnap(devnetUrl)
-      : builder.ensureE2eSnap(devnetUrl, { timeoutMs })),
+      : builder.ensureE2eSnap(devnetUrl, { timeoutMs, paymasterUrl })),
   );
 }
 
