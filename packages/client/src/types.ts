@@ -45,6 +45,15 @@ export interface ResourceBounds {
 /** Data-availability mode. */
 export type DataAvailabilityMode = 'L1' | 'L2';
 
+/**
+ * The fee paid in another token than STRK (`gasToken`, e.g. ETH) through the network's SNIP-29
+ * paymaster: a relayer submits the calls (and deploys the account first when needed).
+ */
+export interface FeeMode {
+  mode: 'default';
+  gasToken: string;
+}
+
 /** Transaction details; every member is optional (SPEC 2.2). */
 export interface TxDetails {
   nonce?: IntegerLike;
@@ -58,6 +67,8 @@ export interface TxDetails {
   version?: string | number;
   resourceBounds?: ResourceBounds;
   skipValidate?: boolean;
+  /** Pay the fee in a gas token through the paymaster (l2_executeTxn, l2_estimateFee). */
+  feeMode?: FeeMode;
 }
 
 /** Details of a transaction that is only signed: the snap needs the nonce and the fee bounds. */
@@ -104,6 +115,12 @@ export interface AccountDeployFeeEstimate {
 
 export interface FeeEstimate extends AccountDeployFeeEstimate {
   includeDeploy: boolean;
+  /** With `details.feeMode`: the paymaster's estimate in the gas token (base-10). */
+  overallFeeInGasToken?: string;
+  /** With `details.feeMode`: the most the account would pay, in the gas token (base-10). */
+  suggestedMaxFeeInGasToken?: string;
+  /** With `details.feeMode`: the gas token. */
+  gasToken?: string;
 }
 
 export interface Erc20Balance {
@@ -140,6 +157,8 @@ export interface ContractPayload {
 export interface CreateAccountParams {
   addressIndex?: number;
   deploy?: boolean;
+  /** With `deploy: true`: the deployment's fee paid in a gas token through the paymaster. */
+  details?: { feeMode?: FeeMode };
   chainId?: ChainId;
 }
 

@@ -2,7 +2,12 @@
  * The one module through which the site reads the snap's accounts: the recovery scan, account
  * creation, and an account a method card created. useAccounts keeps what it returns.
  */
-import type { AccountRecord, CreateAccountParams, StarknetSnapClient } from '@l2wallet/client';
+import type {
+  AccountRecord,
+  CreateAccountParams,
+  FeeMode,
+  StarknetSnapClient,
+} from '@l2wallet/client';
 
 export interface Account {
   address: string;
@@ -29,12 +34,25 @@ export async function recoverAccounts(
   return { records, accounts };
 }
 
-/** Derives the account at `addressIndex` (and deploys it with `deploy`); the snap's answer too. */
+/**
+ * Derives the account at `addressIndex` (and deploys it with `deploy`, its fee paid in a gas
+ * token through the paymaster with `feeMode`); the snap's answer too.
+ */
 export async function createAccount(
   client: StarknetSnapClient,
-  { addressIndex, deploy, chainId }: Required<CreateAccountParams>,
+  {
+    addressIndex,
+    deploy,
+    chainId,
+    feeMode,
+  }: Required<Omit<CreateAccountParams, 'details'>> & { feeMode?: FeeMode },
 ) {
-  const result = await client.createAccount({ addressIndex, deploy, chainId });
+  const result = await client.createAccount({
+    addressIndex,
+    deploy,
+    chainId,
+    ...(feeMode ? { details: { feeMode } } : {}),
+  });
   const account: Account = { address: result.address, addressIndex, deployed: deploy || undefined };
   return { account, result };
 }

@@ -1,4 +1,4 @@
-/** The two devnet calls the site makes itself: these go to the local node, not to the wallet. */
+/** The devnet calls the site makes itself: these go to the local node, not to the wallet. */
 
 async function devnetRpc<T>(url: string, method: string, params: unknown): Promise<T> {
   const response = await fetch(url, {
@@ -27,12 +27,18 @@ export interface MintResult {
   tx_hash: string;
 }
 
-/** Mints STRK (unit FRI) to an address on the devnet. */
-export function mintStrk(url: string, address: string, amountFri: bigint): Promise<MintResult> {
+/** Mints STRK (unit FRI) or ETH (unit WEI) to an address on the devnet. */
+function mint(url: string, address: string, amount: bigint, unit: 'FRI' | 'WEI') {
   // starknet-devnet takes `amount` as a JSON integer; amounts like 1e20 are exact as doubles.
-  return devnetRpc<MintResult>(url, 'devnet_mint', {
-    address,
-    amount: Number(amountFri),
-    unit: 'FRI',
-  });
+  return devnetRpc<MintResult>(url, 'devnet_mint', { address, amount: Number(amount), unit });
+}
+
+/** Mints STRK (in FRI) to an address on the devnet. */
+export function mintStrk(url: string, address: string, amountFri: bigint): Promise<MintResult> {
+  return mint(url, address, amountFri, 'FRI');
+}
+
+/** Mints ETH (in wei) to an address on the devnet. */
+export function mintEth(url: string, address: string, amountWei: bigint): Promise<MintResult> {
+  return mint(url, address, amountWei, 'WEI');
 }

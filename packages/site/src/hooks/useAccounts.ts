@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountRecord, Network, StarknetSnapClient } from '@l2wallet/client';
+import type { AccountRecord, FeeMode, Network, StarknetSnapClient } from '@l2wallet/client';
 import {
   createAccount,
   mergeAccounts,
@@ -16,8 +16,11 @@ export interface Accounts {
   selected: string;
   nextIndex: number;
   select(address: string): void;
-  /** Derives the account at `addressIndex` (default: the next index) and selects it. */
-  create(options: { deploy: boolean; addressIndex?: number }): Promise<unknown>;
+  /**
+   * Derives the account at `addressIndex` (default: the next index) and selects it; with
+   * `deploy`, deploys it too (its fee paid in a gas token with `feeMode`).
+   */
+  create(options: { deploy: boolean; addressIndex?: number; feeMode?: FeeMode }): Promise<unknown>;
   /** Runs the recovery scan on the current network; the snap's records. */
   recover(): Promise<AccountRecord[]>;
   /** Lists an account created elsewhere (a method card) on `chainId` (default: the current network). */
@@ -83,13 +86,22 @@ export function useAccounts(client: StarknetSnapClient | null, network: Network 
   );
 
   const create = useCallback(
-    async ({ deploy, addressIndex }: { deploy: boolean; addressIndex?: number }) => {
+    async ({
+      deploy,
+      addressIndex,
+      feeMode,
+    }: {
+      deploy: boolean;
+      addressIndex?: number;
+      feeMode?: FeeMode;
+    }) => {
       if (!client || !chainId) throw new Error('Connect first');
       const index = addressIndex ?? nextAccountIndex(list);
       const { account, result } = await createAccount(client, {
         addressIndex: index,
         deploy,
         chainId,
+        feeMode,
       });
       add(account, chainId);
       setSelected(account.address);

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { devnetChainId, mintStrk, type MintResult } from '../devnet';
+import { devnetChainId, mintEth, mintStrk, type MintResult } from '../devnet';
 
 /** What "Fund" mints: 100 STRK (in FRI). */
 export const FUND_STRK = 100n;
 const FUND_AMOUNT_FRI = FUND_STRK * 10n ** 18n;
+/** What "Fund with ETH" mints: 1 ETH (in wei), and no STRK. */
+export const FUND_ETH = 1n;
+const FUND_AMOUNT_WEI = FUND_ETH * 10n ** 18n;
 
 export interface Devnet {
   rpcUrl: string | null;
@@ -13,6 +16,8 @@ export interface Devnet {
   serves(chainId: string | undefined): boolean;
   /** Mints FUND_STRK to `address` on the devnet. */
   fund(address: string): Promise<MintResult>;
+  /** Mints FUND_ETH (and nothing else) to `address` on the devnet. */
+  fundEth(address: string): Promise<MintResult>;
 }
 
 /** The local devnet configured for the page (config.devnetRpcUrl). */
@@ -36,10 +41,19 @@ export function useDevnet(rpcUrl: string | null | undefined): Devnet {
     [rpcUrl],
   );
 
+  const fundEth = useCallback(
+    async (address: string) => {
+      if (!rpcUrl) throw new Error('No devnet configured');
+      return mintEth(rpcUrl, address, FUND_AMOUNT_WEI);
+    },
+    [rpcUrl],
+  );
+
   return {
     rpcUrl: rpcUrl ?? null,
     chainId,
     serves: (networkChainId) => chainId !== null && chainId === networkChainId,
     fund,
+    fundEth,
   };
 }

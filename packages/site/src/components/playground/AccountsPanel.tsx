@@ -3,7 +3,7 @@ import { usePanel, usePlayground } from '../../hooks';
 import { short } from '../../outcome';
 import { ActionButton } from '../ActionButton';
 import { CopyButton, ResultView } from '../ResultView';
-import { DeployButton, FundButton } from './accountActions';
+import { DeployButton, FundButton, PayFeeInEth } from './accountActions';
 
 /** The current network's accounts: create, recover, pick the one the cards use, and act on each. */
 export function AccountsPanel() {
@@ -55,6 +55,7 @@ export function AccountsPanel() {
               <CopyButton text={account.address} label="Copy address" />
               <FundButton account={account} panel={panel} />
               <DeployButton account={account} panel={panel} />
+              <PayFeeInEth account={account} panel={panel} />
             </li>
           ))}
         </ul>
