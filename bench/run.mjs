@@ -23,6 +23,7 @@ const builds = {
   devnet: ['packages/devnet'],
   gateway: ['packages/gateway'],
   paymaster: ['packages/devnet', 'packages/paymaster'],
+  'snap-paymaster': ['packages/devnet', 'packages/paymaster'],
   sponsored: ['packages/devnet', 'packages/paymaster', 'packages/client'],
 };
 const workspaces = new Set(names.flatMap((name) => builds[name] ?? []));
