@@ -9,7 +9,7 @@ import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
 import { invalidParams } from '../errors';
 import { cachedAccountKey, type AccountKey } from '../keys';
-import { readAccounts, settled, type AccountAnswers } from '../node/accounts';
+import { readAccounts, readAccountState, settled, type AccountAnswers } from '../node/accounts';
 import type { ChainContext } from '../node/chain';
 import { readOnChainPublicKey } from '../node/onChainAccount';
 import { toHex } from '../starknet/felt';
@@ -37,6 +37,23 @@ export function accountRecordFor(key: AccountKey, chainId: string): AccountRecor
     derivationPath: key.derivationPath,
     chainId,
   };
+}
+
+/** The account's record on `chainId`, a fresh one stored when the snap had none there. */
+export function rememberAccount(state: SnapState, key: AccountKey, chainId: string): AccountRecord {
+  return (
+    findAccount(state, chainId, key.address) ?? upsertAccount(state, accountRecordFor(key, chainId))
+  );
+}
+
+/** The hash of the account's deployment on `chainId` that the snap knows, '' when none. */
+export function knownDeployHash(state: SnapState, chainId: string, address: string): string {
+  return findAccount(state, chainId, address)?.deployTxnHash ?? '';
+}
+
+/** Whether the account is deployed on the chain (pre_confirmed): one round trip. */
+export async function isDeployed(chain: ChainContext, address: string): Promise<boolean> {
+  return (await readAccountState(chain.rpc, address)).deployed;
 }
 
 /** The accounts the snap holds on `chainId`, by index. */

@@ -10,11 +10,11 @@ import { deriveAccountKey, type AccountKey } from '../keys';
 import { readAccountSnapshot } from '../node/accounts';
 import { getChain } from '../node/chain';
 import { findDeployTxnHash } from '../node/explorer';
-import { findAccount, stateStore } from '../state';
+import { stateStore } from '../state';
 import { confirm, DeployAccountScreen } from '../ui';
 import type { FeeMode } from '../starknet/paymaster';
 import { rawCall } from '../ui';
-import { saveDeployment } from './accounts';
+import { knownDeployHash, saveDeployment } from './accounts';
 import { prepareSend, relayedFee, requireFunds, send } from './send';
 
 export type DeployResult = { address: string; transaction_hash: string };
@@ -28,8 +28,7 @@ async function recordDeployed(
   chainId: string,
   localHash?: string,
 ): Promise<DeployResult> {
-  const known =
-    findAccount(await stateStore.read(), chainId, key.address)?.deployTxnHash || localHash;
+  const known = knownDeployHash(await stateStore.read(), chainId, key.address) || localHash;
   const found = known || (await findDeployTxnHash(getChain(chainId).explorer, key.address));
   const record = await saveDeployment(key, chainId, found, false);
   return { address: key.address, transaction_hash: record.deployTxnHash };

@@ -1,14 +1,14 @@
 import { boolean, defaulted, optional, type } from 'superstruct';
 
 import { invalidParams } from '../errors';
-import { accountRecordFor } from '../flows/accounts';
+import { rememberAccount } from '../flows/accounts';
 import { deployAccount } from '../flows/deploy';
 import { recordGrant, requireIndexGrant, reserveNewIndex } from '../flows/grants';
 import { deriveAccountKey } from '../keys';
 import { defineMethod } from '../rpc/dispatcher';
 import { FeeModeStruct } from '../starknet/details';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { findAccount, stateStore, upsertAccount } from '../state';
+import { stateStore } from '../state';
 
 /**
  * l2_createAccount: derives the account at `addressIndex` (default: a new account, one that no
@@ -56,10 +56,7 @@ export const createAccount = defineMethod({
       }
       const record = await stateStore.update((state) => {
         recordGrant(state, origin, [index]);
-        return (
-          findAccount(state, chainId, key.address) ??
-          upsertAccount(state, accountRecordFor(key, chainId))
-        );
+        return rememberAccount(state, key, chainId);
       });
       return { address: record.address, addressIndex: record.addressIndex };
     } finally {

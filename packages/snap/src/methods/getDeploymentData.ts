@@ -1,7 +1,6 @@
 import { type } from 'superstruct';
 
-import { requireOwnAccountKey } from '../flows/accounts';
-import { readAccountState } from '../node/accounts';
+import { isDeployed, requireOwnAccountKey } from '../flows/accounts';
 import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
@@ -16,7 +15,7 @@ export const getDeploymentData = defineMethod({
   params: type({ address: AddressStruct, chainId: OptionalChainIdStruct }),
   handler: async ({ address, chainId }, { origin }) => {
     const key = await requireOwnAccountKey(address, chainId, 'address', origin);
-    const { deployed } = await readAccountState(getChain(chainId).rpc, key.address);
+    const deployed = await isDeployed(getChain(chainId), key.address);
     return {
       address: key.address,
       class_hash: key.classHash,

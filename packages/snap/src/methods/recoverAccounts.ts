@@ -1,14 +1,14 @@
 import { defaulted, integer, size, type } from 'superstruct';
 
 import { invalidParams } from '../errors';
-import { noteDeployment, scanAccounts, scanned } from '../flows/accounts';
+import { knownDeployHash, noteDeployment, scanAccounts, scanned } from '../flows/accounts';
 import { MAX_ACCOUNTS_PER_CALL, recordGrant, requireIndexGrant } from '../flows/grants';
 import { deriveAccountKey, type AccountKey } from '../keys';
 import { getChain } from '../node/chain';
 import { findDeployTxnHash } from '../node/explorer';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
-import { findAccount, stateStore, type AccountRecord } from '../state';
+import { stateStore, type AccountRecord } from '../state';
 
 /** Addresses checked per JSON-RPC batch (3 calls each). */
 export const RECOVERY_BATCH_ADDRESSES = 50;
@@ -85,7 +85,7 @@ export const recoverAccounts = defineMethod({
         if (!deployed) {
           return '';
         }
-        const known = findAccount(stateBefore, chainId, key.address)?.deployTxnHash;
+        const known = knownDeployHash(stateBefore, chainId, key.address);
         return known || (await findDeployTxnHash(chain.explorer, key.address));
       }),
     );
