@@ -110,6 +110,18 @@ async function balances(address: string): Promise<{ eth: bigint; strk: bigint }>
   };
 }
 
+/** l2_executeTxn of one ETH transfer of `amount` to RECIPIENT, the fee in ETH (pending). */
+function sendEthPayingInEth(snap: Snap, address: string, amount: bigint) {
+  return snap.request({
+    method: 'l2_executeTxn',
+    params: {
+      address,
+      calls: [erc20Transfer(RECIPIENT, amount, ETH)],
+      details: { feeMode: FEE_IN_ETH },
+    },
+  });
+}
+
 describe('the fee in ETH through the paymaster', () => {
   let snap: Snap;
   let account: ExpectedAccount;
@@ -155,14 +167,7 @@ describe('the fee in ETH through the paymaster', () => {
   it('deploys an ETH-only account and runs its calls in one approval, STRK 0 throughout, the fee paid in ETH to the relayer', async () => {
     const before = { account: await balances(account.address), relayer: await balances(relayer()) };
     proxy.reset();
-    const pending = snap.request({
-      method: 'l2_executeTxn',
-      params: {
-        address: account.address,
-        calls: [erc20Transfer(RECIPIENT, 1000n, ETH)],
-        details: { feeMode: FEE_IN_ETH },
-      },
-    });
+    const pending = sendEthPayingInEth(snap, account.address, 1000n);
     const dialog = await dialogOf(pending);
     const text = dialogText(dialog.content);
     expect(text).toMatch(
@@ -196,16 +201,7 @@ describe('the fee in ETH through the paymaster', () => {
   it('sends from the deployed account the same way (an invoke), still without STRK', async () => {
     proxy.reset();
     const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(
-      await approve(
-        snap.request({
-          method: 'l2_executeTxn',
-          params: {
-            address: account.address,
-            calls: [erc20Transfer(RECIPIENT, 500n, ETH)],
-            details: { feeMode: FEE_IN_ETH },
-          },
-        }),
-      ),
+      await approve(sendEthPayingInEth(snap, account.address, 500n)),
     );
     const built = proxy.log().find((entry) => entry.calls.includes('paymaster_buildTransaction'));
     expect(built).toBeDefined();
@@ -521,14 +517,7 @@ describe('a paymaster that lies is refused before any dialog, and nothing is sig
     });
     proxy.reset();
     const ethBefore = await balanceOf(chain(), ETH, account.address);
-    const pending = snap.request({
-      method: 'l2_executeTxn',
-      params: {
-        address: account.address,
-        calls: [erc20Transfer(RECIPIENT, 7n, ETH)],
-        details: { feeMode: FEE_IN_ETH },
-      },
-    });
+    const pending = sendEthPayingInEth(snap, account.address, 7n);
     const first = await Promise.race([
       Promise.resolve(pending).then(() => 'answered'),
       pending.getInterface().then(
@@ -547,19 +536,7 @@ describe('a paymaster that lies is refused before any dialog, and nothing is sig
 
   it('sends nothing when the user declines (4001)', async () => {
     proxy.reset();
-    expectError(
-      await decline(
-        snap.request({
-          method: 'l2_executeTxn',
-          params: {
-            address: account.address,
-            calls: [erc20Transfer(RECIPIENT, 7n, ETH)],
-            details: { feeMode: FEE_IN_ETH },
-          },
-        }),
-      ),
-      4001,
-    );
+    expectError(await decline(sendEthPayingInEth(snap, account.address, 7n)), 4001);
     expect(paymasterCalls()).toEqual(['paymaster_buildTransaction']);
     expect(await isDeployed(chain(), account.address)).toBe(false);
   });
