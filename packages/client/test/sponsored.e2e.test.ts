@@ -491,16 +491,8 @@ describe('a paymaster or dapp asking for more than the user sees', () => {
       expect(starknetTypedData.getMessageHash(disguise, account.address)).toBe(expected);
   });
 
-  // SNAP CHANGE NEEDED (packages/snap, typedData/outsideExecution.ts `isOutsideExecution`): the
-  // snap recognises the SNIP-9 domain only when `domain.name` is the text
-  // "Account.execute_from_outside" or 0x-hex of at most 62 digits. Written as a decimal felt,
-  // 64-digit hex or with "0X", it hashes the same (test above), so the signature runs as an
-  // outside execution (checked by hand through l2-paymaster: it executed), but the snap shows the
-  // generic "Sign message" dialog: raw felts, no decoded calls, no "whoever holds this signature
-  // can run these calls" warning. The Security model says SNIP-9 is shown as its calls. Needed:
-  // decide by the felt the name hashes to (types.ts hashedFelt of the domain type's `name`, as the
-  // dialog already decodes it), and show such typed data with OutsideExecutionScreen (or refuse it).
-  it.skip('an outside execution whose domain name is written as a number is still shown as the calls it allows', async () => {
+  // The snap tells an outside execution by the felt its domain name hashes to, not by its text.
+  it('an outside execution whose domain name is written as a number is still shown as the calls it allows', async () => {
     const { disguises } = await disguisedTypedData();
     for (const disguise of disguises) {
       flask.declineNextDialog();
