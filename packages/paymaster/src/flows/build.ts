@@ -20,21 +20,11 @@ import {
   readNodeFeeEstimate,
   withMargin,
 } from '../protocol/fees';
-import {
-  outsideExecutionTypedData,
-  type OutsideExecution,
-  type Snip9Version,
-} from '../protocol/outsideExecution';
+import { outsideExecutionTypedData, type OutsideExecution } from '../protocol/outsideExecution';
 import type { ExecutionParameters, FeeMode, TimeBounds, UserTransaction } from '../protocol/params';
 import { queryInvoke } from '../protocol/transaction';
 import { randomFelt } from '../relayer/tracking';
-import {
-  checkDeployment,
-  checkFeeMode,
-  checkTimeBounds,
-  deployedAccountVersion,
-  tipOf,
-} from './checks';
+import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
 import { mapNodeError } from './nodeErrors';
 
@@ -150,17 +140,7 @@ export async function buildTransaction(
   const tip = tipOf(feeMode);
 
   if (transaction.type === 'deploy') {
-    if (token) {
-      throw errors.unknown(
-        'a deploy alone carries no fee transfer, so it can only be sponsored; to pay in a gas token, send deploy_and_invoke with at least one call',
-      );
-    }
-    const checked = await checkDeployment(ctx, transaction.deployment, false);
-    if (checked.deployed) {
-      throw errors.invalidDeploymentData(
-        `an account is already deployed at ${toHex(transaction.deployment.address)}`,
-      );
-    }
+    await checkDeployAlone(ctx, transaction.deployment, token);
     const estimated = await estimateFri(ctx, {
       deploy: transaction.deployment,
       userDeployed: false,
@@ -175,20 +155,7 @@ export async function buildTransaction(
   }
 
   const user = transaction.invoke.userAddress;
-  let version: Snip9Version;
-  let deploy: Deployment | undefined;
-  if (transaction.type === 'deploy_and_invoke') {
-    if (transaction.deployment.address !== user) {
-      throw errors.invalidDeploymentData(
-        `deployment.address ${toHex(transaction.deployment.address)} is not invoke.user_address ${toHex(user)}`,
-      );
-    }
-    const checked = await checkDeployment(ctx, transaction.deployment, true);
-    version = checked.deployed ? await deployedAccountVersion(ctx, user) : checked.version!;
-    if (!checked.deployed) deploy = transaction.deployment;
-  } else {
-    version = await deployedAccountVersion(ctx, user);
-  }
+  const { version, deploy } = await invokingAccount(ctx, transaction, user);
 
   const now = await ctx.clock.now();
   let bounds = parameters.timeBounds;

@@ -37,7 +37,7 @@ export function checkFeeMode(
 export const tipOf = (feeMode: FeeMode): bigint =>
   typeof feeMode.tip === 'object' ? feeMode.tip.custom : 0n;
 
-export interface CheckedDeployment {
+interface CheckedDeployment {
   deployment: Deployment;
   /** Already deployed with this class: nothing to deploy. */
   deployed: boolean;
@@ -48,7 +48,7 @@ export interface CheckedDeployment {
  * A deployment must name the address its class, salt and calldata give (deployer 0, as a
  * deploy-account transaction); already deployed there with the same class, there is nothing to do.
  */
-export async function checkDeployment(
+async function checkDeployment(
   ctx: FlowContext,
   deployment: Deployment,
   needsSnip9: boolean,
@@ -80,8 +80,47 @@ export async function checkDeployment(
   return { deployment, deployed: deployedClass !== undefined, version };
 }
 
+/** A deploy alone: sponsored only (it carries no fee transfer), of an account not deployed yet. */
+export async function checkDeployAlone(
+  ctx: FlowContext,
+  deployment: Deployment,
+  token: GasToken | undefined,
+): Promise<void> {
+  if (token) {
+    throw errors.unknown(
+      'a deploy alone carries no fee transfer, so it can only be sponsored; to pay in a gas token, send deploy_and_invoke with at least one call',
+    );
+  }
+  const checked = await checkDeployment(ctx, deployment, false);
+  if (checked.deployed) {
+    throw errors.invalidDeploymentData(
+      `an account is already deployed at ${toHex(deployment.address)}`,
+    );
+  }
+}
+
+/**
+ * The SNIP-9 version the invoking account `user` signs, and for deploy_and_invoke of an account
+ * not deployed yet, the deployment the relayer runs first.
+ */
+export async function invokingAccount(
+  ctx: FlowContext,
+  tx: { type: 'invoke' } | { type: 'deploy_and_invoke'; deployment: Deployment },
+  user: Felt,
+): Promise<{ version: Snip9Version; deploy?: Deployment }> {
+  if (tx.type === 'invoke') return { version: await deployedAccountVersion(ctx, user) };
+  if (tx.deployment.address !== user) {
+    throw errors.invalidDeploymentData(
+      `deployment.address ${toHex(tx.deployment.address)} is not invoke.user_address ${toHex(user)}`,
+    );
+  }
+  const checked = await checkDeployment(ctx, tx.deployment, true);
+  if (checked.deployed) return { version: await deployedAccountVersion(ctx, user) };
+  return { version: checked.version!, deploy: tx.deployment };
+}
+
 /** The SNIP-9 version of the deployed account `user` (150 when nothing is deployed there). */
-export async function deployedAccountVersion(ctx: FlowContext, user: Felt): Promise<Snip9Version> {
+async function deployedAccountVersion(ctx: FlowContext, user: Felt): Promise<Snip9Version> {
   const classHash = await ctx.accounts.classHashAt(user);
   if (classHash === undefined) {
     throw errors.invalidAddress(

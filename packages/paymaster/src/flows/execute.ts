@@ -42,13 +42,7 @@ import type {
 } from '../protocol/params';
 import { queryInvoke } from '../protocol/transaction';
 import { SubmissionRefused, SubmissionUncertain } from '../relayer/relayer';
-import {
-  checkDeployment,
-  checkFeeMode,
-  checkTimeBounds,
-  deployedAccountVersion,
-  tipOf,
-} from './checks';
+import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
 import { mapNodeError } from './nodeErrors';
 import { type BuiltExecution, executionKey } from './records';
@@ -202,20 +196,7 @@ async function prepareInvoke(
       `the outside execution's caller is ${toHex(execution.caller)}; only this paymaster's relayer ${toHex(ctx.relayer.address)} may submit it`,
     );
   }
-  let deploy: BuiltExecution['deployment'];
-  let version;
-  if (tx.type === 'deploy_and_invoke') {
-    if (tx.deployment.address !== user) {
-      throw errors.invalidDeploymentData(
-        `deployment.address ${toHex(tx.deployment.address)} is not invoke.user_address ${toHex(user)}`,
-      );
-    }
-    const checked = await checkDeployment(ctx, tx.deployment, true);
-    version = checked.deployed ? await deployedAccountVersion(ctx, user) : checked.version!;
-    if (!checked.deployed) deploy = tx.deployment;
-  } else {
-    version = await deployedAccountVersion(ctx, user);
-  }
+  const { version, deploy } = await invokingAccount(ctx, tx, user);
   if (outside.version !== version) {
     throw errors.executionError(
       `the typed data is SNIP-9 version ${outside.version}; the account ${toHex(user)} signs version ${version}`,
@@ -254,17 +235,7 @@ export async function executeTransaction(
   const tip = tipOf(feeMode);
 
   if (tx.type === 'deploy') {
-    if (token) {
-      throw errors.unknown(
-        'a deploy alone carries no fee transfer, so it can only be sponsored; to pay in a gas token, send deploy_and_invoke with at least one call',
-      );
-    }
-    const checked = await checkDeployment(ctx, tx.deployment, false);
-    if (checked.deployed) {
-      throw errors.invalidDeploymentData(
-        `an account is already deployed at ${toHex(tx.deployment.address)}`,
-      );
-    }
+    await checkDeployAlone(ctx, tx.deployment, token);
     const key = `deploy:${toHex(tx.deployment.address)}`;
     return submitOnce(
       ctx,
