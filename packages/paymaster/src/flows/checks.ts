@@ -114,9 +114,10 @@ export async function invokingAccount(
       `deployment.address ${toHex(tx.deployment.address)} is not invoke.user_address ${toHex(user)}`,
     );
   }
+  // Deployed or not, the class decides the version (versions are kept per class hash): the
+  // account's class hash, read once, is the deployment's.
   const checked = await checkDeployment(ctx, tx.deployment, true);
-  if (checked.deployed) return { version: await deployedAccountVersion(ctx, user) };
-  return { version: checked.version!, deploy: tx.deployment };
+  return { version: checked.version!, ...(!checked.deployed && { deploy: tx.deployment }) };
 }
 
 /** The SNIP-9 version of the deployed account `user` (150 when nothing is deployed there). */
