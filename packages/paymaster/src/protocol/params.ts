@@ -29,10 +29,13 @@ export interface UserInvoke {
   calls: Call[];
 }
 
-export type UserTransaction =
+/** A transaction of either request: the two differ only in their invoke. */
+type TransactionWith<Invoke> =
   | { type: 'deploy'; deployment: Deployment }
-  | { type: 'invoke'; invoke: UserInvoke }
-  | { type: 'deploy_and_invoke'; deployment: Deployment; invoke: UserInvoke };
+  | { type: 'invoke'; invoke: Invoke }
+  | { type: 'deploy_and_invoke'; deployment: Deployment; invoke: Invoke };
+
+export type UserTransaction = TransactionWith<UserInvoke>;
 
 export interface ExecutableInvoke {
   userAddress: Felt;
@@ -40,10 +43,7 @@ export interface ExecutableInvoke {
   signature: Felt[];
 }
 
-export type ExecutableTransaction =
-  | { type: 'deploy'; deployment: Deployment }
-  | { type: 'invoke'; invoke: ExecutableInvoke }
-  | { type: 'deploy_and_invoke'; deployment: Deployment; invoke: ExecutableInvoke };
+export type ExecutableTransaction = TransactionWith<ExecutableInvoke>;
 
 const MAX_CALLS = 64;
 const U64 = 1n << 64n;
@@ -104,65 +104,51 @@ function readType(value: unknown, field: string): 'deploy' | 'invoke' | 'deploy_
   throw errors.invalidParams(field, 'expected "deploy", "invoke" or "deploy_and_invoke"');
 }
 
-/** USER_TRANSACTION (paymaster_buildTransaction). */
-export function readUserTransaction(value: unknown): UserTransaction {
+/** `transaction` of either request; `readInvoke` reads its invoke member (at `transaction.invoke`). */
+function readTransaction<Invoke>(
+  value: unknown,
+  readInvoke: (invoke: Record<string, unknown>, at: string) => Invoke,
+): TransactionWith<Invoke> {
   const field = 'transaction';
   const tx = readObject(value, field);
   const type = readType(tx.type, `${field}.type`);
-  const readInvoke = (): UserInvoke => {
-    const invoke = readObject(tx.invoke, `${field}.invoke`);
-    onlyKeys(invoke, ['user_address', 'calls'], `${field}.invoke`);
-    return {
-      userAddress: readFelt(invoke.user_address, `${field}.invoke.user_address`),
-      calls: readUserCalls(invoke.calls, `${field}.invoke.calls`),
-    };
-  };
+  const invoke = () => readInvoke(readObject(tx.invoke, `${field}.invoke`), `${field}.invoke`);
   if (type === 'deploy') {
     onlyKeys(tx, ['type', 'deployment'], field);
     return { type, deployment: readDeployment(tx.deployment, `${field}.deployment`) };
   }
   if (type === 'invoke') {
     onlyKeys(tx, ['type', 'invoke'], field);
-    return { type, invoke: readInvoke() };
+    return { type, invoke: invoke() };
   }
   onlyKeys(tx, ['type', 'deployment', 'invoke'], field);
   return {
     type,
     deployment: readDeployment(tx.deployment, `${field}.deployment`),
-    invoke: readInvoke(),
+    invoke: invoke(),
   };
 }
 
+/** USER_TRANSACTION (paymaster_buildTransaction). */
+export const readUserTransaction = (value: unknown): UserTransaction =>
+  readTransaction(value, (invoke, at): UserInvoke => {
+    onlyKeys(invoke, ['user_address', 'calls'], at);
+    return {
+      userAddress: readFelt(invoke.user_address, `${at}.user_address`),
+      calls: readUserCalls(invoke.calls, `${at}.calls`),
+    };
+  });
+
 /** EXECUTABLE_USER_TRANSACTION (paymaster_executeTransaction). */
-export function readExecutableTransaction(value: unknown): ExecutableTransaction {
-  const field = 'transaction';
-  const tx = readObject(value, field);
-  const type = readType(tx.type, `${field}.type`);
-  const readInvoke = (): ExecutableInvoke => {
-    const at = `${field}.invoke`;
-    const invoke = readObject(tx.invoke, at);
+export const readExecutableTransaction = (value: unknown): ExecutableTransaction =>
+  readTransaction(value, (invoke, at): ExecutableInvoke => {
     onlyKeys(invoke, ['user_address', 'typed_data', 'signature'], at);
     return {
       userAddress: readFelt(invoke.user_address, `${at}.user_address`),
       outside: parseOutsideExecutionTypedData(invoke.typed_data, `${at}.typed_data`),
       signature: readFelts(invoke.signature, `${at}.signature`, 64),
     };
-  };
-  if (type === 'deploy') {
-    onlyKeys(tx, ['type', 'deployment'], field);
-    return { type, deployment: readDeployment(tx.deployment, `${field}.deployment`) };
-  }
-  if (type === 'invoke') {
-    onlyKeys(tx, ['type', 'invoke'], field);
-    return { type, invoke: readInvoke() };
-  }
-  onlyKeys(tx, ['type', 'deployment', 'invoke'], field);
-  return {
-    type,
-    deployment: readDeployment(tx.deployment, `${field}.deployment`),
-    invoke: readInvoke(),
-  };
-}
+  });
 
 function readTip(value: unknown, field: string): Tip {
   if (value === undefined) return 'normal';
