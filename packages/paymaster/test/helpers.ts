@@ -9,12 +9,13 @@ import type { DevnetServer } from '@l2wallet/devnet';
 import {
   ARGENT_ACCOUNT_CLASS_HASH,
   erc20Balance,
+  type DevnetPaymaster,
   ETH_TOKEN,
-  type PaymasterProcess,
+  mintEth as mintEthOnDevnet,
   rpc,
   startDevnet,
+  startDevnetPaymaster,
   type StartDevnetOptions,
-  startPaymaster,
   type StartPaymasterOptions,
   STRK_TOKEN,
 } from '@l2wallet/testkit';
@@ -47,23 +48,27 @@ export interface PredeployedAccount {
 
 export interface Stack {
   devnet: Devnet;
-  paymaster: PaymasterProcess;
+  paymaster: DevnetPaymaster;
   provider: RpcProvider;
-  relayer: PredeployedAccount;
+  relayer: { address: string };
   /** The predeployed accounts the relayer is not. */
   accounts: PredeployedAccount[];
   stop(): Promise<void>;
 }
 
+/** The gas tokens the paymaster is started with: ETH at ETH_PRICE_IN_STRK. */
+export const GAS_TOKENS = [{ address: ETH_TOKEN, priceInStrk: ETH_PRICE_IN_STRK }];
+
 /**
- * A devnet and the paymaster in front of it: the relayer is the devnet's last predeployed
- * account, ETH a gas token at ETH_PRICE_IN_STRK, SPONSOR_KEY a sponsor key.
+ * A devnet and the paymaster in front of it (the testkit's startDevnetPaymaster: the relayer is
+ * the devnet's last predeployed account), ETH a gas token at ETH_PRICE_IN_STRK, SPONSOR_KEY a
+ * sponsor key.
  */
 export async function startStack(
   options: {
     accounts?: number;
     devnet?: StartDevnetOptions;
-    paymaster?: Partial<StartPaymasterOptions>;
+    paymaster?: Partial<Omit<StartPaymasterOptions, 'relayer' | 'nodeUrl'>>;
     /** The node the paymaster talks to, if not the devnet itself (a proxy in front of it). */
     nodeUrl?: (devnet: Devnet) => Promise<string> | string;
   } = {},
@@ -78,19 +83,17 @@ export async function startStack(
       'devnet_getPredeployedAccounts',
       {},
     );
-    const relayer = predeployed[predeployed.length - 1];
-    const paymaster = await startPaymaster({
-      nodeUrl: options.nodeUrl ? await options.nodeUrl(devnet) : devnet.rpcUrl,
-      relayer: { address: relayer.address, privateKey: relayer.private_key },
+    const paymaster = await startDevnetPaymaster(devnet.rpcUrl, {
+      nodeUrl: options.nodeUrl ? await options.nodeUrl(devnet) : undefined,
       apiKeys: [SPONSOR_KEY],
-      gasTokens: [{ address: ETH_TOKEN, priceInStrk: ETH_PRICE_IN_STRK }],
+      gasTokens: GAS_TOKENS,
       ...options.paymaster,
     });
     return {
       devnet,
       paymaster,
       provider: new RpcProvider({ nodeUrl: devnet.rpcUrl }),
-      relayer,
+      relayer: paymaster.relayer,
       accounts: predeployed.slice(0, -1),
       stop: async () => {
         await paymaster.stop();
@@ -170,10 +173,9 @@ export function newArgentUser(stack: Stack, apiKey?: string): ArgentUser {
   };
 }
 
-/** Mints ETH (in wei) to any address on the devnet. */
-export async function mintEth(stack: Stack, address: string, wei: bigint): Promise<void> {
-  await rpc(stack.devnet.rpcUrl, 'devnet_mint', { address, amount: wei.toString(), unit: 'WEI' });
-}
+/** Mints ETH (in wei) to any address on the devnet (the testkit's mintEth). */
+export const mintEth = (stack: Stack, address: string, wei: bigint): Promise<void> =>
+  mintEthOnDevnet(stack.devnet.rpcUrl, address, wei);
 
 export const balanceOf = (stack: Stack, address: string, token: string = STRK_TOKEN) =>
   erc20Balance(stack.devnet.rpcUrl, address, { token, block: 'pre_confirmed' });

@@ -5,13 +5,14 @@
  * sign. Each is refused with its own error before anything is submitted: no balance moves and
  * the relayer's nonce stays where it was.
  */
-import { rpc, startPaymaster } from '@l2wallet/testkit';
+import { rpc, startDevnetPaymaster } from '@l2wallet/testkit';
 import { constants, hash, type PaymasterDetails, stark, type TypedData } from 'starknet';
 
 import {
   type ArgentUser,
   balanceOf,
   ETH_TOKEN,
+  GAS_TOKENS,
   mintEth,
   newArgentUser,
   paymasterClient,
@@ -203,11 +204,7 @@ describe('a replayed outside execution', () => {
       request.parameters,
     );
     await receiptOf(stack, first.transaction_hash);
-    const restarted = await startPaymaster({
-      nodeUrl: stack.devnet.rpcUrl,
-      relayer: { address: stack.relayer.address, privateKey: stack.relayer.private_key },
-      gasTokens: [{ address: ETH_TOKEN, priceInStrk: '2500' }],
-    });
+    const restarted = await startDevnetPaymaster(stack.devnet.rpcUrl, { gasTokens: GAS_TOKENS });
     try {
       const before = await snapshot();
       const error = await rpc(restarted.url, 'paymaster_executeTransaction', {
