@@ -39,6 +39,23 @@ const execution: OutsideExecution = {
   ],
 };
 
+/** The typed data starknet.js builds itself for `execution`, as a dapp writes its calls. */
+const starknetJsTypedData = (version: '1' | '2') =>
+  snip9.getTypedData(
+    toHex(CHAIN),
+    {
+      caller: toHex(execution.caller),
+      execute_after: 1_700_000_000,
+      execute_before: 1_700_000_600,
+    },
+    toHex(execution.nonce),
+    [
+      { contractAddress: '0x111', entrypoint: 'approve', calldata: ['0x5', '10', '0'] },
+      { contractAddress: toHex(STRK), entrypoint: 'transfer', calldata: ['0xabc', '12345', '0'] },
+    ],
+    version,
+  );
+
 const sel = (name: string) => BigInt(hash.getSelectorFromName(name));
 const pedersenChain = (values: bigint[]) => BigInt(computeHashOnElements(values) as string);
 
@@ -46,20 +63,7 @@ describe('SNIP-9 version 1 (Argent 0.3.1, SNIP-12 revision 0)', () => {
   const data = outsideExecutionTypedData(1, CHAIN, execution);
 
   it('hashes as starknet.js hashes the typed data it builds itself', () => {
-    const theirs = snip9.getTypedData(
-      toHex(CHAIN),
-      {
-        caller: toHex(execution.caller),
-        execute_after: 1_700_000_000,
-        execute_before: 1_700_000_600,
-      },
-      toHex(execution.nonce),
-      [
-        { contractAddress: '0x111', entrypoint: 'approve', calldata: ['0x5', '10', '0'] },
-        { contractAddress: toHex(STRK), entrypoint: 'transfer', calldata: ['0xabc', '12345', '0'] },
-      ],
-      '1',
-    );
+    const theirs = starknetJsTypedData('1');
     const ours = outsideExecutionHash(1, CHAIN, execution, ACCOUNT);
     expect(ours).toBe(BigInt(typedData.getMessageHash(theirs, toHex(ACCOUNT))));
     expect(ours).toBe(BigInt(typedData.getMessageHash(data as TypedData, toHex(ACCOUNT))));
@@ -137,20 +141,7 @@ describe('SNIP-9 version 1 (Argent 0.3.1, SNIP-12 revision 0)', () => {
 describe('SNIP-9 version 2 (SNIP-12 revision 1)', () => {
   it('hashes as starknet.js and as Poseidon chains computed with @scure/starknet', () => {
     const ours = outsideExecutionHash(2, CHAIN, execution, ACCOUNT);
-    const theirs = snip9.getTypedData(
-      toHex(CHAIN),
-      {
-        caller: toHex(execution.caller),
-        execute_after: 1_700_000_000,
-        execute_before: 1_700_000_600,
-      },
-      toHex(execution.nonce),
-      [
-        { contractAddress: '0x111', entrypoint: 'approve', calldata: ['0x5', '10', '0'] },
-        { contractAddress: toHex(STRK), entrypoint: 'transfer', calldata: ['0xabc', '12345', '0'] },
-      ],
-      '2',
-    );
+    const theirs = starknetJsTypedData('2');
     expect(ours).toBe(BigInt(typedData.getMessageHash(theirs, toHex(ACCOUNT))));
 
     const callType = sel('"Call"("To":"ContractAddress","Selector":"selector","Calldata":"felt*")');
