@@ -74,7 +74,6 @@ export class Relayer {
   private uncertain: { tx: SignedInvoke; nonce: bigint } | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private settleTimer: NodeJS.Timeout | undefined;
-  private readonly dropped = new Set<Felt>();
   private closed = false;
   readonly sendAttempts: number;
   readonly retryDelayMs: number;
@@ -86,11 +85,6 @@ export class Relayer {
 
   get address(): Felt {
     return this.options.address;
-  }
-
-  /** Whether a transaction this relayer sent was found never to have been included. */
-  wasDropped(hash: Felt): boolean {
-    return this.dropped.has(hash);
   }
 
   /** Whether a transaction is still waiting for the node to confirm it. */
@@ -129,11 +123,6 @@ export class Relayer {
       chainId: this.options.chainId,
     });
     return this.serialised(() => this.send(prepared));
-  }
-
-  /** Settles an uncertain transaction now (tracking asks for its status). */
-  settle(): Promise<void> {
-    return this.serialised(() => this.settleUncertain());
   }
 
   close(): void {
@@ -220,7 +209,6 @@ export class Relayer {
       // Resending it would execute a request its user was told may have failed; drop it
       // instead, and let its nonce go to the next transaction (a late arrival is then refused).
       this.nonce = await node.nonce(toHex(this.options.address));
-      this.dropped.add(pending.tx.hash);
       this.options.onDropped?.(pending.tx.hash);
     }
     this.uncertain = undefined;
@@ -230,7 +218,8 @@ export class Relayer {
     clearTimeout(this.settleTimer);
     if (this.closed) return;
     this.settleTimer = setTimeout(() => {
-      this.settle().catch(() => this.scheduleSettle());
+      // In turn with submissions, which settle it first themselves.
+      this.serialised(() => this.settleUncertain()).catch(() => this.scheduleSettle());
     }, this.options.settleIntervalMs ?? 2000);
     this.settleTimer.unref();
   }
