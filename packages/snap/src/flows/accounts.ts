@@ -13,6 +13,7 @@ import { readAccounts, readAccountState, settled, type AccountAnswers } from '..
 import type { ChainContext } from '../node/chain';
 import { readOnChainPublicKey } from '../node/onChainAccount';
 import { toHex } from '../starknet/felt';
+import type { PaymasterDeployment } from '../starknet/paymaster';
 import { deployRecord } from '../starknet/records';
 import {
   accountsOf,
@@ -36,6 +37,20 @@ export function accountRecordFor(key: AccountKey, chainId: string): AccountRecor
     deployTxnHash: '',
     derivationPath: key.derivationPath,
     chainId,
+  };
+}
+
+/**
+ * What deploys the account: SNIP-29's ACCOUNT_DEPLOYMENT_DATA, the wallet API's
+ * `wallet_deploymentData` (Argent 0.3.1 class hash, salt, constructor calldata, version 1).
+ */
+export function accountDeploymentData(key: AccountKey): PaymasterDeployment {
+  return {
+    address: key.address,
+    class_hash: key.classHash,
+    salt: key.addressSalt,
+    calldata: key.constructorCalldata,
+    version: 1,
   };
 }
 

@@ -78,7 +78,7 @@ import { findTokenIn } from '../starknet/tokens';
 import { formatUnits } from '../starknet/units';
 import { stateStore, tokensOf, upsertTransaction, type TransactionRecord } from '../state';
 import type { RelayedFeeView, SendFeeView, TransactionFieldsView } from '../ui';
-import { saveDeployment } from './accounts';
+import { accountDeploymentData, saveDeployment } from './accounts';
 import { planFees, type FeePlan, type PlannedTransaction } from './fees';
 
 /** What is sent: the request's own transaction. */
@@ -301,15 +301,7 @@ async function prepareRelayed(common: PreparedCommon, feeMode: FeeMode): Promise
   const { chain, key, request, includeDeploy } = common;
   const chainId = chain.network.chainId;
   const calls = request.kind === 'invoke' ? request.calls : [deploymentCall(key, feeMode.gasToken)];
-  const deployment: PaymasterDeployment | undefined = includeDeploy
-    ? {
-        address: key.address,
-        class_hash: key.classHash,
-        salt: key.addressSalt,
-        calldata: key.constructorCalldata,
-        version: 1,
-      }
-    : undefined;
+  const deployment = includeDeploy ? accountDeploymentData(key) : undefined;
   const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
   const tokens = tokensOf(await stateStore.read(), chainId);
   const [built, token] = await Promise.all([

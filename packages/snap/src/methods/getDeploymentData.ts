@@ -1,6 +1,6 @@
 import { type } from 'superstruct';
 
-import { isDeployed, requireOwnAccountKey } from '../flows/accounts';
+import { accountDeploymentData, isDeployed, requireOwnAccountKey } from '../flows/accounts';
 import { getChain } from '../node/chain';
 import { defineMethod } from '../rpc/dispatcher';
 import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
@@ -16,13 +16,6 @@ export const getDeploymentData = defineMethod({
   handler: async ({ address, chainId }, { origin }) => {
     const key = await requireOwnAccountKey(address, chainId, 'address', origin);
     const deployed = await isDeployed(getChain(chainId), key.address);
-    return {
-      address: key.address,
-      class_hash: key.classHash,
-      salt: key.addressSalt,
-      calldata: key.constructorCalldata,
-      version: 1,
-      deployed,
-    };
+    return { ...accountDeploymentData(key), deployed };
   },
 });
