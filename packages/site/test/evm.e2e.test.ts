@@ -9,7 +9,7 @@
 import {
   ANVIL_CHAIN_ID,
   ensureSiteBuild,
-  injectedProviderScript,
+  injectWallet,
   launchChromium,
   screenshot,
   serveDirectory,
@@ -79,11 +79,7 @@ beforeAll(async () => {
   expect(configured.error).toBeUndefined();
 
   browser = await launchChromium();
-  await browser.context.exposeBinding('__keyringFlask', async ({ page: source }, body: string) => {
-    const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
-    return JSON.stringify(await wallet.handle(method, params, new URL(source.url()).origin));
-  });
-  await browser.context.addInitScript(injectedProviderScript('__keyringFlask'));
+  await injectWallet(browser.context, wallet, '__keyringFlask');
   // The page lives at its real origin; the browser fetches it from the built site.
   await browser.context.route(`${SITE_ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());

@@ -10,9 +10,10 @@ import {
   ensureSiteBuild,
   erc20Balance,
   ETH_TOKEN,
-  injectedProviderScript,
+  injectWallet,
   isDeployed,
   launchChromium,
+  loopbackOnly,
   screenshot,
   serveDirectory,
   SimulatedFlask,
@@ -52,15 +53,8 @@ describe('No STRK? Pay the fee in ETH (account panel)', () => {
     const flask = new SimulatedFlask(snapServer.url, snapFolder);
     wallet = flask;
     browser = await launchChromium();
-    await browser.context.exposeBinding('__flaskRequest', async ({ page: from }, body: string) => {
-      const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
-      return JSON.stringify(await flask.handle(method, params, new URL(from.url()).origin));
-    });
-    await browser.context.addInitScript(injectedProviderScript('__flaskRequest'));
-    // Only loopback traffic: anything else is refused, so a stray request fails loudly.
-    await browser.context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) =>
-      route.abort(),
-    );
+    await injectWallet(browser.context, flask);
+    await loopbackOnly(browser.context);
     page = await browser.context.newPage();
   }, 600_000);
 

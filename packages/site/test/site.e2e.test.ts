@@ -7,9 +7,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import {
   deployToken,
   ensureSiteBuild,
-  injectedProviderScript,
+  injectWallet,
   isDeployed,
   launchChromium,
+  loopbackOnly,
   screenshot,
   serveDirectory,
   SimulatedFlask,
@@ -61,14 +62,8 @@ export async function startStack(): Promise<Stack> {
     stack.wallet = new SimulatedFlask(stack.snapServer.url, snapFolder);
     stack.browser = await launchChromium();
     const context = stack.browser.context;
-    const wallet = stack.wallet;
-    await context.exposeBinding('__flaskRequest', async ({ page }, body: string) => {
-      const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
-      return JSON.stringify(await wallet.handle(method, params, new URL(page.url()).origin));
-    });
-    await context.addInitScript(injectedProviderScript('__flaskRequest'));
-    // Only loopback traffic: anything else is refused, so a stray request fails loudly.
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
+    await injectWallet(context, stack.wallet);
+    await loopbackOnly(context);
     stack.page = await context.newPage();
     stack.pageErrors = [];
     stack.page.on('pageerror', (error) => stack.pageErrors?.push(error.message));

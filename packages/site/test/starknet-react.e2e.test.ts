@@ -10,8 +10,9 @@ import {
   ensureSiteBuild,
   erc20Allowance,
   erc20Balance,
-  injectedProviderScript,
+  injectWallet,
   launchChromium,
+  loopbackOnly,
   serveDirectory,
   SimulatedFlask,
   snapVariant,
@@ -74,13 +75,8 @@ beforeAll(async () => {
   provider = new RpcProvider({ nodeUrl: devnet.rpcUrl });
   browser = await launchChromium();
   const context = browser.context;
-  await context.exposeBinding('__flaskRequest', async ({ page: from }, body: string) => {
-    const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
-    return JSON.stringify(await flask.handle(method, params, new URL(from.url()).origin));
-  });
-  await context.addInitScript(injectedProviderScript('__flaskRequest'));
-  // Only loopback traffic: anything else is refused, so a stray request fails loudly.
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
+  await injectWallet(context, flask);
+  await loopbackOnly(context);
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('requestfailed', (request) => failedRequests.push(request.url()));

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
+import { injectedProviderScript } from './flask';
 import { findExecutable, installHint } from './prerequisites';
 
 export interface LaunchedBrowser {
@@ -54,6 +55,33 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** What a page's injected wallet calls on the Node side: SimulatedFlask, SimulatedKeyringFlask. */
+export interface PageWallet {
+  handle(method: string, params: unknown, origin: string): Promise<unknown>;
+}
+
+/**
+ * Every page of `context` finds `wallet` announced as MetaMask Flask (EIP-6963,
+ * injectedProviderScript): its requests reach `wallet.handle` with the page's origin, through the
+ * page binding `bindingName`.
+ */
+export async function injectWallet(
+  context: BrowserContext,
+  wallet: PageWallet,
+  bindingName = '__flaskRequest',
+): Promise<void> {
+  await context.exposeBinding(bindingName, async ({ page }, body: string) => {
+    const { method, params } = JSON.parse(body) as { method: string; params?: unknown };
+    return JSON.stringify(await wallet.handle(method, params, new URL(page.url()).origin));
+  });
+  await context.addInitScript(injectedProviderScript(bindingName));
+}
+
+/** Only loopback traffic leaves `context`: anything else is aborted, so a stray request fails loudly. */
+export async function loopbackOnly(context: BrowserContext): Promise<void> {
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
 }
 
 /** Waits until the locator's visible text matches; the failure message shows what was there. */
