@@ -1,9 +1,15 @@
 // `npm start`, the Starknet paymaster part (issue 27): builds packages/paymaster and runs
 // `l2-paymaster` (SNIP-29) on loopback in front of the devnet that start.mjs started. Its relayer
-// is the devnet's last predeployed account (key from devnet_getPredeployedAccounts, handed over
-// in the environment only), ETH is a gas token beside STRK, and a demo sponsor key is printed.
+// is the devnet's last predeployed account (the testkit's devnetRelayer; its key handed over in
+// the environment only), ETH is a gas token beside STRK, and a demo sponsor key is printed.
 // start.mjs passes in its own start()/log()/runOnce()/waitFor(), so it stops with everything else.
-import { ETH_TOKEN, freePort, paymasterCommand, portAnswers, rpc } from '@l2wallet/testkit';
+import {
+  devnetRelayer,
+  ETH_TOKEN,
+  freePort,
+  paymasterCommand,
+  portAnswers,
+} from '@l2wallet/testkit';
 import path from 'node:path';
 
 /** 1 ETH = this many STRK, for fees paid in ETH. */
@@ -20,13 +26,12 @@ export async function startStarknetPaymaster({ root, devnetRpcUrl, start, log, r
   let port = Number(process.env.STARKNET_PAYMASTER_PORT ?? 8090);
   if (await portAnswers(port)) port = await freePort();
   const apiKey = process.env.STARKNET_PAYMASTER_API_KEY ?? 'local-demo-sponsor-key';
-  const accounts = await rpc(devnetRpcUrl, 'devnet_getPredeployedAccounts', {});
-  const relayer = accounts[accounts.length - 1];
+  const relayer = await devnetRelayer(devnetRpcUrl);
   const { command, args, env } = paymasterCommand(
     path.join(root, 'packages/paymaster/dist/cli.js'),
     {
       nodeUrl: devnetRpcUrl,
-      relayer: { address: relayer.address, privateKey: relayer.private_key },
+      relayer,
       apiKeys: [apiKey],
       gasTokens: [{ address: ETH_TOKEN, priceInStrk: ETH_PRICE_IN_STRK }],
       port,

@@ -111,24 +111,35 @@ export async function startPaymaster(options: StartPaymasterOptions): Promise<Pa
 export type DevnetPaymaster = PaymasterProcess & { relayer: { address: string } };
 
 /**
- * The paymaster in front of a devnet as `npm start` runs it: its relayer is the devnet's last
- * predeployed account (the others stay free for the test's users). `nodeUrl` is the node the
- * paymaster talks to when not `devnetRpcUrl` itself (a counting proxy in front of it, say).
+ * The relayer of a paymaster in front of a devnet: the devnet's last predeployed account (the
+ * others stay free for the users of a test or of `npm start`), with its key.
  */
-export async function startDevnetPaymaster(
+export async function devnetRelayer(
   devnetRpcUrl: string,
-  options: Omit<StartPaymasterOptions, 'relayer' | 'nodeUrl'> & { nodeUrl?: string } = {},
-): Promise<DevnetPaymaster> {
+): Promise<{ address: string; privateKey: string }> {
   const accounts = await rpc<{ address: string; private_key: string }[]>(
     devnetRpcUrl,
     'devnet_getPredeployedAccounts',
     {},
   );
   const relayer = accounts[accounts.length - 1];
+  return { address: relayer.address, privateKey: relayer.private_key };
+}
+
+/**
+ * The paymaster in front of a devnet as `npm start` runs it: its relayer is devnetRelayer's.
+ * `nodeUrl` is the node the paymaster talks to when not `devnetRpcUrl` itself (a counting proxy
+ * in front of it, say).
+ */
+export async function startDevnetPaymaster(
+  devnetRpcUrl: string,
+  options: Omit<StartPaymasterOptions, 'relayer' | 'nodeUrl'> & { nodeUrl?: string } = {},
+): Promise<DevnetPaymaster> {
+  const relayer = await devnetRelayer(devnetRpcUrl);
   const paymaster = await startPaymaster({
     ...options,
     nodeUrl: options.nodeUrl ?? devnetRpcUrl,
-    relayer: { address: relayer.address, privateKey: relayer.private_key },
+    relayer,
   });
   return { ...paymaster, relayer: { address: relayer.address } };
 }
