@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ETH_TOKEN, rpc, spawnService, startPaymaster } from '@l2wallet/testkit';
+import { ETH_TOKEN, rpc, spawnService, startDevnetPaymaster } from '@l2wallet/testkit';
 import { Account, CallData, config, PaymasterRpc, RpcProvider, stark, uint256 } from 'starknet';
 
 import { machine, percentile, processCpuSeconds } from '../lib/stats.mjs';
@@ -59,12 +59,11 @@ let paymaster;
 try {
   const nodeUrl = `${/listening on (http:\/\/\S+)/.exec(devnet.output())[1]}/rpc`;
   const predeployed = await rpc(nodeUrl, 'devnet_getPredeployedAccounts', {});
-  const relayer = predeployed[USERS];
-  paymaster = await startPaymaster({
-    nodeUrl,
-    relayer: { address: relayer.address, privateKey: relayer.private_key },
+  // The relayer is the last of the USERS + 1 predeployed accounts; the users are the others.
+  paymaster = await startDevnetPaymaster(nodeUrl, {
     gasTokens: [{ address: ETH_TOKEN, priceInStrk: '2500' }],
   });
+  const { relayer } = paymaster;
   const provider = new RpcProvider({ nodeUrl });
   const users = predeployed.slice(0, USERS).map(
     (a) =>
