@@ -115,14 +115,21 @@ function expectSignedAsShown(
   expect(verifyWithScure(account, hash, signature)).toBe(true);
 }
 
+/** A snap whose account 0 is created and granted to the test's site: its requests and address. */
+async function withAccount0() {
+  const { request } = await installGranted({ indexes: [0] });
+  const { address } = resultOf<{ address: string }>(
+    await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
+  );
+  return { request, address };
+}
+
 /** Signs `data` with account 0 (approving the dialog); the dialog's text and the signature. */
 async function signShowing(data: unknown): Promise<{ text: string; signature: string[] }> {
-  const { request } = await installGranted({ indexes: [0] });
-  const account = await expectedAccount(DEFAULT_SRP, 0);
-  resultOf(await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
+  const { request, address } = await withAccount0();
   const pending = request({
     method: 'l2_signMessage',
-    params: { typedDataMessage: data as never, signerAddress: account.address },
+    params: { typedDataMessage: data as never, signerAddress: address },
   });
   const ui = asConfirmation(await pending.getInterface());
   const text = dialogText(ui.content);
@@ -320,10 +327,7 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
       domain: base.domain,
       message: { approved: { recipient: '0xbad', amount: '1000000' } },
     };
-    const { request } = await installGranted({ indexes: [0] });
-    const { address } = resultOf<{ address: string }>(
-      await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
-    );
+    const { request, address } = await withAccount0();
     expectError(
       await request({
         method: 'l2_signMessage',
@@ -338,10 +342,7 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
   });
 
   it('refuses a type name written as an array or an enum variant', async () => {
-    const { request } = await installGranted({ indexes: [0] });
-    const { address } = resultOf<{ address: string }>(
-      await request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
-    );
+    const { request, address } = await withAccount0();
     const data = {
       ...REV1_TYPED_DATA,
       types: { ...REV1_TYPED_DATA.types, 'Call*': [{ name: 'to', type: 'felt' }] },
