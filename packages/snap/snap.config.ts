@@ -66,7 +66,7 @@ const config: SnapConfig = {
       process.env.SNAP_MAINNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_MAINNET_PAYMASTER_URL,
     SNAP_TESTNET_PAYMASTER_URL:
       process.env.SNAP_TESTNET_PAYMASTER_URL ?? PUBLIC_ENDPOINTS.SNAP_TESTNET_PAYMASTER_URL,
-    // How long the chain methods wait for one node or explorer answer (src/chain/rpc.ts).
+    // How long the snap waits for one node, explorer or paymaster answer (src/node/client.ts).
     SNAP_RPC_TIMEOUT_MS: process.env.SNAP_RPC_TIMEOUT_MS ?? '20000',
   },
 };
