@@ -1,10 +1,10 @@
 /**
  * The EVM accounts page in headless Chromium. The injected "MetaMask Flask" runs the real keyring
- * snap bundle in @metamask/snaps-simulation (harness/keyringWallet.ts); the chain is a real anvil
- * with the ERC-4337 v0.6 contracts, Alto and the ERC-7677 paymaster service on 127.0.0.1. The page
- * is served under its allowed origin http://localhost:8000 (routed by the browser to the built
- * site), so the snap's origin rules apply as in MetaMask. Signatures shown on the page are
- * recovered with ethers. Reuses the site build of this jest run when it is up to date.
+ * snap bundle in @metamask/snaps-simulation (the testkit's SimulatedKeyringFlask); the chain is a
+ * real anvil with the ERC-4337 v0.6 contracts, Alto and the ERC-7677 paymaster service on
+ * 127.0.0.1. The page is served under its allowed origin http://localhost:8000 (routed by the
+ * browser to the built site), so the snap's origin rules apply as in MetaMask. Signatures shown on
+ * the page are recovered with ethers. Reuses the site build of this jest run when it is up to date.
  */
 import {
   ANVIL_CHAIN_ID,
