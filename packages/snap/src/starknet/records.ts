@@ -6,7 +6,7 @@
 import type { TransactionRecord } from '@l2wallet/starknet-constants';
 
 import { formatAddress, toHex } from './felt';
-import { knownEntryPoint, selectorOf } from './selectors';
+import { knownEntryPoint } from './selectors';
 import { mapNodeStatus, mergeStatus, type RecordStatus } from './status';
 import type { TxCall } from './transaction';
 
@@ -133,9 +133,8 @@ export function decodeExecuteCalldata(calldata: readonly string[]): NodeCall[] {
   return decoded && decoded.end === calldata.length ? decoded.calls : [];
 }
 
-const OUTSIDE_EXECUTION_SELECTORS = ['execute_from_outside', 'execute_from_outside_v2'].map(
-  (name) => BigInt(selectorOf(name)),
-);
+/** SNIP-9's entry points on the account (both in the known entry points: no hashing here). */
+const OUTSIDE_EXECUTION_ENTRY_POINTS = ['execute_from_outside', 'execute_from_outside_v2'];
 
 /**
  * The calls `account` ran through a SNIP-9 outside execution in another account's transaction (a
@@ -147,7 +146,7 @@ function outsideExecutionCalls(calls: NodeCall[], account: string): NodeCall[] |
   const outside = calls.find(
     (call) =>
       BigInt(call.to) === BigInt(account) &&
-      OUTSIDE_EXECUTION_SELECTORS.includes(BigInt(call.selector)),
+      OUTSIDE_EXECUTION_ENTRY_POINTS.includes(knownEntryPoint(call.selector) ?? ''),
   );
   return outside ? decodeCallsAt(outside.calldata, 4)?.calls : undefined;
 }
