@@ -391,7 +391,7 @@ export class Gateway {
     return {
       total: used.total,
       limit: key.dailyCredits,
-      left: Math.max(0, key.dailyCredits - used.total),
+      left: Math.max(0, key.dailyCredits - used.total - (used.reserved ?? 0)),
       creditsPerSecond: key.creditsPerSecond,
       plan: key.plan,
       methods: used.methods,

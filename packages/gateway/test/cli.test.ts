@@ -1,7 +1,8 @@
 /**
  * The l2-gateway CLI as a user drives it: keys create/list/usage/revoke and serve, against a
- * real anvil, plus the SQLite durability promise (kill -9 right after the responses loses no
- * debit).
+ * real anvil, plus the durability promise (kill -9 right after the responses loses no debit) on
+ * SQLite and on Redis, where a busy key is debited from leases: a kill -9 costs at most the
+ * unused lease, a clean shutdown nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,10 +12,14 @@ import {
   createGatewayKey as createKey,
   ensureGatewayBuilt as ensureBuilt,
   gatewayCli as cli,
+  type RedisService,
   serveGateway as serve,
   startAnvil,
+  startRedis,
   writeGatewayConfig as writeConfig,
 } from '@l2wallet/testkit';
+import { newKey } from '../src/auth/keys';
+import { maxLease } from '../src/credits/leases';
 
 let anvil: AnvilService;
 let dir: string;
@@ -201,5 +206,66 @@ describe('l2-gateway serve', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
     expect(usage.total).toBe(200 * 80);
+  });
+});
+
+describe('l2-gateway serve on Redis (leases)', () => {
+  let redis: RedisService;
+  let redisConfig: string;
+  beforeAll(async () => {
+    const redisDir = tempDir();
+    redis = await startRedis({ persistDir: redisDir });
+    redisConfig = writeConfig(redisDir, {
+      listen: { host: '127.0.0.1', port: 1 },
+      ledger: { redis: redis.url },
+      chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url] }],
+    });
+  });
+  afterAll(() => redis?.stop());
+
+  const PER_SECOND = 1_000_000;
+  /** A gateway, and a new key of it made busy: 2000 calls, 16 at a time (served from leases). */
+  async function busyGateway() {
+    const key = await createKey(redisConfig, [
+      '--plan',
+      'team',
+      '--credits-per-second',
+      String(PER_SECOND),
+    ]);
+    const gateway = await serve(redisConfig);
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const mine = [];
+        for (let i = 0; i < 125; i++) {
+          const reply = await post(`${gateway.url}/v3/${key}`, call('eth_blockNumber', [], i));
+          mine.push(reply.status);
+        }
+        return mine;
+      }),
+    );
+    return { key, gateway, answered: statuses.flat().filter((status) => status === 200).length };
+  }
+  const usageTotal = async (key: string) =>
+    JSON.parse((await cli(['keys', 'usage', '-', '--config', redisConfig], { input: key })).stdout)
+      .total as number;
+
+  it('loses no debit when killed with SIGKILL right after its responses; at most its unused lease is kept', async () => {
+    const { key, gateway, answered } = await busyGateway();
+    gateway.killNow();
+    await gateway.stop();
+    expect(answered).toBe(2000);
+    // A lease left unsettled counts as charged once its second is two seconds past.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const total = await usageTotal(key);
+    expect(total).toBeGreaterThanOrEqual(answered * 80);
+    const { record } = newKey({ plan: 'team', creditsPerSecond: PER_SECOND });
+    expect(total - answered * 80).toBeLessThanOrEqual(1.25 * maxLease(record));
+  });
+
+  it('gives unused leases back on a clean shutdown (SIGTERM): the total is exact at once', async () => {
+    const { key, gateway, answered } = await busyGateway();
+    await gateway.stop('SIGTERM');
+    expect(answered).toBe(2000);
+    expect(await usageTotal(key)).toBe(answered * 80);
   });
 });

@@ -4,7 +4,8 @@
  * calls of many keys (spread over every master's slots) race across both instances; slots moved
  * under load (ASK, then MOVED) and a master killed and restarted under load are survived without
  * restarting a gateway: the keys of the lost master answer a retryable 503 meanwhile, and no
- * answer is ever free.
+ * answer is ever free. Busy keys are debited from leases (src/credits/leases.ts): five instances
+ * sharing one key near its daily limit send upstream exactly the calls it paid for.
  */
 import {
   type AnvilService,
@@ -17,6 +18,7 @@ import {
   serveGateway,
   startAnvil,
   startRedisCluster,
+  startScriptedUpstream,
   writeGatewayConfig,
 } from '@l2wallet/testkit';
 import { writeFileSync } from 'node:fs';
@@ -221,6 +223,76 @@ it('survives a master killed and restarted under load: 503 retryable meanwhile, 
   await expectExact(served);
   for (const gateway of gateways) {
     expect(gateway.output()).not.toMatch(/unhandled rejection|Unhandled error event/i);
+  }
+});
+
+/** A gateway's counter `gateway_ledger_debits_total{via}` from its /metrics. */
+async function debitsVia(gateway: GatewayProcess, via: 'lease' | 'ledger'): Promise<number> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  return Number(
+    new RegExp(`gateway_ledger_debits_total\\{via="${via}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
+  );
+}
+
+it('gives one key near its daily limit exactly its credit across five instances: nothing unpaid goes upstream', async () => {
+  const upstream = await startScriptedUpstream(anvil.url);
+  const shared = writeGatewayConfig(tempDir(), {
+    listen: { host: '127.0.0.1', port: 1 },
+    ledger: { redisCluster: [cluster.urls[1]] },
+    chains: [{ name: 'local', hosts: ['*'], upstreams: [upstream.url] }],
+  });
+  const five = await Promise.all(Array.from({ length: 5 }, () => serveGateway(shared)));
+  try {
+    const N = 1000; // leased while the day has 16 leases left, then call by call
+    const key = await createGatewayKey(shared, [
+      '--plan',
+      'team',
+      '--daily-credits',
+      String(N * 80),
+      '--credits-per-second',
+      '1000000',
+    ]);
+    let distinct = 0;
+    const statuses: number[] = [];
+    // Six clients per instance, each calling (a call nobody else makes) until refused.
+    const answered = await Promise.all(
+      five.flatMap((gateway) =>
+        Array.from({ length: 6 }, async () => {
+          let ok = 0;
+          for (;;) {
+            const data = `0x${(++distinct).toString(16).padStart(8, '0')}`;
+            const reply = await postJson(
+              `${gateway.url}/v3/${key}`,
+              call('eth_call', [{ to: '0x' + '11'.repeat(20), data }, 'latest']),
+            );
+            if (reply.status !== 200) {
+              statuses.push(reply.status);
+              return ok;
+            }
+            ok += 1;
+          }
+        }),
+      ),
+    );
+    expect(statuses.every((status) => status === 402)).toBe(true);
+    expect(answered.reduce((a, b) => a + b, 0)).toBe(N);
+    expect(upstream.count('eth_call')).toBe(N);
+    // Leases served most calls; the last ones went call by call.
+    const leased = await Promise.all(five.map((g) => debitsVia(g, 'lease')));
+    const ledger = await Promise.all(five.map((g) => debitsVia(g, 'ledger')));
+    expect(leased.reduce((a, b) => a + b, 0)).toBeGreaterThan(N / 2);
+    expect(ledger.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // Once every lease is settled, the day's total is the sum of the answered calls.
+    const deadline = Date.now() + 10_000;
+    let settled = await usage(key);
+    while (settled.total !== N * 80 && Date.now() < deadline) {
+      await sleep(200);
+      settled = await usage(key);
+    }
+    expect(settled).toEqual({ total: N * 80, limit: N * 80, methods: { eth_call: N * 80 } });
+  } finally {
+    await Promise.all(five.map((g) => g.stop()));
+    await upstream.stop();
   }
 });
 

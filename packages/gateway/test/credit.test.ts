@@ -3,35 +3,43 @@
  * The upstream is a real anvil behind the testkit's scripted upstream, which counts every call
  * the gateway forwards. A key at its daily limit, a batch of 100 calls from a key in good
  * standing with credit for 10, a batch over the credits per second, merged followers that cannot
- * pay, WebSocket batches, on the SQLite and the Redis ledger; and a reservation whose call fails
- * is released.
+ * pay, WebSocket batches, on the SQLite, the Redis and the Redis Cluster ledger (whose busy keys
+ * are debited from leases: src/credits/leases.ts); and a reservation whose call fails is released.
  */
 import {
   type AnvilService,
+  type RedisClusterService,
   type RedisService,
   type ScriptedUpstream,
   startAnvil,
   startRedis,
+  startRedisCluster,
   startScriptedUpstream,
 } from '@l2wallet/testkit';
 import WebSocket from 'ws';
 import type { RunningGateway } from '../src/server';
 import { newKey } from '../src/auth/keys';
+import type { LeasedLedger } from '../src/credits/leases';
 import { addKey, call, gatewayConfig, post, tempDir, usageOf } from './helpers';
 import { startGateway } from '../src/server';
 
 let anvil: AnvilService;
 let redis: RedisService;
+let cluster: RedisClusterService;
 let upstream: ScriptedUpstream;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  [anvil, redis] = await Promise.all([startAnvil(), startRedis()]);
+  [anvil, redis, cluster] = await Promise.all([
+    startAnvil(),
+    startRedis(),
+    startRedisCluster({ masters: 3 }),
+  ]);
   upstream = await startScriptedUpstream(anvil.url);
-});
+}, 60_000);
 afterAll(async () => {
   await upstream?.stop();
-  await Promise.all([anvil?.stop(), redis?.stop()]);
+  await Promise.all([anvil?.stop(), redis?.stop(), cluster?.stop()]);
 });
 afterEach(() => upstream.reset());
 
@@ -50,6 +58,7 @@ const freshCall = (id: number) =>
 describe.each([
   ['SQLite', () => ({ sqlite: `${tempDir()}/gateway.db` })],
   ['Redis', () => ({ redis: redis.url })],
+  ['Redis Cluster', () => ({ redisCluster: cluster.urls })],
 ])('on the %s ledger', (_name, ledger) => {
   let gw: RunningGateway;
   /** The gateway's clock: real time, or a fixed instant a test sets. */
@@ -83,6 +92,38 @@ describe.each([
     expect(answers.filter((a) => a.status === 402)).toHaveLength(35);
     expect(forwarded(before)).toBe(8);
     expect((await usageOf(gw, racing)).total).toBe(5 * 80);
+  });
+
+  it('a busy key gets exactly its credit: from leases, then call by call near its limit', async () => {
+    const N = 400;
+    const key = await addKey(gw, { plan: 'team', dailyCredits: N * 80, creditsPerSecond: 1e6 });
+    const url = `${gw.url}/v3/${key}`;
+    const ledger = gw.gateway.ledger as Partial<LeasedLedger>;
+    const leasedBefore = ledger.debits?.leased ?? 0;
+    const before = upstream.count('eth_call');
+    // Six batches of 100 at once, then one more call: 400 answered, the rest refused unsent.
+    const batches = await Promise.all(
+      Array.from({ length: 6 }, (_, b) =>
+        post(
+          url,
+          Array.from({ length: 100 }, (_, i) => freshCall(b * 100 + i)),
+        ),
+      ),
+    );
+    const answers = batches.flatMap(
+      (batch) => batch.json as { result?: string; error?: { code: number } }[],
+    );
+    expect(answers.filter((a) => a.result !== undefined)).toHaveLength(N);
+    expect(answers.filter((a) => a.error?.code === -33000)).toHaveLength(600 - N);
+    expect((await post(url, freshCall(600))).status).toBe(402);
+    expect(forwarded(before)).toBe(N);
+    expect(await usageOf(gw, key)).toMatchObject({
+      total: N * 80,
+      left: 0,
+      methods: { eth_call: N * 80 },
+    });
+    // A shared ledger served most of them from leases.
+    if (ledger.debits) expect(ledger.debits.leased - leasedBefore).toBeGreaterThan(N / 2);
   });
 
   it('a batch of 100 from a key in good standing with credit for 10 sends 10 upstream', async () => {

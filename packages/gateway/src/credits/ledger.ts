@@ -16,6 +16,11 @@ export interface Usage {
   methods: Record<string, number>;
   /** Credits per minute over the last 60 minutes, oldest first (the last entry is this minute). */
   lastHour: number[];
+  /**
+   * Credits taken from today's balance by leases of other gateway instances that are not
+   * settled yet (see leases.ts): not in `total` until their calls are, and not available.
+   */
+  reserved?: number;
 }
 
 /** Resolves once the debits it was taken after are on disk; calling it asks for that write. */

@@ -1,6 +1,7 @@
 /** Starts a gateway: its stores, chains with their upstreams, HTTP and WebSocket. */
 import type { AddressInfo } from 'node:net';
 import { checkConfig, type GatewayConfig } from '../config';
+import { LeasedLedger } from '../credits/leases';
 import { Gateway } from '../gateway';
 import { Metrics } from '../metrics/metrics';
 import { openStores } from '../stores/open';
@@ -23,7 +24,19 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   checkConfig(config);
   const metrics = new Metrics();
-  const stores = await openStores(config.ledger, { serving: true });
+  const stores = await openStores(config.ledger, { serving: true, now: options.now });
+  const { ledger } = stores;
+  if (ledger instanceof LeasedLedger) {
+    for (const via of ['lease', 'ledger'] as const) {
+      metrics.gauge(
+        'gateway_ledger_debits_total',
+        'Debits taken from a lease in this process (lease) or made in the shared ledger (ledger).',
+        `via="${via}"`,
+        () => ledger.debits[via === 'lease' ? 'leased' : 'ledger'],
+        'counter',
+      );
+    }
+  }
   const router = Router.from(config.chains, (chain) => new Chain(chain, config, metrics));
   for (const chain of router.chains) chain.start(config.healthIntervalMs ?? 1000);
   const gateway = new Gateway(

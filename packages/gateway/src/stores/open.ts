@@ -16,22 +16,28 @@ export interface Stores {
 
 export async function openStores(
   config: LedgerConfig,
-  options: { serving?: boolean } = {},
+  /** `now`: the clock debits are stamped with (tests move it). */
+  options: { serving?: boolean; now?: () => number } = {},
 ): Promise<Stores> {
   if ('redis' in config || 'redisCluster' in config) {
-    const [{ RedisConnection }, { RedisKeyRegistry }, { RedisLedger }] = await Promise.all([
-      import('./redis/connection'),
-      import('./redis/keys'),
-      import('./redis/ledger'),
-    ]);
+    const [{ RedisConnection }, { RedisKeyRegistry }, { RedisLedger }, { LeasedLedger }] =
+      await Promise.all([
+        import('./redis/connection'),
+        import('./redis/keys'),
+        import('./redis/ledger'),
+        import('../credits/leases'),
+      ]);
     const target = 'redis' in config ? config.redis : { cluster: config.redisCluster };
     const connection = await RedisConnection.open(target, { warnIfVolatile: options.serving });
-    const ledger = new RedisLedger(connection);
+    const redisLedger = new RedisLedger(connection);
+    // Busy keys are debited from leases of the shared ledger: no round trip per call.
+    const ledger = new LeasedLedger(redisLedger, redisLedger, options.now);
     return {
       keys: new RedisKeyRegistry(connection),
       ledger,
       async close() {
-        await ledger.flushAll();
+        await ledger.close(); // unused leases go back
+        await redisLedger.flushAll();
         await connection.close();
       },
     };

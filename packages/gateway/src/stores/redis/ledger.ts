@@ -12,6 +12,14 @@
  * Exact across Redis failures (see connection.ts for what is never sent twice). Each batch of debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch
  * whose answer was lost is voided once Redis answers again, if it was applied at all; refunds
  * carry an id too and are retried until applied, exactly once.
+ *
+ * It is also the LeaseStore of ../../credits/leases.ts: a lease is taken by one script from the
+ * day's total and this second's window, and kept under this instance's id in the day's hash
+ * (`@r:<instance>` credits, `@t:<instance>` the second of its last lease), so the day's `*`
+ * is always what its methods were charged plus what leases still hold. A settlement adds its
+ * calls to their methods and minutes and releases everything the instance holds for the day,
+ * once (`@s:<instance>` keeps the last settlement's sequence number); a lease whose answer was
+ * lost is released by the next one.
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyRecord } from '../../auth/keys';
@@ -26,6 +34,7 @@ import {
   type Usage,
   utcDay,
 } from '../../credits/ledger';
+import type { LeaseGrant, LeaseRequest, LeaseStore, Settlement } from '../../credits/leases';
 import type { RedisConnection } from './connection';
 
 /**
@@ -103,6 +112,67 @@ redis.call('HINCRBY', KEYS[2], ARGV[3], -cost)
 return 1
 `;
 
+// Settles this instance's leases of a day (once per sequence number), then leases (want > 0).
+// KEYS: day hash, this second's window, then the hour hashes of the settlement's minutes.
+// ARGV: instance, seq (0: nothing to settle), method count, then method and credits pairs,
+// minute count, then (index of the hour hash in KEYS, minute, credits) triples, then want, the
+// least worth leasing, daily limit, per-second limit, day share, window floor, this second.
+// Returns: settled (0 nothing, 1 applied, 2 seen before), granted, day left, window left.
+const LEASE = `
+local instance = ARGV[1]
+local reservedField, secondField = '@r:' .. instance, '@t:' .. instance
+local seqField = '@s:' .. instance
+local seq = tonumber(ARGV[2])
+local settled = 0
+if seq > 0 then
+  if seq > tonumber(redis.call('HGET', KEYS[1], seqField) or '0') then settled = 1 else settled = 2 end
+end
+local i = 3
+local net = 0
+for _ = 1, tonumber(ARGV[i]) do
+  if settled == 1 then
+    redis.call('HINCRBY', KEYS[1], ARGV[i + 1], ARGV[i + 2])
+    net = net + tonumber(ARGV[i + 2])
+  end
+  i = i + 2
+end
+i = i + 1
+for _ = 1, tonumber(ARGV[i]) do
+  if settled == 1 then
+    local hour = KEYS[tonumber(ARGV[i + 1])]
+    redis.call('HINCRBY', hour, ARGV[i + 2], ARGV[i + 3])
+    redis.call('EXPIRE', hour, 7200)
+  end
+  i = i + 3
+end
+i = i + 1
+if settled == 1 then
+  redis.call('HSET', KEYS[1], seqField, seq)
+  local reserved = tonumber(redis.call('HGET', KEYS[1], reservedField) or '0')
+  redis.call('HINCRBY', KEYS[1], '*', net - reserved)
+  redis.call('HDEL', KEYS[1], reservedField, secondField)
+  redis.call('EXPIRE', KEYS[1], 172800)
+end
+local want, least = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+local dayLeft = tonumber(ARGV[i + 2]) - tonumber(redis.call('HGET', KEYS[1], '*') or '0')
+local windowLeft = tonumber(ARGV[i + 3]) - tonumber(redis.call('GET', KEYS[2]) or '0')
+local granted = 0
+if want > 0 then
+  local lease = math.min(want, math.floor(dayLeft / tonumber(ARGV[i + 4])), windowLeft - tonumber(ARGV[i + 5]))
+  if lease >= least then
+    granted = lease
+    local second = ARGV[i + 6]
+    redis.call('HINCRBY', KEYS[1], '*', granted)
+    redis.call('HINCRBY', KEYS[1], reservedField, granted)
+    redis.call('HSET', KEYS[1], secondField, second)
+    redis.call('EXPIRE', KEYS[1], 172800)
+    redis.call('INCRBY', KEYS[2], granted)
+    redis.call('PEXPIRE', KEYS[2], 2000)
+  end
+end
+return {settled, granted, dayLeft - granted, windowLeft - granted}
+`;
+
 /** One debit waiting for its batch to go to Redis. */
 interface PendingDebit {
   method: string;
@@ -122,6 +192,7 @@ const OUTCOMES: DebitOutcome[] = ['ok', 'daily', 'rate'];
 
 interface LedgerScripts {
   gwDebit(...args: (string | number)[]): Promise<number[]>;
+  gwLease(...args: (string | number)[]): Promise<number[]>;
   gwVoid(...args: (string | number)[]): Promise<number>;
   gwRefund(...args: (string | number)[]): Promise<number>;
 }
@@ -139,7 +210,10 @@ interface GiveBack {
   until: number;
 }
 
-export class RedisLedger implements Ledger {
+/** A lease's fields of one instance in a day's hash (see the top of this file). */
+const LEASE_FIELD = /^@([rt]):(.*)$/;
+
+export class RedisLedger implements Ledger, LeaseStore {
   private readonly redis: LedgerScripts & RedisConnection['redis'];
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private nextId = 0;
@@ -156,6 +230,7 @@ export class RedisLedger implements Ledger {
     redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
     redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
     redis.defineCommand('gwRefund', { numberOfKeys: 3, lua: REFUND });
+    redis.defineCommand('gwLease', { lua: LEASE }); // the number of keys comes first
     this.redis = redis as LedgerScripts & typeof redis;
     // Back after an outage: give back what waited for it.
     connection.onBack(() => void this.retryGiveBacks());
@@ -310,6 +385,60 @@ export class RedisLedger implements Ledger {
     return this.giveBacks.length;
   }
 
+  /**
+   * Settles (once) and leases in one script call (see LEASE above): this instance's leases of
+   * the day are released and their calls added to their methods and minutes.
+   */
+  async lease(
+    key: KeyRecord,
+    request: LeaseRequest | undefined,
+    settle: Settlement | undefined,
+  ): Promise<LeaseGrant> {
+    const atMs = request?.nowMs ?? settle!.dayMs;
+    const keys = [dayKey(key.hash, atMs), secondKey(key.hash, atMs)];
+    const args: (string | number)[] = [this.idPrefix, settle?.seq ?? 0];
+    args.push(settle?.methods.size ?? 0);
+    for (const [method, credits] of settle?.methods ?? []) args.push(method, credits);
+    args.push(settle?.minutes.size ?? 0);
+    for (const [minute, credits] of settle?.minutes ?? []) {
+      const hour = hourKey(key.hash, minute);
+      let index = keys.indexOf(hour);
+      if (index === -1) index = keys.push(hour) - 1;
+      args.push(index + 1, minute, credits);
+    }
+    args.push(
+      request?.want ?? 0,
+      request?.min ?? 0,
+      key.dailyCredits,
+      key.creditsPerSecond,
+      request?.dayShare ?? 1,
+      request?.windowFloor ?? 0,
+      epochSecond(atMs),
+    );
+    const [, granted, dayLeft, windowLeft] = await this.redis.gwLease(
+      keys.length,
+      ...keys,
+      ...args,
+    );
+    this.connection.answered();
+    return { granted, dayLeft, windowLeft };
+  }
+
+  /** What other instances hold in leases of the key's day granted in the last two seconds. */
+  async liveLeases(key: KeyRecord, nowMs: number): Promise<number> {
+    const day = await this.redis.hgetall(dayKey(key.hash, nowMs));
+    return leases(day, epochSecond(nowMs), this.idPrefix);
+  }
+
+  onBack(listener: () => void): void {
+    this.connection.onBack(listener);
+  }
+
+  /**
+   * Today's charges: `total` and `methods` are what calls were charged (leases settled), and
+   * `reserved` what live leases of other instances still hold (a lease left unsettled for two
+   * seconds, by an instance that died, counts as charged).
+   */
   async usage(hash: string, nowMs: number): Promise<Usage> {
     const minute = epochMinute(nowMs);
     const [day, thisHour, lastHour] = await Promise.all([
@@ -318,16 +447,17 @@ export class RedisLedger implements Ledger {
       this.redis.hgetall(hourKey(hash, minute - 60)),
     ]);
     const methods: Record<string, number> = {};
+    const reserved = leases(day, epochSecond(nowMs));
     let total = 0;
     for (const [method, credits] of Object.entries(day)) {
-      if (method === '*') total = Number(credits);
-      else if (Number(credits) !== 0) methods[method] = Number(credits);
+      if (method === '*') total = Number(credits) - reserved;
+      else if (!method.startsWith('@') && Number(credits) !== 0) methods[method] = Number(credits);
     }
     const perMinute = new Map<number, number>();
     for (const [m, credits] of [...Object.entries(lastHour), ...Object.entries(thisHour)]) {
       perMinute.set(Number(m), Number(credits));
     }
-    return { total, methods, lastHour: lastHourFrom(perMinute, nowMs) };
+    return { total, methods, lastHour: lastHourFrom(perMinute, nowMs), reserved };
   }
 
   /** Gives back what it still can (before the connection is closed). */
@@ -335,4 +465,23 @@ export class RedisLedger implements Ledger {
     clearTimeout(this.retryTimer);
     if (this.giveBacks.length > 0 && !this.connection.isDown) await this.retryGiveBacks();
   }
+}
+
+/**
+ * Credits held in a day's hash by leases granted in the last two seconds (older ones were
+ * never settled: their instance died), except those of instance `except`.
+ */
+function leases(day: Record<string, string>, second: number, except?: string): number {
+  const held = new Map<string, { credits: number; second: number }>();
+  for (const [field, value] of Object.entries(day)) {
+    const match = LEASE_FIELD.exec(field);
+    if (!match || match[2] === except) continue;
+    const lease = held.get(match[2]) ?? { credits: 0, second: 0 };
+    if (match[1] === 'r') lease.credits = Number(value);
+    else lease.second = Number(value);
+    held.set(match[2], lease);
+  }
+  let live = 0;
+  for (const lease of held.values()) if (lease.second >= second - 2) live += lease.credits;
+  return live;
 }

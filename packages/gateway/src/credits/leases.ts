@@ -1,0 +1,549 @@
+/**
+ * Leases: credit a shared ledger (Redis, a Redis Cluster) has already reserved for this process,
+ * so a call of a busy key in good standing is debited here, with no round trip, and still never
+ * goes upstream unpaid. Transport-free: the store's primitives are the LeaseStore interface.
+ *
+ * - **What a lease is.** Credits the store took, in one atomic step, from the key's daily balance
+ *   and from this second's per-second window, for this instance, before any call uses them (so a
+ *   debit from a lease is as durable as the store: Redis with AOF). A lease is good for its own
+ *   second only: it ends with the second, so it never spans UTC midnight, and the per-second
+ *   window stays shared by every instance.
+ * - **When there is one.** Only for a key this instance sees busy (LEASE.afterCalls calls in this
+ *   second or the last), whose credits per second hold at least LEASE.secondShare minimum leases,
+ *   while what the day has left is at least LEASE.dayShare times the lease, and only from the
+ *   first half of each second's window. Otherwise (a quiet key, a key near its daily limit or
+ *   past half its credits per second) each call is debited in the ledger, as without leases, so
+ *   those answers are exact.
+ * - **Its size.** About 1.25x what this instance will use of the key for the rest of the second
+ *   (its rate over the last second, or this one's), at least LEASE.minCalls calls of the asking
+ *   call's cost, at most 1/LEASE.secondShare of the key's credits per second and
+ *   1/LEASE.dayShare of what the day has left. A quarter left: the next one is asked ahead.
+ * - **Settlement.** When its second is over (at the next lease, or LEASE.settleDelayMs after the
+ *   second, or when the usage is asked, or at shutdown), a lease is closed: what its calls used
+ *   goes to their methods and minutes, what is left goes back to the day, in one step that
+ *   applies once (each settlement carries this instance's sequence number). A refund of a call
+ *   debited from a lease goes with that settlement, to the day and minute of its debit; any other
+ *   refund goes to the ledger at once.
+ * - **Exact refusals.** A call refused by the daily balance while leases may still hold credit
+ *   (this instance's are settled at once; other instances' within a moment after their second)
+ *   is decided again once they are settled, so a key gets exactly its credit across instances.
+ * - **kill -9.** Reserved credit is never lost; what a crash costs is the unused part of the
+ *   instance's lease of the key (under 1/8 of its credits per second, and of what the day had
+ *   left), charged, not returned.
+ */
+import type { KeyRecord } from '../auth/keys';
+import {
+  type DebitOutcome,
+  type Durable,
+  epochMinute,
+  epochSecond,
+  type Ledger,
+  type Usage,
+  utcDay,
+} from './ledger';
+
+/** The sizes and times of leases (see the top of this file). */
+export const LEASE = {
+  /** A lease covers at least this many calls of the cost of the call that asks for it. */
+  minCalls: 8,
+  /** A lease is at most 1/secondShare of the key's credits per second. */
+  secondShare: 16,
+  /** A lease is at most 1/dayShare of what the key's day has left. */
+  dayShare: 16,
+  /** Leases come only from the first half of each second's window (the rest goes call by call). */
+  windowShare: 0.5,
+  /** Calls of a key, in this second or the last, before this instance leases for it. */
+  afterCalls: 16,
+  /** How long after the end of a second its leases are settled. */
+  settleDelayMs: 20,
+  /** How long a refusal waits at most for other instances' leases to settle. */
+  settleWaitMs: 2500,
+} as const;
+
+/** The most one lease of `key` can hold: what a kill -9 can cost it, per lease. */
+export function maxLease(key: KeyRecord): number {
+  return Math.floor(key.creditsPerSecond / LEASE.secondShare);
+}
+
+/** A lease asked of the store. */
+export interface LeaseRequest {
+  /** The instant of the lease: its day and its second. */
+  nowMs: number;
+  /** Credits wanted, and the fewest worth having (less: no lease). */
+  want: number;
+  min: number;
+  /** At most 1/dayShare of what the day has left. */
+  dayShare: number;
+  /** Only while this second's window keeps more than this after the lease. */
+  windowFloor: number;
+}
+
+export interface LeaseGrant {
+  /** Credits leased (0: none). */
+  granted: number;
+  /** What the key's day and this second's window have left after it, across instances. */
+  dayLeft: number;
+  windowLeft: number;
+}
+
+/**
+ * What this instance's leases of one day came to: it releases every credit this instance still
+ * has reserved for that day, and adds the net credits per method and per minute.
+ */
+export interface Settlement {
+  /** Any instant of the day it settles. */
+  dayMs: number;
+  /** Increasing per instance: a settlement applies once, and never after a later one. */
+  seq: number;
+  /** Net credits (debits from leases, minus refunds) per method and per epoch minute. */
+  methods: Map<string, number>;
+  minutes: Map<number, number>;
+}
+
+/** What a shared ledger offers for leases (stores/redis implements it). */
+export interface LeaseStore {
+  /**
+   * Applies `settle` (once: a settlement seen before is skipped), then leases for `request`, in
+   * one atomic step; either may be missing. `settle` is of the request's day. Throws when the
+   * store did not answer: the settlement is then sent again (with its sequence number).
+   */
+  lease(
+    key: KeyRecord,
+    request: LeaseRequest | undefined,
+    settle: Settlement | undefined,
+  ): Promise<LeaseGrant>;
+  /** Credits of the day other instances still hold in leases of the last two seconds. */
+  liveLeases(key: KeyRecord, nowMs: number): Promise<number>;
+  /** Calls `listener` when the store is back after an outage. */
+  onBack(listener: () => void): void;
+}
+
+interface Waiter {
+  method: string;
+  cost: number;
+  nowMs: number;
+  resolve(outcome: DebitOutcome | Promise<DebitOutcome>): void;
+  reject(error: Error): void;
+}
+
+/** What this instance's leases of one day were used for, not yet settled. */
+interface Tally {
+  dayMs: number;
+  methods: Map<string, number>;
+  minutes: Map<number, number>;
+}
+
+/** One key's leases in this instance. */
+interface KeyState {
+  key: KeyRecord;
+  /** The lease in hand: its second (-1: none), credits left, and its last grant's size. */
+  second: number;
+  left: number;
+  granted: number;
+  /** This instance's calls and credits of the key in `demandSecond` and the second before. */
+  demandSecond: number;
+  calls: number;
+  credits: number;
+  prevCalls: number;
+  prevCredits: number;
+  /** Call by call for the rest of this second (window past its lease half) or this day. */
+  perCallSecond: number;
+  perCallDay: string;
+  /** Leased days not yet settled, and settlements sent but not confirmed (oldest first). */
+  tallies: Map<string, Tally>;
+  unapplied: Settlement[];
+  /** Days asked to be settled now. */
+  closing: Set<string>;
+  /** Calls waiting for the store step in flight; the step itself; who waits for it to end. */
+  waiters: Waiter[];
+  busy: boolean;
+  idle: (() => void)[];
+  topUp: boolean;
+  /** The cost of the key's last call (a lease asked ahead covers LEASE.minCalls of them). */
+  lastCost: number;
+  /** A second in which no other instance held a lease of the key (refusals need not wait). */
+  quietSecond: number;
+}
+
+const OK: Promise<DebitOutcome> = Promise.resolve('ok');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A Ledger whose busy keys are debited from leases of `store` (the same ledger as `inner`). */
+export class LeasedLedger implements Ledger {
+  /** Debits taken from leases, and debits sent to the ledger call by call, so far. */
+  readonly debits = { leased: 0, ledger: 0 };
+  private readonly states = new Map<string, KeyState>();
+  private nextSeq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly inner: Ledger,
+    private readonly store: LeaseStore,
+    /** The clock debits are stamped with (tests move it); timers run on real time. */
+    private readonly now: () => number = Date.now,
+  ) {
+    store.onBack(() => {
+      for (const state of this.states.values()) if (state.unapplied.length) void this.work(state);
+    });
+  }
+
+  debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
+    let state = this.states.get(key.hash);
+    if (!state) {
+      state = newState(key);
+      this.states.set(key.hash, state);
+      this.scheduleTick();
+    }
+    state.key = key;
+    state.lastCost = cost;
+    const second = epochSecond(nowMs);
+    noteDemand(state, second, cost);
+    if (state.second === second && state.left >= cost) {
+      this.take(state, method, cost, nowMs);
+      if (state.left < state.granted / 4 && !state.busy && !this.closed) {
+        state.topUp = true;
+        void this.work(state);
+      }
+      return OK;
+    }
+    if (!this.leasable(state, cost, nowMs)) return this.perCall(state, method, cost, nowMs);
+    return new Promise((resolve, reject) => {
+      state.waiters.push({ method, cost, nowMs, resolve, reject });
+      void this.work(state);
+    });
+  }
+
+  durable(): Durable {
+    return this.inner.durable();
+  }
+
+  /**
+   * A refund of a day this instance has leased for and not settled goes with that settlement
+   * (to the minute of the debit); any other goes to the ledger now.
+   */
+  async refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void> {
+    const tally = this.states.get(key.hash)?.tallies.get(utcDay(debitMs));
+    if (!tally) return this.inner.refund(key, method, cost, debitMs);
+    add(tally, method, epochMinute(debitMs), -cost);
+  }
+
+  /** Settles this instance's leases of the key first, so what it answered is in the report. */
+  async usage(hash: string, nowMs: number): Promise<Usage> {
+    const state = this.states.get(hash);
+    if (state) await this.settleNow(state);
+    return this.inner.usage(hash, nowMs);
+  }
+
+  /** Settles every lease (what is unused goes back); for a clean shutdown. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await Promise.all([...this.states.values()].map((state) => this.settleNow(state)));
+  }
+
+  /** Whether calls of this key may be debited from a lease now. */
+  private leasable(state: KeyState, cost: number, nowMs: number): boolean {
+    return (
+      !this.closed &&
+      maxLease(state.key) >= LEASE.minCalls * cost &&
+      (state.calls >= LEASE.afterCalls || state.prevCalls >= LEASE.afterCalls) &&
+      state.perCallSecond !== epochSecond(nowMs) &&
+      state.perCallDay !== utcDay(nowMs) &&
+      state.unapplied.length === 0
+    );
+  }
+
+  /** Takes `cost` from the lease in hand, for the day and minute of `nowMs`. */
+  private take(state: KeyState, method: string, cost: number, nowMs: number): void {
+    this.debits.leased += 1;
+    state.left -= cost;
+    const day = utcDay(nowMs);
+    let tally = state.tallies.get(day);
+    if (!tally) state.tallies.set(day, (tally = newTally(nowMs)));
+    add(tally, method, epochMinute(nowMs), cost);
+  }
+
+  /**
+   * A call debited in the ledger itself. Refused by the day while leases may hold credit of it,
+   * it is decided again once they are settled (this instance's at once, others' as they end).
+   */
+  private async perCall(
+    state: KeyState,
+    method: string,
+    cost: number,
+    nowMs: number,
+  ): Promise<DebitOutcome> {
+    this.debits.ledger += 1;
+    let outcome = await this.inner.debit(state.key, method, cost, nowMs);
+    if (outcome !== 'daily' || maxLease(state.key) < LEASE.minCalls * cost) return outcome;
+    const day = utcDay(nowMs);
+    if (state.tallies.has(day) || state.unapplied.length > 0) {
+      await this.settleNow(state);
+      outcome = await this.inner.debit(state.key, method, cost, nowMs);
+      if (outcome !== 'daily') return outcome;
+    }
+    const second = epochSecond(this.now());
+    if (state.quietSecond === second) return outcome;
+    const deadline = Date.now() + LEASE.settleWaitMs;
+    while ((await this.store.liveLeases(state.key, nowMs)) > 0) {
+      if (Date.now() > deadline) return outcome;
+      await sleep(100);
+      outcome = await this.inner.debit(state.key, method, cost, nowMs);
+      if (outcome !== 'daily') return outcome;
+    }
+    state.quietSecond = second;
+    return outcome;
+  }
+
+  /** Asks for every unsettled day of the key to be settled, and waits until it is. */
+  private async settleNow(state: KeyState): Promise<void> {
+    for (const day of state.tallies.keys()) state.closing.add(day);
+    if (state.busy) await new Promise<void>((resolve) => state.idle.push(resolve));
+    else await this.work(state);
+  }
+
+  /**
+   * The key's store steps, one at a time: settlements not yet confirmed, then a lease for the
+   * waiting calls (settling the lease before it in the same step), then a lease asked ahead,
+   * then settlements asked for.
+   */
+  private async work(state: KeyState): Promise<void> {
+    if (state.busy) return;
+    state.busy = true;
+    try {
+      for (;;) {
+        if (state.unapplied.length > 0) {
+          try {
+            await this.store.lease(state.key, undefined, state.unapplied[0]);
+            state.unapplied.shift();
+            continue;
+          } catch {
+            // Retried by the tick and when the store is back; calls go to the ledger meanwhile.
+            this.toPerCall(state);
+            state.topUp = false;
+            state.closing.clear();
+            break;
+          }
+        }
+        if (state.waiters.length > 0) {
+          await this.leaseForWaiters(state);
+          continue;
+        }
+        if (state.topUp) {
+          state.topUp = false;
+          await this.leaseAhead(state);
+          continue;
+        }
+        const day = state.closing.values().next().value;
+        if (day !== undefined) {
+          state.closing.delete(day);
+          await this.settle(state, this.closeDay(state, day));
+          continue;
+        }
+        break;
+      }
+    } finally {
+      state.busy = false;
+      for (const resolve of state.idle.splice(0)) resolve();
+    }
+  }
+
+  private async leaseForWaiters(state: KeyState): Promise<void> {
+    const first = state.waiters[0];
+    if (!this.leasable(state, first.cost, first.nowMs)) return this.toPerCall(state);
+    const day = utcDay(first.nowMs);
+    const second = epochSecond(first.nowMs);
+    // Leases of other days are over: settled on their own.
+    for (const other of [...state.tallies.keys()]) {
+      if (other !== day) await this.settle(state, this.closeDay(state, other));
+    }
+    if (state.unapplied.length > 0) return this.toPerCall(state);
+    // The lease in hand is of an earlier second: settled in the same step as the new one.
+    const settle = state.second !== second ? this.closeDay(state, day) : undefined;
+    let grant: LeaseGrant;
+    const request = this.request(state, first.cost, first.nowMs);
+    try {
+      grant = await this.store.lease(state.key, request, settle);
+    } catch (error) {
+      if (settle) state.unapplied.push(settle);
+      for (const waiter of state.waiters.splice(0)) waiter.reject(error as Error);
+      return;
+    }
+    this.apply(state, grant, request);
+    // Waiters of this lease's second take from it; the rest ask again (another lease while
+    // this one gave some), or go to the ledger call by call.
+    const rest: Waiter[] = [];
+    for (const waiter of state.waiters.splice(0)) {
+      if (epochSecond(waiter.nowMs) === state.second && state.left >= waiter.cost) {
+        this.take(state, waiter.method, waiter.cost, waiter.nowMs);
+        waiter.resolve('ok');
+      } else rest.push(waiter);
+    }
+    if (grant.granted > 0)
+      state.waiters.push(...rest.filter((w) => epochSecond(w.nowMs) >= second));
+    for (const waiter of rest) {
+      if (grant.granted === 0 || epochSecond(waiter.nowMs) < second) {
+        waiter.resolve(this.perCall(state, waiter.method, waiter.cost, waiter.nowMs));
+      }
+    }
+  }
+
+  /** More credit for the lease in hand before it runs out (its calls go on meanwhile). */
+  private async leaseAhead(state: KeyState): Promise<void> {
+    const nowMs = this.now();
+    const cost = state.lastCost;
+    if (state.second !== epochSecond(nowMs) || !this.leasable(state, cost, nowMs)) return;
+    const request = this.request(state, cost, nowMs);
+    try {
+      this.apply(state, await this.store.lease(state.key, request, undefined), request);
+    } catch {
+      // The calls go on with what is left, then wait for a lease or go to the ledger.
+    }
+  }
+
+  /** The lease to ask for: the rest of this second at this instance's rate, with room. */
+  private request(state: KeyState, cost: number, nowMs: number): LeaseRequest {
+    const elapsed = nowMs - epochSecond(nowMs) * 1000;
+    const rate = Math.max(state.prevCredits, (state.credits * 1000) / Math.max(elapsed, 100));
+    const min = Math.ceil(LEASE.minCalls * cost);
+    const want = Math.ceil((rate * (1000 - elapsed) * 1.25) / 1000);
+    return {
+      nowMs,
+      want: Math.min(Math.max(want, min), maxLease(state.key)),
+      min,
+      dayShare: LEASE.dayShare,
+      windowFloor: Math.floor(state.key.creditsPerSecond * (1 - LEASE.windowShare)),
+    };
+  }
+
+  private apply(state: KeyState, grant: LeaseGrant, request: LeaseRequest): void {
+    const second = epochSecond(request.nowMs);
+    if (grant.granted > 0) {
+      if (state.second === second) state.left += grant.granted;
+      else {
+        state.second = second;
+        state.left = grant.granted;
+      }
+      state.granted = grant.granted;
+      const day = utcDay(request.nowMs);
+      if (!state.tallies.has(day)) state.tallies.set(day, newTally(request.nowMs));
+    } else if (Math.floor(grant.dayLeft / request.dayShare) < request.min) {
+      state.perCallDay = utcDay(request.nowMs); // near the daily limit: call by call
+    } else {
+      state.perCallSecond = second; // past this second's lease half: call by call
+    }
+  }
+
+  /** Ends the key's leases of `day`: what they came to, to settle (the lease in hand is gone). */
+  private closeDay(state: KeyState, day: string): Settlement | undefined {
+    const tally = state.tallies.get(day);
+    if (state.second >= 0 && utcDay(state.second * 1000) === day) {
+      state.second = -1;
+      state.left = 0;
+      state.granted = 0;
+    }
+    if (!tally) return undefined;
+    state.tallies.delete(day);
+    return {
+      dayMs: tally.dayMs,
+      seq: ++this.nextSeq,
+      methods: tally.methods,
+      minutes: tally.minutes,
+    };
+  }
+
+  private async settle(state: KeyState, settlement: Settlement | undefined): Promise<void> {
+    if (!settlement) return;
+    try {
+      await this.store.lease(state.key, undefined, settlement);
+    } catch {
+      state.unapplied.push(settlement);
+    }
+  }
+
+  /** The waiting calls go to the ledger call by call. */
+  private toPerCall(state: KeyState): void {
+    for (const waiter of state.waiters.splice(0)) {
+      waiter.resolve(this.perCall(state, waiter.method, waiter.cost, waiter.nowMs));
+    }
+  }
+
+  /**
+   * Just after each second: settles leases whose second is over, retries settlements not yet
+   * confirmed, and forgets keys with nothing left to settle that were quiet for two seconds.
+   */
+  private scheduleTick(): void {
+    if (this.timer || this.closed) return;
+    const delay = 1000 - (Date.now() % 1000) + LEASE.settleDelayMs;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.tick();
+    }, delay);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    const nowMs = this.now();
+    const second = epochSecond(nowMs);
+    const today = utcDay(nowMs);
+    for (const [hash, state] of this.states) {
+      for (const day of state.tallies.keys()) {
+        if (state.second !== second || day !== today) state.closing.add(day);
+      }
+      if (state.closing.size > 0 || state.unapplied.length > 0) void this.work(state);
+      else if (!state.busy && state.tallies.size === 0 && state.demandSecond < second - 2) {
+        this.states.delete(hash);
+      }
+    }
+    if (this.states.size > 0) this.scheduleTick();
+  }
+}
+
+function newState(key: KeyRecord): KeyState {
+  return {
+    key,
+    second: -1,
+    left: 0,
+    granted: 0,
+    demandSecond: -1,
+    calls: 0,
+    credits: 0,
+    prevCalls: 0,
+    prevCredits: 0,
+    perCallSecond: -1,
+    perCallDay: '',
+    tallies: new Map(),
+    unapplied: [],
+    closing: new Set(),
+    waiters: [],
+    busy: false,
+    idle: [],
+    topUp: false,
+    lastCost: 0,
+    quietSecond: -1,
+  };
+}
+
+function newTally(nowMs: number): Tally {
+  return { dayMs: nowMs, methods: new Map(), minutes: new Map() };
+}
+
+function add(tally: Tally, method: string, minute: number, credits: number): void {
+  tally.methods.set(method, (tally.methods.get(method) ?? 0) + credits);
+  tally.minutes.set(minute, (tally.minutes.get(minute) ?? 0) + credits);
+}
+
+/** Counts a call of the key in its second (and keeps the second before). */
+function noteDemand(state: KeyState, second: number, cost: number): void {
+  if (second > state.demandSecond) {
+    const next = second === state.demandSecond + 1;
+    state.prevCalls = next ? state.calls : 0;
+    state.prevCredits = next ? state.credits : 0;
+    state.demandSecond = second;
+    state.calls = 0;
+    state.credits = 0;
+  }
+  state.calls += 1;
+  state.credits += cost;
+}
