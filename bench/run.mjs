@@ -22,6 +22,7 @@ const builds = {
   snap: ['packages/snap'],
   devnet: ['packages/devnet'],
   gateway: ['packages/gateway'],
+  keyring: ['packages/keyring-snap'],
   paymaster: ['packages/devnet', 'packages/paymaster'],
   'snap-paymaster': ['packages/devnet', 'packages/paymaster'],
   sponsored: ['packages/devnet', 'packages/paymaster', 'packages/client'],
