@@ -1,110 +1,31 @@
-import type { CalldataReader, DecodedCall } from '../calldata';
-import { defineNativeClass } from '../classes';
-import { ARGENT_ACCOUNT_CLASS_HASH, OZ_ACCOUNT_CLASS_HASH } from '../constants';
-import { ContractExecutionError } from '../errors';
-import type { CallContext, NativeClass, NativeFunction } from '../execution';
-import { encodeShortString, Felt, selectorFromName } from '../felt';
-import { verifyStarkSignature } from '../signature';
-import { abiFunction, BOOL_ENUM, CALL_STRUCT, cairo1Abi, storageAddress, T } from './abi';
+/** Argent account 0.3.1: owner and optional guardian, SNIP-9 version 1 outside execution. */
+import type { CalldataReader, DecodedCall } from '../../calldata';
+import { defineNativeClass } from '../../classes';
+import { ARGENT_ACCOUNT_CLASS_HASH } from '../../constants';
+import { ContractExecutionError } from '../../errors';
+import type { CallContext, NativeClass } from '../../execution';
+import { encodeShortString, Felt, selectorFromName } from '../../felt';
+import { abiFunction, BOOL_ENUM, CALL_STRUCT, cairo1Abi, storageAddress, T } from '../abi';
 import {
   checkOutsideExecution,
   outsideExecutionAbiStruct,
   outsideExecutionHashV1,
-  outsideExecutionHashV2,
   readOutsideExecution,
   SNIP9_V1_INTERFACE_ID,
-  SNIP9_V2_INTERFACE_ID,
-} from './outsideExecution';
+} from '../outsideExecution';
+import {
+  accountFunctions,
+  checkSignature,
+  executeCalls,
+  isValidSignature,
+  runCalls,
+  SRC5_ID,
+  SRC6_ID,
+  supportsInterface,
+  VALIDATED,
+} from './account';
 
-/** The short string 'VALID' that SNIP-6 accounts return from validation. */
-export const VALIDATED = encodeShortString('VALID');
 const TRANSACTION_EXECUTED = selectorFromName('TransactionExecuted');
-const IS_VALID_SIGNATURE = selectorFromName('is_valid_signature');
-/** SRC-5 (introspection) and SRC-6 (account) interface ids. */
-const SRC5_ID = 0x3f918d17e5ee77373b56385708f855659a07f75997f365cf87748628532a055n;
-const SRC6_ID = 0x2ceccef7f994940b3962a6c67e0ba4fcd37df7d131417c604f91e03caecc1cdn;
-
-/** One Stark signature check inside a transaction: costed, and skipped under SKIP_VALIDATE. */
-function checkSignature(
-  ctx: CallContext,
-  hash: Felt,
-  signature: readonly Felt[],
-  publicKey: Felt,
-): boolean {
-  const execution = ctx.execution;
-  execution.signatureChecks += 1;
-  if (execution.skipSignatureChecks) return true;
-  if (signature.length !== 2) return false;
-  return verifyStarkSignature(hash, signature[0], signature[1], publicKey);
-}
-
-/** The calls of a multicall, in order, from the account; returns each call's result. */
-function runCalls(ctx: CallContext, calls: readonly DecodedCall[]): Felt[] {
-  const out: Felt[] = [BigInt(calls.length)];
-  for (const call of calls) {
-    const result = ctx.callContract(call.to, call.selector, call.calldata);
-    out.push(BigInt(result.length), ...result);
-  }
-  return out;
-}
-
-function executeCalls(ctx: CallContext, input: CalldataReader, callerError: string): Felt[] {
-  if (ctx.caller !== 0n) throw new ContractExecutionError(callerError);
-  const calls = input.calls();
-  input.end();
-  return runCalls(ctx, calls);
-}
-
-/** SRC-5 supports_interface over a fixed set of ids. */
-function supportsInterface(ids: readonly Felt[]): NativeFunction {
-  return (_ctx, input) => {
-    const id = input.felt();
-    input.end();
-    return [ids.includes(id) ? 1n : 0n];
-  };
-}
-
-/** SNIP-6 is_valid_signature: each signer key in turn signs the hash ([r, s] per key). */
-function isValidSignature(signerKeys: (ctx: CallContext) => Felt[]): NativeFunction {
-  return (ctx, input) => {
-    const hash = input.felt();
-    const signature = input.array();
-    input.end();
-    const keys = signerKeys(ctx);
-    const ok =
-      signature.length === 2 * keys.length &&
-      keys.every((key, i) =>
-        verifyStarkSignature(hash, signature[2 * i], signature[2 * i + 1], key),
-      );
-    return [ok ? VALIDATED : 0n];
-  };
-}
-
-const accountFunctions = [
-  abiFunction('__validate__', [['calls', T.calls]], [T.felt]),
-  abiFunction('__execute__', [['calls', T.calls]], [T.results], 'external'),
-  abiFunction('__validate_declare__', [['class_hash', T.felt]], [T.felt]),
-  abiFunction(
-    'is_valid_signature',
-    [
-      ['hash', T.felt],
-      ['signature', T.felts],
-    ],
-    [T.felt],
-  ),
-  abiFunction(
-    'isValidSignature',
-    [
-      ['hash', T.felt],
-      ['signature', T.felts],
-    ],
-    [T.felt],
-  ),
-  abiFunction('supports_interface', [['interface_id', T.felt]], [T.bool]),
-];
-
-// ---- Argent account 0.3.1 ----
-
 const ARGENT_SIGNER = storageAddress('_signer');
 const ARGENT_GUARDIAN = storageAddress('_guardian');
 const ARGENT_GUARDIAN_BACKUP = storageAddress('_guardian_backup');
@@ -329,128 +250,3 @@ export const argentAccountClass: NativeClass = defineNativeClass(
     return [];
   },
 );
-
-// ---- OpenZeppelin account 1.0.0 ----
-
-const OZ_PUBLIC_KEY = storageAddress('Account_public_key');
-const OWNER_ADDED = selectorFromName('OwnerAdded');
-/** OpenZeppelin 1.0.0's AccountUpgradeable registers SRC-6 and SRC-9 v2 besides SRC-5 itself. */
-const OZ_INTERFACE_IDS = [SRC5_ID, SRC6_ID, SNIP9_V2_INTERFACE_ID];
-const ozOutsideNonce = (nonce: Felt): Felt => storageAddress('SRC9_nonces', nonce);
-const OZ_OUTSIDE_ERRORS = {
-  invalidCaller: 'SRC9: invalid caller',
-  notYetValid: 'SRC9: now <= execute_after',
-  expired: 'SRC9: now >= execute_before',
-  duplicatedNonce: 'SRC9: duplicated nonce',
-};
-const ozPublicKey = (ctx: CallContext): Felt => ctx.read(OZ_PUBLIC_KEY);
-
-function ozValidate(ctx: CallContext): Felt[] {
-  const { signature, transactionHash } = ctx.tx;
-  if (!checkSignature(ctx, transactionHash, signature, ozPublicKey(ctx))) {
-    throw new ContractExecutionError('Account: invalid signature');
-  }
-  return [VALIDATED];
-}
-
-/**
- * SNIP-9 version 2, in OpenZeppelin's SRC9 component order: caller, time window, nonce (marked
- * used at once), the message hash, the account's own is_valid_signature (a call to itself), the
- * calls. No event.
- */
-function ozExecuteFromOutsideV2(ctx: CallContext, input: CalldataReader): Felt[] {
-  const execution = readOutsideExecution(input);
-  const signature = input.array();
-  input.end();
-  const nonceSlot = ozOutsideNonce(execution.nonce);
-  checkOutsideExecution(ctx, execution, nonceSlot, OZ_OUTSIDE_ERRORS);
-  ctx.write(nonceSlot, 1n);
-  const hash = outsideExecutionHashV2(execution, ctx.chainId, ctx.self);
-  const [valid] = ctx.callContract(ctx.self, IS_VALID_SIGNATURE, [
-    hash,
-    BigInt(signature.length),
-    ...signature,
-  ]);
-  if (valid !== VALIDATED && valid !== 1n)
-    throw new ContractExecutionError('SRC9: invalid signature');
-  return runCalls(ctx, execution.calls);
-}
-
-const OZ_OUTSIDE_EXECUTION = 'openzeppelin_account::extensions::src9::interface::OutsideExecution';
-
-export const ozAccountClass: NativeClass = defineNativeClass(
-  'OpenZeppelin Account 1.0.0',
-  OZ_ACCOUNT_CLASS_HASH,
-  cairo1Abi(
-    'openzeppelin_account::interface::ISRC6',
-    [
-      ...accountFunctions,
-      abiFunction(
-        '__validate_deploy__',
-        [
-          ['class_hash', T.felt],
-          ['contract_address_salt', T.felt],
-          ['public_key', T.felt],
-        ],
-        [T.felt],
-      ),
-      abiFunction('get_public_key', [], [T.felt]),
-      abiFunction('getPublicKey', [], [T.felt]),
-      abiFunction(
-        'execute_from_outside_v2',
-        [
-          ['outside_execution', OZ_OUTSIDE_EXECUTION],
-          ['signature', T.feltSpan],
-        ],
-        [T.results],
-        'external',
-      ),
-      abiFunction('is_valid_outside_execution_nonce', [['nonce', T.felt]], [T.bool]),
-    ],
-    [['public_key', T.felt]],
-    [CALL_STRUCT, BOOL_ENUM, outsideExecutionAbiStruct(OZ_OUTSIDE_EXECUTION)],
-  ),
-  {
-    __validate__: (ctx, input) => {
-      input.calls();
-      input.end();
-      return ozValidate(ctx);
-    },
-    __validate_deploy__: (ctx, input) => {
-      input.felt();
-      input.felt();
-      input.felt();
-      input.end();
-      return ozValidate(ctx);
-    },
-    __validate_declare__: (ctx, input) => {
-      input.felt();
-      input.end();
-      return ozValidate(ctx);
-    },
-    __execute__: (ctx, input) => executeCalls(ctx, input, 'Account: invalid caller'),
-    is_valid_signature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
-    isValidSignature: isValidSignature((ctx) => [ozPublicKey(ctx)]),
-    supports_interface: supportsInterface(OZ_INTERFACE_IDS),
-    execute_from_outside_v2: ozExecuteFromOutsideV2,
-    is_valid_outside_execution_nonce: (ctx, input) => {
-      const nonce = input.felt();
-      input.end();
-      return [ctx.read(ozOutsideNonce(nonce)) === 0n ? 1n : 0n];
-    },
-    get_public_key: (ctx) => [ozPublicKey(ctx)],
-    getPublicKey: (ctx) => [ozPublicKey(ctx)],
-  },
-  (ctx, input) => {
-    const publicKey = input.felt();
-    input.end();
-    ctx.write(OZ_PUBLIC_KEY, publicKey);
-    ctx.emit([OWNER_ADDED, publicKey], []);
-    return [];
-  },
-);
-
-/** Whether a class is one of the account classes the devnet can validate transactions for. */
-export function isAccountClass(native: NativeClass | undefined): boolean {
-  return native === argentAccountClass || native === ozAccountClass;
-}
