@@ -15,7 +15,8 @@ import { confirm, DeployAccountScreen } from '../ui';
 import type { FeeMode } from '../starknet/paymaster';
 import { rawCall } from '../ui';
 import { knownDeployHash, saveDeployment } from './accounts';
-import { prepareSend, relayedFee, requireFunds, send } from './send';
+import { prepareSend, requireFunds, send } from './send';
+import { relayedFee } from './sendRelayed';
 
 export type DeployResult = { address: string; transaction_hash: string };
 

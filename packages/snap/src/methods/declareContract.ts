@@ -4,7 +4,8 @@ import { any, optional, string, type, union } from 'superstruct';
 
 import { invalidParams, userRejected } from '../errors';
 import { requireOwnAccountKey } from '../flows/accounts';
-import { prepareSend, requireFunds, send, transactionFields } from '../flows/send';
+import { prepareSend, requireFunds, send } from '../flows/send';
+import { transactionFields } from '../flows/sendV3';
 import { CLASS_HASH_NOT_FOUND, classCall, getChain } from '../node/chain';
 import { toChainError } from '../node/errors';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';

@@ -78,8 +78,8 @@ export const VersionStruct = coerce(
 
 /**
  * `details.feeMode` (issue 27): `{ mode: 'default', gasToken }` pays the fee in that token through
- * the network's SNIP-29 paymaster (flows/send.ts); without it the transaction is a v3 transaction
- * paid in STRK.
+ * the network's SNIP-29 paymaster (flows/sendRelayed.ts); without it the transaction is a v3
+ * transaction paid in STRK.
  */
 export const FeeModeStruct = type({
   mode: literal('default'),

@@ -1,0 +1,206 @@
+/**
+ * The paymaster route of the send path (send.ts; `details.feeMode: {mode: 'default', gasToken}`):
+ * the network's SNIP-29 paymaster builds an outside execution of the calls (deploy_and_invoke for
+ * an account not deployed yet) with the fee as a gas token transfer; it is checked against the
+ * calls before the dialog (starknet/paymaster.ts) and, once approved, signed and handed back for
+ * a relayer to submit. Round trips: one batch and one build before the dialog, one execute after.
+ */
+import { ResourceUnavailableError } from '@metamask/snaps-sdk';
+import { validate } from 'superstruct';
+
+import type { AccountKey } from '../keys';
+import { signHash } from '../keys/signing';
+import { unavailability } from '../node/client';
+import type { ChainContext } from '../node/chain';
+import type { BuiltTransaction } from '../node/paymaster';
+import { readTokenMetadata } from '../node/tokens';
+import { noteDeploySubmitted, withAccountLock } from '../node/nonces';
+import { invalidParams } from '../errors';
+import { V3_ONLY_MEMBERS, type TxDetails } from '../starknet/details';
+import {
+  buildRequest,
+  checkRelayedExecution,
+  executionParameters,
+  NotAsApproved,
+  type FeeMode,
+  type PaymasterDeployment,
+  type RelayedFee,
+} from '../starknet/paymaster';
+import type { TxCall } from '../starknet/transaction';
+import { TypedDataStruct, typedDataHash, type TypedDataValue } from '../starknet/typedData';
+import { requireSignable } from '../starknet/typedData/check';
+import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/outsideExecution';
+import { findTokenIn } from '../starknet/tokens';
+import { stateStore, tokensOf } from '../state';
+import type { RelayedFeeView } from '../ui';
+import { accountDeploymentData, saveDeployment } from './accounts';
+import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
+
+/** A send relayed by the network's paymaster, the fee paid in a gas token. */
+export type PreparedRelayed = PreparedCommon & {
+  route: 'paymaster';
+  feeMode: FeeMode;
+  /** The calls the account signs before the fee transfer. */
+  calls: readonly TxCall[];
+  deployment?: PaymasterDeployment | undefined;
+  built: BuiltTransaction;
+  typedData: TypedDataValue;
+  /** The hash the account signs. */
+  messageHash: string;
+  fee: RelayedFee;
+  gasToken: { symbol: string; decimals: number };
+};
+
+/** Refuses the TxDetails members a relayed transaction cannot carry. */
+export function requireRelayable(request: SendRequest, details: TxDetails, field: string): FeeMode {
+  const feeMode = details.feeMode as FeeMode;
+  if (request.kind === 'declare') {
+    throw invalidParams(
+      `${field}.feeMode`,
+      'is not available for a declaration: a paymaster relays calls, and a class is declared by the account itself (fees in STRK)',
+    );
+  }
+  for (const member of V3_ONLY_MEMBERS) {
+    if (details[member] !== undefined) {
+      throw invalidParams(
+        `${field}.${member}`,
+        'does not apply with feeMode: a relayer sends the transaction and the account signs only its calls and the fee transfer',
+      );
+    }
+  }
+  return feeMode;
+}
+
+/** The paymaster built something the snap will not sign: -32002, nothing signed or sent. */
+function notSigned(chain: ChainContext, reason: string): Error {
+  return new ResourceUnavailableError(
+    `The paymaster (${chain.paymaster.host}) built an outside execution the snap will not sign: ${reason}. Nothing was signed or sent.`,
+    { retryable: false, reason: 'not as approved' },
+  );
+}
+
+/**
+ * A deployment alone carries no fee transfer, so SNIP-29 relays it only sponsored: with a gas
+ * token the account's deployment goes with one call, a read of its own balance of that token.
+ */
+function deploymentCall(key: AccountKey, gasToken: string): TxCall {
+  return { contractAddress: gasToken, entrypoint: 'balance_of', calldata: [key.address] };
+}
+
+/** Has the paymaster build the outside execution and checks it: everything the dialog shows. */
+export async function prepareRelayed(
+  common: PreparedCommon,
+  feeMode: FeeMode,
+): Promise<PreparedRelayed> {
+  const { chain, key, request, includeDeploy } = common;
+  const chainId = chain.network.chainId;
+  const calls = request.kind === 'invoke' ? request.calls : [deploymentCall(key, feeMode.gasToken)];
+  const deployment = includeDeploy ? accountDeploymentData(key) : undefined;
+  const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
+  const tokens = tokensOf(await stateStore.read(), chainId);
+  const [built, token] = await Promise.all([
+    chain.paymaster.buildTransaction(transaction, parameters),
+    findTokenIn(tokens, feeMode.gasToken) ?? readTokenMetadata(chain, feeMode.gasToken),
+  ]);
+  if (built.type !== transaction.type) {
+    throw notSigned(chain, `it built a ${built.type} where ${String(transaction.type)} was asked`);
+  }
+  const [invalid, typedData] = validate(built.typedData, TypedDataStruct);
+  if (invalid || !isOutsideExecution(typedData)) {
+    throw notSigned(chain, 'its typed data is not a SNIP-9 outside execution');
+  }
+  let fee: RelayedFee;
+  let messageHash: string;
+  try {
+    // As any typed data the snap signs: bound to this network, only declared members, no
+    // redeclared basic type; then read as it is hashed and compared with the approved calls.
+    requireSignable(typedData, chainId);
+    const view = readOutsideExecution(typedData, tokens);
+    fee = checkRelayedExecution(
+      view,
+      calls,
+      feeMode.gasToken,
+      built.fee.suggestedMaxFeeInGasToken,
+      Math.floor(Date.now() / 1000),
+    );
+    messageHash = typedDataHash(typedData, key.address, 'typed_data');
+  } catch (error) {
+    throw notSigned(
+      chain,
+      error instanceof NotAsApproved || error instanceof Error
+        ? error.message.replace(/^Invalid params: /u, '')
+        : 'its typed data cannot be read',
+    );
+  }
+  return {
+    ...common,
+    route: 'paymaster',
+    feeMode,
+    calls,
+    deployment,
+    built,
+    typedData,
+    messageHash,
+    fee,
+    gasToken: { symbol: token.symbol, decimals: token.decimals },
+  };
+}
+
+/** What a dialog shows of a relayed transaction's fee and relayer. */
+export function relayedFee(prepared: PreparedRelayed): RelayedFeeView {
+  const { fee, built, gasToken, chain } = prepared;
+  return {
+    ...gasToken,
+    maxFee: fee.amount,
+    estimatedFee: built.fee.estimatedFeeInGasToken,
+    paymasterHost: chain.paymaster.host,
+    relayer: fee.caller,
+    recipient: fee.recipient,
+    validUntil: fee.executeBefore,
+    deploys: prepared.includeDeploy,
+  };
+}
+
+/**
+ * Signs the checked outside execution and has the paymaster's relayer submit it (with the
+ * account's deployment in the same transaction when it goes first); the relayer's transaction
+ * hash is the send's. Under the account's lock, so a deployment this sends is known to the others.
+ */
+export async function sendRelayed(prepared: PreparedRelayed): Promise<SendOutcome> {
+  const { chain, key, request, built } = prepared;
+  const chainId = chain.network.chainId;
+  const invoke = {
+    user_address: key.address,
+    typed_data: built.typedData,
+    signature: signHash(key, prepared.messageHash),
+  };
+  const transaction = prepared.deployment
+    ? { type: 'deploy_and_invoke', invoke, deployment: prepared.deployment }
+    : { type: 'invoke', invoke };
+  return withAccountLock(chainId, key.address, async (): Promise<SendOutcome> => {
+    let transactionHash: string;
+    try {
+      transactionHash = await chain.paymaster.executeTransaction(
+        transaction,
+        executionParameters(prepared.feeMode),
+      );
+    } catch (error) {
+      const { unavailable, timedOut } = unavailability(error);
+      if (unavailable && timedOut) {
+        throw new ResourceUnavailableError(
+          `The paymaster (${chain.paymaster.host}) did not answer in time after the signed execution was sent, so its relayer may have submitted it. It stays valid until ${new Date(Number(prepared.fee.executeBefore) * 1000).toISOString()}: check the account's transactions (l2_getTransactions) before sending it again.`,
+          { retryable: false, timedOut: true },
+        );
+      }
+      throw error;
+    }
+    if (!prepared.deployment) {
+      return { transactionHash };
+    }
+    // The relayer's transaction deploys the account: its nonce stays 0 (an outside execution
+    // does not use the account's nonce).
+    noteDeploySubmitted(chainId, key.address, transactionHash, false);
+    await saveDeployment(key, chainId, transactionHash, true, request.kind === 'deploy');
+    return { transactionHash, deployTxnHash: transactionHash };
+  });
+}
