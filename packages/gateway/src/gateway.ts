@@ -3,7 +3,8 @@
  * the same answers and the same errors. It picks the chain, authenticates the key, and for each
  * call admits it (envelope, method, allowlists, params), charges it before any upstream work,
  * forwards it, and answers; it refunds what was not delivered. It is the only place that bills:
- * calls, subscriptions and their notifications alike. It also builds the usage report.
+ * calls, subscriptions and their notifications alike. It also answers the usage report (its
+ * shape is credits/usageReport.ts).
  */
 import {
   contractsAllowed,
@@ -17,12 +18,14 @@ import {
 import type { KeyRegistry } from './auth/registry';
 import { NOTIFICATION_COSTS, type SubscriptionKind } from './credits/costs';
 import { type Durable, type Ledger, LedgerLost } from './credits/ledger';
+import { type UsageReport, usageReportOf } from './credits/usageReport';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
 import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import { contractTargets } from './jsonrpc/targets';
 import type { Metrics } from './metrics/metrics';
-import { type Chain, type Outcome, outcomeBytes, responseText } from './upstream/chain';
+import type { Chain } from './upstream/chain';
+import { type Budget, type Outcome, responseText, takeFromBudget } from './upstream/outcome';
 import type { Router } from './upstream/router';
 import { UpstreamFailure } from './upstream/upstream';
 
@@ -44,11 +47,6 @@ export interface Charge {
   cost: number;
   /** When it was debited: a refund goes back to that day (and minute). */
   at: number;
-}
-
-/** Bytes an answer may still take: one per HTTP response or WebSocket message. */
-export interface Budget {
-  left: number;
 }
 
 /**
@@ -78,18 +76,6 @@ export interface Admitted {
   at: number;
   /** Resolves when this call's debit is on disk (its batch, not later ones). */
   durable: Durable;
-}
-
-/** The usage report of GET [/<chain>]/v3/<KEY>/usage (free). */
-export interface UsageReport {
-  total: number;
-  limit: number;
-  left: number;
-  creditsPerSecond: number;
-  plan: string;
-  methods: Record<string, number>;
-  lastHour: { minute: string; credits: number }[];
-  resetsAt: string;
 }
 
 /** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
@@ -203,7 +189,7 @@ export class Gateway {
       }
       // Measured before this caller's text is built: merged callers share one outcome, and
       // those past the budget are refused without a copy of a large answer each.
-      if (!this.fits(outcome, id, budget)) {
+      if (!takeFromBudget(budget, outcome, id)) {
         await this.refund(ctx.key, method, spec.cost, at);
         throw errors.responseTooLarge(this.responseLimit);
       }
@@ -238,26 +224,6 @@ export class Gateway {
       await this.refund(ctx.key, method, spec.cost, at);
       throw error instanceof RpcError ? error : errors.internal();
     }
-  }
-
-  /**
-   * Takes the size of the answer's response text from the budget, or leaves it untouched and
-   * says no.
-   */
-  private fits(outcome: Outcome, id: JsonRpcId, budget: Budget): boolean {
-    const text = outcome.result ?? outcome.error!;
-    // `{"jsonrpc":"2.0","id":` + id + `,"result":` + text + `}`
-    const envelope =
-      33 + (typeof id === 'number' ? String(id).length : Buffer.byteLength(JSON.stringify(id)));
-    // A character is at most 3 UTF-8 bytes: short answers need no byte count.
-    if (text.length * 3 + envelope <= budget.left) {
-      budget.left -= text.length + envelope;
-      return true;
-    }
-    const bytes = outcomeBytes(outcome) + envelope;
-    if (bytes > budget.left) return false;
-    budget.left -= bytes;
-    return true;
   }
 
   /**
@@ -387,20 +353,7 @@ export class Gateway {
     } catch (error) {
       throw ledgerError(error);
     }
-    const currentMinute = Math.floor(now / 60_000);
-    return {
-      total: used.total,
-      limit: key.dailyCredits,
-      left: Math.max(0, key.dailyCredits - used.total - (used.reserved ?? 0)),
-      creditsPerSecond: key.creditsPerSecond,
-      plan: key.plan,
-      methods: used.methods,
-      lastHour: used.lastHour.map((credits, i) => ({
-        minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
-        credits,
-      })),
-      resetsAt: new Date((Math.floor(now / 86_400_000) + 1) * 86_400_000).toISOString(),
-    };
+    return usageReportOf(key, used, now);
   }
 
   refused(id: JsonRpcId, error: RpcError): Answer {

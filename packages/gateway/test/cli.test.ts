@@ -19,7 +19,7 @@ import {
   writeGatewayConfig as writeConfig,
 } from '@l2wallet/testkit';
 import { newKey } from '../src/auth/keys';
-import { maxLease } from '../src/credits/leases';
+import { maxLease } from '../src/credits/leaseStore';
 
 let anvil: AnvilService;
 let dir: string;

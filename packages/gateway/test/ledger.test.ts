@@ -19,7 +19,8 @@ import {
 } from '@l2wallet/testkit';
 import Redis from 'ioredis';
 import { type KeyRecord, newKey, type NewKeyOptions } from '../src/auth/keys';
-import { LEASE, LeasedLedger, maxLease } from '../src/credits/leases';
+import { LeasedLedger } from '../src/credits/leases';
+import { LEASE, maxLease } from '../src/credits/leaseStore';
 import type { DebitOutcome } from '../src/credits/ledger';
 import type { LedgerConfig } from '../src/config';
 import { openStores, type Stores } from '../src/stores/open';

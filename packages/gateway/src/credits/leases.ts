@@ -1,7 +1,9 @@
 /**
  * Leases: credit a shared ledger (Redis, a Redis Cluster) has already reserved for this process,
  * so a call of a busy key in good standing is debited here, with no round trip, and still never
- * goes upstream unpaid. Transport-free: the store's primitives are the LeaseStore interface.
+ * goes upstream unpaid. Transport-free: the store's primitives are the LeaseStore interface and
+ * the LEASE.* sizes and times below are one table, both in leaseStore.ts; one key's bookkeeping
+ * (its lease in hand, demand and tallies) is in leaseState.ts.
  *
  * - **What a lease is.** Credits the store took, in one atomic step, from the key's daily balance
  *   and from this second's per-second window, for this instance, before any call uses them (so a
@@ -41,129 +43,17 @@ import {
   type Usage,
   utcDay,
 } from './ledger';
-
-/** The sizes and times of leases (see the top of this file). */
-export const LEASE = {
-  /** A lease covers at least this many calls of the cost of the call that asks for it. */
-  minCalls: 8,
-  /** A lease is at most 1/secondShare of the key's credits per second. */
-  secondShare: 16,
-  /** A lease is at most 1/dayShare of what the key's day has left. */
-  dayShare: 16,
-  /** Leases come only from the first half of each second's window (the rest goes call by call). */
-  windowShare: 0.5,
-  /** Calls of a key, in this second or the last, before this instance leases for it. */
-  afterCalls: 16,
-  /** How long after the end of a second its leases are settled. */
-  settleDelayMs: 20,
-  /** How long a refusal waits at most for other instances' leases to settle. */
-  settleWaitMs: 2500,
-} as const;
-
-/** The most one lease of `key` can hold: what a kill -9 can cost it, per lease. */
-export function maxLease(key: KeyRecord): number {
-  return Math.floor(key.creditsPerSecond / LEASE.secondShare);
-}
-
-/** A lease asked of the store. */
-export interface LeaseRequest {
-  /** The instant of the lease: its day and its second. */
-  nowMs: number;
-  /** Credits wanted, and the fewest worth having (less: no lease). */
-  want: number;
-  min: number;
-  /** At most 1/dayShare of what the day has left. */
-  dayShare: number;
-  /** Only while this second's window keeps more than this after the lease. */
-  windowFloor: number;
-}
-
-export interface LeaseGrant {
-  /** Credits leased (0: none). */
-  granted: number;
-  /** What the key's day and this second's window have left after it, across instances. */
-  dayLeft: number;
-  windowLeft: number;
-}
-
-/**
- * What this instance's leases of one day came to: it releases every credit this instance still
- * has reserved for that day, and adds the net credits per method and per minute.
- */
-export interface Settlement {
-  /** Any instant of the day it settles. */
-  dayMs: number;
-  /** Increasing per instance: a settlement applies once, and never after a later one. */
-  seq: number;
-  /** Net credits (debits from leases, minus refunds) per method and per epoch minute. */
-  methods: Map<string, number>;
-  minutes: Map<number, number>;
-}
-
-/** What a shared ledger offers for leases (stores/redis implements it). */
-export interface LeaseStore {
-  /**
-   * Applies `settle` (once: a settlement seen before is skipped), then leases for `request`, in
-   * one atomic step; either may be missing. `settle` is of the request's day. Throws when the
-   * store did not answer: the settlement is then sent again (with its sequence number).
-   */
-  lease(
-    key: KeyRecord,
-    request: LeaseRequest | undefined,
-    settle: Settlement | undefined,
-  ): Promise<LeaseGrant>;
-  /** Credits of the day other instances still hold in leases of the last two seconds. */
-  liveLeases(key: KeyRecord, nowMs: number): Promise<number>;
-  /** Calls `listener` when the store is back after an outage. */
-  onBack(listener: () => void): void;
-}
-
-interface Waiter {
-  method: string;
-  cost: number;
-  nowMs: number;
-  resolve(outcome: DebitOutcome | Promise<DebitOutcome>): void;
-  reject(error: Error): void;
-}
-
-/** What this instance's leases of one day were used for, not yet settled. */
-interface Tally {
-  dayMs: number;
-  methods: Map<string, number>;
-  minutes: Map<number, number>;
-}
-
-/** One key's leases in this instance. */
-interface KeyState {
-  key: KeyRecord;
-  /** The lease in hand: its second (-1: none), credits left, and its last grant's size. */
-  second: number;
-  left: number;
-  granted: number;
-  /** This instance's calls and credits of the key in `demandSecond` and the second before. */
-  demandSecond: number;
-  calls: number;
-  credits: number;
-  prevCalls: number;
-  prevCredits: number;
-  /** Call by call for the rest of this second (window past its lease half) or this day. */
-  perCallSecond: number;
-  perCallDay: string;
-  /** Leased days not yet settled, and settlements sent but not confirmed (oldest first). */
-  tallies: Map<string, Tally>;
-  unapplied: Settlement[];
-  /** Days asked to be settled now. */
-  closing: Set<string>;
-  /** Calls waiting for the store step in flight; the step itself; who waits for it to end. */
-  waiters: Waiter[];
-  busy: boolean;
-  idle: (() => void)[];
-  topUp: boolean;
-  /** The cost of the key's last call (a lease asked ahead covers LEASE.minCalls of them). */
-  lastCost: number;
-  /** A second in which no other instance held a lease of the key (refusals need not wait). */
-  quietSecond: number;
-}
+import {
+  addToTally,
+  applyGrant,
+  type KeyState,
+  leaseRequest,
+  newKeyState,
+  noteDemand,
+  takeFromLease,
+  type Waiter,
+} from './leaseState';
+import { LEASE, type LeaseGrant, type LeaseStore, maxLease, type Settlement } from './leaseStore';
 
 const OK: Promise<DebitOutcome> = Promise.resolve('ok');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -191,7 +81,7 @@ export class LeasedLedger implements Ledger {
   debit(key: KeyRecord, method: string, cost: number, nowMs: number): Promise<DebitOutcome> {
     let state = this.states.get(key.hash);
     if (!state) {
-      state = newState(key);
+      state = newKeyState(key);
       this.states.set(key.hash, state);
       this.scheduleTick();
     }
@@ -225,7 +115,7 @@ export class LeasedLedger implements Ledger {
   async refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void> {
     const tally = this.states.get(key.hash)?.tallies.get(utcDay(debitMs));
     if (!tally) return this.inner.refund(key, method, cost, debitMs);
-    add(tally, method, epochMinute(debitMs), -cost);
+    addToTally(tally, method, epochMinute(debitMs), -cost);
   }
 
   /** Settles this instance's leases of the key first, so what it answered is in the report. */
@@ -257,11 +147,7 @@ export class LeasedLedger implements Ledger {
   /** Takes `cost` from the lease in hand, for the day and minute of `nowMs`. */
   private take(state: KeyState, method: string, cost: number, nowMs: number): void {
     this.debits.leased += 1;
-    state.left -= cost;
-    const day = utcDay(nowMs);
-    let tally = state.tallies.get(day);
-    if (!tally) state.tallies.set(day, (tally = newTally(nowMs)));
-    add(tally, method, epochMinute(nowMs), cost);
+    takeFromLease(state, method, cost, nowMs);
   }
 
   /**
@@ -362,7 +248,7 @@ export class LeasedLedger implements Ledger {
     // The lease in hand is of an earlier second: settled in the same step as the new one.
     const settle = state.second !== second ? this.closeDay(state, day) : undefined;
     let grant: LeaseGrant;
-    const request = this.request(state, first.cost, first.nowMs);
+    const request = leaseRequest(state, first.cost, first.nowMs);
     try {
       grant = await this.store.lease(state.key, request, settle);
     } catch (error) {
@@ -370,7 +256,7 @@ export class LeasedLedger implements Ledger {
       for (const waiter of state.waiters.splice(0)) waiter.reject(error as Error);
       return;
     }
-    this.apply(state, grant, request);
+    applyGrant(state, grant, request);
     // Waiters of this lease's second take from it; the rest ask again (another lease while
     // this one gave some), or go to the ledger call by call.
     const rest: Waiter[] = [];
@@ -394,44 +280,11 @@ export class LeasedLedger implements Ledger {
     const nowMs = this.now();
     const cost = state.lastCost;
     if (state.second !== epochSecond(nowMs) || !this.leasable(state, cost, nowMs)) return;
-    const request = this.request(state, cost, nowMs);
+    const request = leaseRequest(state, cost, nowMs);
     try {
-      this.apply(state, await this.store.lease(state.key, request, undefined), request);
+      applyGrant(state, await this.store.lease(state.key, request, undefined), request);
     } catch {
       // The calls go on with what is left, then wait for a lease or go to the ledger.
-    }
-  }
-
-  /** The lease to ask for: the rest of this second at this instance's rate, with room. */
-  private request(state: KeyState, cost: number, nowMs: number): LeaseRequest {
-    const elapsed = nowMs - epochSecond(nowMs) * 1000;
-    const rate = Math.max(state.prevCredits, (state.credits * 1000) / Math.max(elapsed, 100));
-    const min = Math.ceil(LEASE.minCalls * cost);
-    const want = Math.ceil((rate * (1000 - elapsed) * 1.25) / 1000);
-    return {
-      nowMs,
-      want: Math.min(Math.max(want, min), maxLease(state.key)),
-      min,
-      dayShare: LEASE.dayShare,
-      windowFloor: Math.floor(state.key.creditsPerSecond * (1 - LEASE.windowShare)),
-    };
-  }
-
-  private apply(state: KeyState, grant: LeaseGrant, request: LeaseRequest): void {
-    const second = epochSecond(request.nowMs);
-    if (grant.granted > 0) {
-      if (state.second === second) state.left += grant.granted;
-      else {
-        state.second = second;
-        state.left = grant.granted;
-      }
-      state.granted = grant.granted;
-      const day = utcDay(request.nowMs);
-      if (!state.tallies.has(day)) state.tallies.set(day, newTally(request.nowMs));
-    } else if (Math.floor(grant.dayLeft / request.dayShare) < request.min) {
-      state.perCallDay = utcDay(request.nowMs); // near the daily limit: call by call
-    } else {
-      state.perCallSecond = second; // past this second's lease half: call by call
     }
   }
 
@@ -498,52 +351,4 @@ export class LeasedLedger implements Ledger {
     }
     if (this.states.size > 0) this.scheduleTick();
   }
-}
-
-function newState(key: KeyRecord): KeyState {
-  return {
-    key,
-    second: -1,
-    left: 0,
-    granted: 0,
-    demandSecond: -1,
-    calls: 0,
-    credits: 0,
-    prevCalls: 0,
-    prevCredits: 0,
-    perCallSecond: -1,
-    perCallDay: '',
-    tallies: new Map(),
-    unapplied: [],
-    closing: new Set(),
-    waiters: [],
-    busy: false,
-    idle: [],
-    topUp: false,
-    lastCost: 0,
-    quietSecond: -1,
-  };
-}
-
-function newTally(nowMs: number): Tally {
-  return { dayMs: nowMs, methods: new Map(), minutes: new Map() };
-}
-
-function add(tally: Tally, method: string, minute: number, credits: number): void {
-  tally.methods.set(method, (tally.methods.get(method) ?? 0) + credits);
-  tally.minutes.set(minute, (tally.minutes.get(minute) ?? 0) + credits);
-}
-
-/** Counts a call of the key in its second (and keeps the second before). */
-function noteDemand(state: KeyState, second: number, cost: number): void {
-  if (second > state.demandSecond) {
-    const next = second === state.demandSecond + 1;
-    state.prevCalls = next ? state.calls : 0;
-    state.prevCredits = next ? state.credits : 0;
-    state.demandSecond = second;
-    state.calls = 0;
-    state.credits = 0;
-  }
-  state.calls += 1;
-  state.credits += cost;
 }

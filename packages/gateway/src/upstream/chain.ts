@@ -12,13 +12,14 @@
  * - upstream error text is scrubbed of anything that looks like a credential.
  *
  * Upstream answers pass through as bytes: only the result (or error) text is kept, and each
- * caller's answer is that text wrapped with its own id.
+ * caller's answer is that text wrapped with its own id (outcome.ts).
  */
 import type { ChainConfig } from '../config';
 import type { Metrics } from '../metrics/metrics';
 import { AnswerCache } from './cache';
 import { HeadTracker } from './head';
 import { capGas, normaliseRevert, padStorageKeys } from './normalise';
+import { type Outcome, unwrap } from './outcome';
 import { blockIn, blockOf, keepable, scopeOf } from './policy';
 import { isRefusal } from './refusal';
 import { type Scrub, scrubber, scrubError, secretsOf } from './scrub';
@@ -37,52 +38,6 @@ export interface ChainOptions {
   cacheEntries?: number;
   /** Bytes of answers kept in memory, at most (default 16 MB). */
   cacheBytes?: number;
-}
-
-/** An upstream answer without its id: the JSON text of its result, or of its error. */
-export type Outcome = (
-  { result: string; error?: undefined } | { error: string; result?: undefined }
-) & {
-  /** Answered by the failover partner (for one key's call only: never kept or shared). */
-  fromPartner?: boolean;
-  /** UTF-8 bytes of the result or error text, counted once (see outcomeBytes). */
-  bytes?: number;
-};
-
-/**
- * UTF-8 bytes of an outcome's text. Merged callers share one Outcome object, so a large answer
- * is counted once, and measured without building (copying) any caller's response text.
- */
-export function outcomeBytes(outcome: Outcome): number {
-  outcome.bytes ??= Buffer.byteLength(outcome.result ?? outcome.error!);
-  return outcome.bytes;
-}
-
-/** The response text for one caller: the shared outcome wrapped with the caller's own id. */
-export function responseText(outcome: Outcome, id: unknown): string {
-  const idText = typeof id === 'number' ? String(id) : JSON.stringify(id);
-  return outcome.result !== undefined
-    ? `{"jsonrpc":"2.0","id":${idText},"result":${outcome.result}}`
-    : `{"jsonrpc":"2.0","id":${idText},"error":${outcome.error}}`;
-}
-
-// Every upstream request carries id 1: an answer starting with this passes through unparsed.
-const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":';
-
-/** The result or error text of one upstream answer; UpstreamFailure when it is neither. */
-export function unwrap(text: string): Outcome {
-  if (text.startsWith(RESULT_PREFIX) && text.endsWith('}')) {
-    return { result: text.slice(RESULT_PREFIX.length, -1) };
-  }
-  let answer: { result?: unknown; error?: unknown };
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    throw new UpstreamFailure('unavailable');
-  }
-  if (answer?.error !== undefined) return { error: JSON.stringify(answer.error) };
-  if (answer && 'result' in answer) return { result: JSON.stringify(answer.result) };
-  throw new UpstreamFailure('unavailable');
 }
 
 /** Which upstreams a call may go to, and in what order. */

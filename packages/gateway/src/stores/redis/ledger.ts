@@ -1,20 +1,21 @@
 /**
  * The ledger in Redis, shared by any number of gateway instances, on one Redis or on a Redis
  * Cluster (connection.ts).
- * Debits of one key go to Redis together as one Lua script call (group commit: what arrives
- * while a call is in flight goes in the next one): in order, the script checks each against the
- * daily total and this second's window and charges it, or refuses it, all atomically. Under load
- * that is one round trip and one script run per key and round trip, not per call. Every Redis key
- * of one API key shares its hash tag ({hash}), so each script touches one slot of a cluster; on a
- * cluster, group commit works per node (the master that holds the key's slot): a node that is
- * slow or down holds and fails only the debits of its own keys.
+ * Debits of one key go to Redis together as one call of a Lua script (scripts.ts; group commit:
+ * what arrives while a call is in flight goes in the next one): in order, the script checks each
+ * against the daily total and this second's window and charges it, or refuses it, all
+ * atomically. Under load that is one round trip and one script run per key and round trip, not
+ * per call. Every Redis key of one API key shares its hash tag ({hash}), so each script touches
+ * one slot of a cluster; on a cluster, group commit works per node (the master that holds the
+ * key's slot): a node that is slow or down holds and fails only the debits of its own keys.
  *
- * Exact across Redis failures (see connection.ts for what is never sent twice). Each batch of debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch
- * whose answer was lost is voided once Redis answers again, if it was applied at all; refunds
- * carry an id too and are retried until applied, exactly once.
+ * Exact across Redis failures (see connection.ts for what is never sent twice). Each batch of
+ * debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch whose answer
+ * was lost is voided once Redis answers again, if it was applied at all; refunds carry an id too
+ * and are retried until applied, exactly once.
  *
- * It is also the LeaseStore of ../../credits/leases.ts: a lease is taken by one script from the
- * day's total and this second's window, and kept under this instance's id in the day's hash
+ * It is also the LeaseStore of ../../credits/leaseStore.ts: a lease is taken by one script from
+ * the day's total and this second's window, and kept under this instance's id in the day's hash
  * (`@r:<instance>` credits, `@t:<instance>` the second of its last lease), so the day's `*`
  * is always what its methods were charged plus what leases still hold. A settlement adds its
  * calls to their methods and minutes and releases everything the instance holds for the day,
@@ -34,144 +35,9 @@ import {
   type Usage,
   utcDay,
 } from '../../credits/ledger';
-import type { LeaseGrant, LeaseRequest, LeaseStore, Settlement } from '../../credits/leases';
+import type { LeaseGrant, LeaseRequest, LeaseStore, Settlement } from '../../credits/leaseStore';
 import type { RedisConnection } from './connection';
-
-/**
- * How long Redis remembers a batch or refund id: a batch whose answer was lost is voided if Redis
- * is back within this time (after it, the debits stay: never served, at worst charged). Ids take
- * Redis memory in proportion to the batch rate (about 100 bytes each).
- */
-const ID_TTL_MS = 20_000;
-
-// KEYS: day hash, second counter, hour hash, this second's batch ids.
-// ARGV: daily limit, per-second limit, minute, batch id, then cost and method of each debit.
-// Returns one outcome per debit: 0 charged, 1 over the daily limit, 2 over the per-second limit.
-// What the batch charged is kept under its id (per method, as JSON) for a void.
-const DEBIT = `
-local daily = tonumber(ARGV[1])
-local perSecond = tonumber(ARGV[2])
-local used = tonumber(redis.call('HGET', KEYS[1], '*') or '0')
-local second = tonumber(redis.call('GET', KEYS[2]) or '0')
-local outcomes = {}
-local methods = {}
-local total = 0
-for i = 5, #ARGV, 2 do
-  local cost = tonumber(ARGV[i])
-  if used + cost > daily then
-    outcomes[#outcomes + 1] = 1
-  elseif second + cost > perSecond then
-    outcomes[#outcomes + 1] = 2
-  else
-    used = used + cost
-    second = second + cost
-    total = total + cost
-    methods[ARGV[i + 1]] = (methods[ARGV[i + 1]] or 0) + cost
-    outcomes[#outcomes + 1] = 0
-  end
-end
-if total > 0 then
-  redis.call('INCRBY', KEYS[2], total)
-  redis.call('PEXPIRE', KEYS[2], 2000)
-  redis.call('HINCRBY', KEYS[1], '*', total)
-  for method, credits in pairs(methods) do redis.call('HINCRBY', KEYS[1], method, credits) end
-  redis.call('EXPIRE', KEYS[1], 172800)
-  redis.call('HINCRBY', KEYS[3], ARGV[3], total)
-  redis.call('EXPIRE', KEYS[3], 7200)
-  redis.call('HSET', KEYS[4], ARGV[4], cjson.encode(methods))
-  redis.call('PEXPIRE', KEYS[4], ${ID_TTL_MS})
-end
-return outcomes
-`;
-
-// Gives back what a batch whose answer was lost charged, if it was applied at all, once.
-// KEYS: day hash, hour hash, the batch ids' hash. ARGV: batch id, minute.
-const VOID = `
-local charged = redis.call('HGET', KEYS[3], ARGV[1])
-if not charged then return 0 end
-redis.call('HDEL', KEYS[3], ARGV[1])
-local total = 0
-for method, credits in pairs(cjson.decode(charged)) do
-  redis.call('HINCRBY', KEYS[1], method, -credits)
-  total = total + credits
-end
-redis.call('HINCRBY', KEYS[1], '*', -total)
-redis.call('HINCRBY', KEYS[2], ARGV[2], -total)
-return 1
-`;
-
-// Gives credits back once per refund id. KEYS: day hash, hour hash, the refund ids' hash.
-// ARGV: cost, method, minute, refund id.
-const REFUND = `
-if redis.call('HSETNX', KEYS[3], ARGV[4], 1) == 0 then return 0 end
-redis.call('PEXPIRE', KEYS[3], ${ID_TTL_MS})
-local cost = tonumber(ARGV[1])
-redis.call('HINCRBY', KEYS[1], '*', -cost)
-redis.call('HINCRBY', KEYS[1], ARGV[2], -cost)
-redis.call('HINCRBY', KEYS[2], ARGV[3], -cost)
-return 1
-`;
-
-// Settles this instance's leases of a day (once per sequence number), then leases (want > 0).
-// KEYS: day hash, this second's window, then the hour hashes of the settlement's minutes.
-// ARGV: instance, seq (0: nothing to settle), method count, then method and credits pairs,
-// minute count, then (index of the hour hash in KEYS, minute, credits) triples, then want, the
-// least worth leasing, daily limit, per-second limit, day share, window floor, this second.
-// Returns: settled (0 nothing, 1 applied, 2 seen before), granted, day left, window left.
-const LEASE = `
-local instance = ARGV[1]
-local reservedField, secondField = '@r:' .. instance, '@t:' .. instance
-local seqField = '@s:' .. instance
-local seq = tonumber(ARGV[2])
-local settled = 0
-if seq > 0 then
-  if seq > tonumber(redis.call('HGET', KEYS[1], seqField) or '0') then settled = 1 else settled = 2 end
-end
-local i = 3
-local net = 0
-for _ = 1, tonumber(ARGV[i]) do
-  if settled == 1 then
-    redis.call('HINCRBY', KEYS[1], ARGV[i + 1], ARGV[i + 2])
-    net = net + tonumber(ARGV[i + 2])
-  end
-  i = i + 2
-end
-i = i + 1
-for _ = 1, tonumber(ARGV[i]) do
-  if settled == 1 then
-    local hour = KEYS[tonumber(ARGV[i + 1])]
-    redis.call('HINCRBY', hour, ARGV[i + 2], ARGV[i + 3])
-    redis.call('EXPIRE', hour, 7200)
-  end
-  i = i + 3
-end
-i = i + 1
-if settled == 1 then
-  redis.call('HSET', KEYS[1], seqField, seq)
-  local reserved = tonumber(redis.call('HGET', KEYS[1], reservedField) or '0')
-  redis.call('HINCRBY', KEYS[1], '*', net - reserved)
-  redis.call('HDEL', KEYS[1], reservedField, secondField)
-  redis.call('EXPIRE', KEYS[1], 172800)
-end
-local want, least = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
-local dayLeft = tonumber(ARGV[i + 2]) - tonumber(redis.call('HGET', KEYS[1], '*') or '0')
-local windowLeft = tonumber(ARGV[i + 3]) - tonumber(redis.call('GET', KEYS[2]) or '0')
-local granted = 0
-if want > 0 then
-  local lease = math.min(want, math.floor(dayLeft / tonumber(ARGV[i + 4])), windowLeft - tonumber(ARGV[i + 5]))
-  if lease >= least then
-    granted = lease
-    local second = ARGV[i + 6]
-    redis.call('HINCRBY', KEYS[1], '*', granted)
-    redis.call('HINCRBY', KEYS[1], reservedField, granted)
-    redis.call('HSET', KEYS[1], secondField, second)
-    redis.call('EXPIRE', KEYS[1], 172800)
-    redis.call('INCRBY', KEYS[2], granted)
-    redis.call('PEXPIRE', KEYS[2], 2000)
-  end
-end
-return {settled, granted, dayLeft - granted, windowLeft - granted}
-`;
+import { ID_TTL_MS, type LedgerScripts, SCRIPTS } from './scripts';
 
 /** One debit waiting for its batch to go to Redis. */
 interface PendingDebit {
@@ -189,13 +55,6 @@ interface DebitBatch {
 }
 
 const OUTCOMES: DebitOutcome[] = ['ok', 'daily', 'rate'];
-
-interface LedgerScripts {
-  gwDebit(...args: (string | number)[]): Promise<number[]>;
-  gwLease(...args: (string | number)[]): Promise<number[]>;
-  gwVoid(...args: (string | number)[]): Promise<number>;
-  gwRefund(...args: (string | number)[]): Promise<number>;
-}
 
 const dayKey = (hash: string, ms: number) => `gw:{${hash}}:day:${utcDay(ms)}`;
 const secondKey = (hash: string, ms: number) => `gw:{${hash}}:sec:${epochSecond(ms)}`;
@@ -227,10 +86,7 @@ export class RedisLedger implements Ledger, LeaseStore {
 
   constructor(private readonly connection: RedisConnection) {
     const redis = connection.redis;
-    redis.defineCommand('gwDebit', { numberOfKeys: 4, lua: DEBIT });
-    redis.defineCommand('gwVoid', { numberOfKeys: 3, lua: VOID });
-    redis.defineCommand('gwRefund', { numberOfKeys: 3, lua: REFUND });
-    redis.defineCommand('gwLease', { lua: LEASE }); // the number of keys comes first
+    for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
     this.redis = redis as LedgerScripts & typeof redis;
     // Back after an outage: give back what waited for it.
     connection.onBack(() => void this.retryGiveBacks());
@@ -386,8 +242,8 @@ export class RedisLedger implements Ledger, LeaseStore {
   }
 
   /**
-   * Settles (once) and leases in one script call (see LEASE above): this instance's leases of
-   * the day are released and their calls added to their methods and minutes.
+   * Settles (once) and leases in one script call (gwLease, in scripts.ts): this instance's
+   * leases of the day are released and their calls added to their methods and minutes.
    */
   async lease(
     key: KeyRecord,

@@ -1,0 +1,35 @@
+/** The usage report of GET [/<chain>]/v3/<KEY>/usage: a key's ledger usage, shaped for clients. */
+import type { KeyRecord } from '../auth/keys';
+import { epochMinute, type Usage } from './ledger';
+
+export interface UsageReport {
+  total: number;
+  limit: number;
+  left: number;
+  creditsPerSecond: number;
+  plan: string;
+  methods: Record<string, number>;
+  lastHour: { minute: string; credits: number }[];
+  resetsAt: string;
+}
+
+/**
+ * Today's total and methods, what is left (less what other instances' leases still hold), the
+ * last hour by minute and the next reset (00:00 UTC), as of `nowMs`.
+ */
+export function usageReportOf(key: KeyRecord, used: Usage, nowMs: number): UsageReport {
+  const currentMinute = epochMinute(nowMs);
+  return {
+    total: used.total,
+    limit: key.dailyCredits,
+    left: Math.max(0, key.dailyCredits - used.total - (used.reserved ?? 0)),
+    creditsPerSecond: key.creditsPerSecond,
+    plan: key.plan,
+    methods: used.methods,
+    lastHour: used.lastHour.map((credits, i) => ({
+      minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
+      credits,
+    })),
+    resetsAt: new Date((Math.floor(nowMs / 86_400_000) + 1) * 86_400_000).toISOString(),
+  };
+}
