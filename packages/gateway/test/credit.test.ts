@@ -122,14 +122,23 @@ describe.each([
       const outcome = a.result !== undefined ? 'result' : String(a.error?.code);
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
-    expect(outcomes).toEqual({ result: N, '-33000': 600 - N });
-    expect((await post(url, freshCall(600))).status).toBe(402);
-    expect(forwarded(before)).toBe(N);
-    expect(await usageOf(gw, key)).toMatchObject({
+    // Answers, upstream calls and charges in one comparison: a failure shows all three.
+    const usage = await usageOf(gw, key);
+    expect({
+      outcomes,
+      forwarded: forwarded(before),
+      total: usage.total,
+      left: usage.left,
+      methods: usage.methods,
+    }).toEqual({
+      outcomes: { result: N, '-33000': 600 - N },
+      forwarded: N,
       total: N * 80,
       left: 0,
       methods: { eth_call: N * 80 },
     });
+    expect((await post(url, freshCall(600))).status).toBe(402);
+    expect(forwarded(before)).toBe(N);
     // A shared ledger served most of them from leases.
     if (ledger.debits) expect(ledger.debits.leased - leasedBefore).toBeGreaterThan(N / 2);
   });

@@ -53,6 +53,11 @@ export interface KeyState {
   lastCost: number;
   /** A second in which no other instance held a lease of the key (refusals need not wait). */
   quietSecond: number;
+  /**
+   * Settlements of the key this instance has seen applied: a daily refusal decided while one
+   * was on its way (its credit not yet back) is decided again.
+   */
+  settlements: number;
 }
 
 export function newKeyState(key: KeyRecord): KeyState {
@@ -77,6 +82,7 @@ export function newKeyState(key: KeyRecord): KeyState {
     topUp: false,
     lastCost: 0,
     quietSecond: -1,
+    settlements: 0,
   };
 }
 

@@ -161,16 +161,27 @@ export class LeasedLedger implements Ledger {
     nowMs: number,
   ): Promise<DebitOutcome> {
     this.debits.ledger += 1;
-    let outcome = await this.inner.debit(state.key, method, cost, nowMs);
-    if (outcome !== 'daily' || maxLease(state.key) < LEASE.minCalls * cost) return outcome;
     const day = utcDay(nowMs);
-    if (state.tallies.has(day) || state.unapplied.length > 0) {
-      await this.settleNow(state);
+    let outcome: DebitOutcome;
+    // This instance's leases of the day may hold credit, or be on their way back while the
+    // debit is decided (a settlement in flight, or applied meanwhile): settle them, then decide
+    // again, until no settlement of the key came between (a few times at most).
+    for (let tries = 0; ; tries += 1) {
+      const settledBefore = state.settlements;
       outcome = await this.inner.debit(state.key, method, cost, nowMs);
-      if (outcome !== 'daily') return outcome;
+      if (outcome !== 'daily' || maxLease(state.key) < LEASE.minCalls * cost) return outcome;
+      const ownMayHold =
+        state.tallies.has(day) ||
+        state.unapplied.length > 0 ||
+        state.busy ||
+        state.settlements !== settledBefore;
+      if (!ownMayHold || tries === 3) break;
+      await this.settleNow(state);
     }
     const second = epochSecond(this.now());
     if (state.quietSecond === second) return outcome;
+    // Other instances' leases: wait (a moment) for them to be settled. The debit is decided
+    // again after the last look finds none, since one may have landed after it was decided.
     const deadline = Date.now() + LEASE.settleWaitMs;
     while ((await this.store.liveLeases(state.key, nowMs)) > 0) {
       if (Date.now() > deadline) return outcome;
@@ -178,7 +189,8 @@ export class LeasedLedger implements Ledger {
       outcome = await this.inner.debit(state.key, method, cost, nowMs);
       if (outcome !== 'daily') return outcome;
     }
-    state.quietSecond = second;
+    outcome = await this.inner.debit(state.key, method, cost, nowMs);
+    if (outcome === 'daily') state.quietSecond = second;
     return outcome;
   }
 
@@ -203,6 +215,7 @@ export class LeasedLedger implements Ledger {
           try {
             await this.store.lease(state.key, undefined, state.unapplied[0]);
             state.unapplied.shift();
+            state.settlements += 1;
             continue;
           } catch {
             // Retried by the tick and when the store is back; calls go to the ledger meanwhile.
@@ -251,6 +264,7 @@ export class LeasedLedger implements Ledger {
     const request = leaseRequest(state, first.cost, first.nowMs);
     try {
       grant = await this.store.lease(state.key, request, settle);
+      if (settle) state.settlements += 1;
     } catch (error) {
       if (settle) state.unapplied.push(settle);
       for (const waiter of state.waiters.splice(0)) waiter.reject(error as Error);
@@ -310,6 +324,7 @@ export class LeasedLedger implements Ledger {
     if (!settlement) return;
     try {
       await this.store.lease(state.key, undefined, settlement);
+      state.settlements += 1;
     } catch {
       state.unapplied.push(settlement);
     }
