@@ -135,7 +135,7 @@ describe('declare a real compiled class, deploy through the UDC', () => {
     });
     expect(missing.error).toEqual({
       code: 21,
-      message: 'Requested entrypoint does not exist in the contract',
+      message: 'Requested entry point does not exist in the contract',
     });
     const viaProvider = await t.provider
       .callContract({ contractAddress: num.toHex(expected), entrypoint: 'no_such_function' })

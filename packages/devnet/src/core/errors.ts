@@ -13,7 +13,7 @@ export class StarknetRpcError extends Error {
 export const rpcErrors = {
   contractNotFound: () => new StarknetRpcError(20, 'Contract not found'),
   entrypointNotFound: () =>
-    new StarknetRpcError(21, 'Requested entrypoint does not exist in the contract'),
+    new StarknetRpcError(21, 'Requested entry point does not exist in the contract'),
   blockNotFound: () => new StarknetRpcError(24, 'Block not found'),
   invalidTxnIndex: () => new StarknetRpcError(27, 'Invalid transaction index in a block'),
   classHashNotFound: () => new StarknetRpcError(28, 'Class hash not found'),
@@ -47,9 +47,23 @@ export const rpcErrors = {
   nonAccount: () => new StarknetRpcError(58, 'Sender address is not an account contract'),
   duplicateTx: () =>
     new StarknetRpcError(59, 'A transaction with the same hash already exists in the mempool'),
-  unsupportedTxVersion: () => new StarknetRpcError(61, 'The transaction version is not supported'),
+  unsupportedTxVersion: () => new StarknetRpcError(61, 'the transaction version is not supported'),
+  compiledClassHashMismatch: () =>
+    new StarknetRpcError(
+      60,
+      'the compiled class hash did not match the one supplied in the transaction',
+    ),
+  storageProofNotSupported: () =>
+    new StarknetRpcError(
+      42,
+      "the node doesn't support storage proofs for blocks that are too far in the past",
+    ),
+  compilationError: (detail: string) =>
+    new StarknetRpcError(100, 'Failed to compile the contract', { compilation_error: detail }),
+  noTraceAvailable: (status: 'RECEIVED' | 'REJECTED') =>
+    new StarknetRpcError(10, 'No trace available for transaction', { status }),
   unsupportedContractClassVersion: () =>
-    new StarknetRpcError(62, 'The contract class version is not supported'),
+    new StarknetRpcError(62, 'the contract class version is not supported'),
 };
 
 /** A failure inside contract execution (a Cairo panic); the message is the revert reason. */

@@ -12,11 +12,13 @@ export function toHex(value: bigint | number): string {
   return '0x' + value.toString(16);
 }
 
-/** Parses a felt from a hex string (0x-prefixed) or a decimal string; throws on anything else. */
+/**
+ * Parses a felt from a 0x-prefixed hex string, the spec's FELT (as real nodes, leading zeros
+ * are tolerated); a JSON number or a decimal string is refused, as nodes refuse them.
+ */
 export function parseFelt(value: unknown): Felt {
   if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
     throw new TypeError('expected a felt (0x-prefixed hex string)');
   }
   const felt = BigInt(value);

@@ -14,7 +14,12 @@ export function normalizeParams(raw: unknown, names: readonly string[]): Params 
     raw.forEach((value, index) => (params[names[index]] = value));
     return params;
   }
-  if (typeof raw === 'object') return raw as Params;
+  if (typeof raw === 'object') {
+    // As nodes do: a param the method does not have is refused, not ignored.
+    const unknown = Object.keys(raw).find((key) => !names.includes(key));
+    if (unknown !== undefined) throw new InvalidParamError(unknown, 'not a param of this method');
+    return raw as Params;
+  }
   throw new InvalidParamError('params', 'expected an object or an array');
 }
 

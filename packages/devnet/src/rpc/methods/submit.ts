@@ -1,21 +1,39 @@
 import type { SimulationFlags } from '../../core/devnet';
 import { toHex } from '../../core/felt';
-import { InvalidParamError, parseTransaction, Transaction } from '../../core/transactions';
+import {
+  InvalidParamError,
+  parseTransaction,
+  QUERY_VERSION_3,
+  Transaction,
+  TX_VERSION_3,
+} from '../../core/transactions';
 import { blockIdParam, required, stringList } from '../params';
 import { feeEstimateJson, simulationJson } from '../serialize';
 import type { DevnetHost, MethodTable } from './host';
 
 function transactionsParam(value: unknown, name: string): Transaction[] {
   if (!Array.isArray(value)) throw new InvalidParamError(name, 'expected an array of transactions');
-  return value.map((tx, index) => parseTransaction(tx, `${name}[${index}]`));
+  return value.map((raw, index) => {
+    const tx = parseTransaction(raw, `${name}[${index}]`);
+    // The spec's broadcasted transactions are v3 (or its query version) only: another version
+    // does not match the params' schema. Submissions answer 61 instead, as the spec lists.
+    if (tx.version !== TX_VERSION_3 && tx.version !== QUERY_VERSION_3) {
+      throw new InvalidParamError(
+        `${name}[${index}].version`,
+        "expected '0x3' or its query version",
+      );
+    }
+    return tx;
+  });
 }
 
-function simulationFlags(value: unknown, name: string): SimulationFlags {
-  const flags = stringList(value ?? [], name);
+/** estimateFee takes SKIP_VALIDATE only; simulateTransactions also SKIP_FEE_CHARGE. */
+function simulationFlags(value: unknown, name: string, allowed: string[]): SimulationFlags {
+  // Required by the spec (an empty list for none), as nodes require it.
+  if (value === undefined) throw new InvalidParamError(name, 'missing');
+  const flags = stringList(value, name);
   for (const flag of flags) {
-    if (flag !== 'SKIP_VALIDATE' && flag !== 'SKIP_FEE_CHARGE') {
-      throw new InvalidParamError(name, `unknown flag ${flag}`);
-    }
+    if (!allowed.includes(flag)) throw new InvalidParamError(name, `unknown flag ${flag}`);
   }
   return {
     skipValidate: flags.includes('SKIP_VALIDATE'),
@@ -43,7 +61,7 @@ export const submitMethods: MethodTable = {
     params: ['request', 'simulation_flags', 'block_id'],
     handler: (h, p) => {
       const txs = transactionsParam(required(p, 'request'), 'request');
-      const flags = simulationFlags(p.simulation_flags, 'simulation_flags');
+      const flags = simulationFlags(p.simulation_flags, 'simulation_flags', ['SKIP_VALIDATE']);
       return h.devnet.estimateFee(txs, blockIdParam(p), flags.skipValidate).map(feeEstimateJson);
     },
   },
@@ -51,7 +69,10 @@ export const submitMethods: MethodTable = {
     params: ['block_id', 'transactions', 'simulation_flags'],
     handler: (h, p) => {
       const txs = transactionsParam(required(p, 'transactions'), 'transactions');
-      const flags = simulationFlags(p.simulation_flags, 'simulation_flags');
+      const flags = simulationFlags(p.simulation_flags, 'simulation_flags', [
+        'SKIP_VALIDATE',
+        'SKIP_FEE_CHARGE',
+      ]);
       return h.devnet.simulate(txs, blockIdParam(p), flags, true).map(simulationJson);
     },
   },

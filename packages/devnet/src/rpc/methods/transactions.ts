@@ -44,7 +44,12 @@ export const transactionMethods: MethodTable = {
   },
   starknet_traceTransaction: {
     params: ['transaction_hash'],
-    handler: (h, p) => traceJson(h.devnet.getTransaction(feltParam(p, 'transaction_hash')).run),
+    handler: (h, p) => {
+      const hash = feltParam(p, 'transaction_hash');
+      // Known but not executed yet: the spec's 10 with its status, not 29.
+      if (h.devnet.queuedTransaction(hash)) throw rpcErrors.noTraceAvailable('RECEIVED');
+      return traceJson(h.devnet.getTransaction(hash).run);
+    },
   },
   starknet_traceBlockTransactions: {
     params: ['block_id', 'trace_flags'],
