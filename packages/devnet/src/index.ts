@@ -27,5 +27,6 @@ export {
 } from './core/constants';
 export { GAS_MODEL, feeFor, gasUsage } from './core/fees';
 export { StarknetRpcError } from './core/errors';
+export { L1L2_CLASS_HASH } from './core/native/l1l2';
 export type { ExplorerPage, ExplorerTransaction, ExplorerCall } from './explorer/txns';
 export type { RpcMetrics } from './rpc/dispatcher';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { hash, num } from 'starknet';
 import { OZ_ACCOUNT_CLASS_HASH, STRK_TOKEN_ADDRESS, UDC_ADDRESS } from '../src';
 import { Conformance, httpSpecMethods, QUERY_V3, signedInvoke } from './conformance-harness';
-import { startTestDevnet, TestDevnet, transferCall, WAIT } from './helpers';
+import { rpc, startTestDevnet, TestDevnet, transferCall, WAIT } from './helpers';
 
 // Every method of the read API of starknet-specs v0.10.0, called on a running devnet with valid
 // params at every kind of block id, with invalid params, and with unknown blocks, classes,
@@ -62,12 +62,14 @@ describe('read API conformance (starknet-specs v0.10.0)', () => {
     const head = await c.result<{ block_hash: string; block_number: number }>(
       'starknet_blockHashAndNumber',
     );
+    await rpc(t.devnet.rpcUrl, 'devnet_acceptOnL1', { starting_block_id: { block_number: 2 } });
     blockIds = [
       'latest',
       'pre_confirmed',
       { block_number: 0 },
       { block_number: head.block_number },
       { block_hash: head.block_hash },
+      'l1_accepted',
     ];
   });
   afterAll(() => t.devnet.close());

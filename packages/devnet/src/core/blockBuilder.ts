@@ -1,8 +1,9 @@
 import { TransactionRecord } from './blocks';
+import { L1HandlerTransaction, l1HandlerHash } from './messaging';
 import { Chain } from './chain';
 import { ClassStore } from './classes';
 import { rpcErrors } from './errors';
-import { TransactionRunner } from './runner';
+import { RunResult, TransactionRunner } from './runner';
 import { Transaction, transactionHash, TX_VERSION_3 } from './transactions';
 
 /**
@@ -36,9 +37,30 @@ export class BlockBuilder {
       this.classes.addDeclared(tx.classHash, tx.compiledClassHash, tx.contractClass, block.number);
       block.declared.push({ classHash: tx.classHash, compiledClassHash: tx.compiledClassHash });
     }
-    const record: TransactionRecord = {
-      hash,
+    return this.record(result);
+  }
+
+  /** An L1 handler transaction (a message from L1) into the pre-confirmed block. */
+  includeL1Handler(tx: L1HandlerTransaction): TransactionRecord {
+    const hash = l1HandlerHash(tx, this.chain.chainId);
+    if (this.chain.hasTransaction(hash)) throw rpcErrors.duplicateTx();
+    const block = this.chain.pending;
+    const result = this.runner.runL1Handler(
       tx,
+      hash,
+      this.chain.state.at(block.number),
+      this.chain.blockInfo(block),
+      true,
+    );
+    this.chain.commitDiff(result.stateDiff);
+    return this.record(result);
+  }
+
+  private record(result: RunResult): TransactionRecord {
+    const block = this.chain.pending;
+    const record: TransactionRecord = {
+      hash: result.hash,
+      tx: result.tx,
       blockNumber: block.number,
       index: block.transactions.length,
       executionStatus: result.executionStatus,

@@ -4,15 +4,16 @@ import { Felt } from './felt';
 import { StateDiff } from './state';
 import type { GasUsage } from './fees';
 import type { RunResult } from './runner';
+import type { L1HandlerTransaction } from './messaging';
 import type { Transaction } from './transactions';
 
-export type FinalityStatus = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2';
+export type FinalityStatus = 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1';
 export type ExecutionStatus = 'SUCCEEDED' | 'REVERTED';
 
 /** An executed transaction and everything its receipt reports. */
 export interface TransactionRecord {
   hash: Felt;
-  tx: Transaction;
+  tx: Transaction | L1HandlerTransaction;
   blockNumber: number;
   index: number;
   executionStatus: ExecutionStatus;

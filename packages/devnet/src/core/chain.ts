@@ -1,6 +1,6 @@
-import { Block, TransactionRecord } from './blocks';
+import { Block, FinalityStatus, TransactionRecord } from './blocks';
 import { SEQUENCER_ADDRESS } from './constants';
-import { rpcErrors } from './errors';
+import { rpcErrors, UnsupportedActionError } from './errors';
 import type { BlockInfo } from './execution';
 import { Felt } from './felt';
 import { poseidonHash, poseidonMany } from './hashing';
@@ -31,6 +31,8 @@ export class Chain {
   readonly state = new VersionedState();
   readonly blocks: Block[] = [];
   pending: Block;
+  /** The latest block accepted on L1 (devnet_acceptOnL1), with all before it; none at first. */
+  l1AcceptedNumber: number | undefined;
   private readonly blockNumbersByHash = new Map<Felt, number>();
   private readonly transactions = new Map<Felt, TransactionRecord>();
 
@@ -98,7 +100,11 @@ export class Chain {
   /** A closed block by id, or the pre-confirmed block; throws 24 when there is none. */
   block(id: BlockId): Block {
     if (id === 'pre_confirmed') return this.pending;
-    if (id === 'latest' || id === 'l1_accepted') return this.latestBlock();
+    if (id === 'latest') return this.latestBlock();
+    if (id === 'l1_accepted') {
+      if (this.l1AcceptedNumber === undefined) throw rpcErrors.blockNotFound();
+      return this.blocks[this.l1AcceptedNumber];
+    }
     if ('block_number' in id) {
       const block = this.blocks[id.block_number];
       if (!block) throw rpcErrors.blockNotFound();
@@ -121,6 +127,31 @@ export class Chain {
 
   isAccepted(record: TransactionRecord): boolean {
     return record.blockNumber < this.pending.number;
+  }
+
+  /** A block's status: PRE_CONFIRMED, ACCEPTED_ON_L2, or ACCEPTED_ON_L1 once accepted there. */
+  blockStatus(number: number): FinalityStatus {
+    if (number >= this.pending.number) return 'PRE_CONFIRMED';
+    return this.l1AcceptedNumber !== undefined && number <= this.l1AcceptedNumber
+      ? 'ACCEPTED_ON_L1'
+      : 'ACCEPTED_ON_L2';
+  }
+
+  /**
+   * devnet_acceptOnL1 (as starknet-devnet): the block and every block before it not yet on L1
+   * become ACCEPTED_ON_L1; returns their hashes, from that block down. The pre-confirmed block
+   * and a block already on L1 are refused.
+   */
+  acceptOnL1(id: BlockId): Felt[] {
+    const block = this.block(id);
+    if (block.hash === undefined)
+      throw new UnsupportedActionError('Pre-confirmed block cannot be accepted on L1');
+    const from = this.l1AcceptedNumber ?? -1;
+    if (block.number <= from) throw new UnsupportedActionError('Block already accepted on L1');
+    const accepted: Felt[] = [];
+    for (let n = block.number; n > from; n -= 1) accepted.push(this.blocks[n].hash as Felt);
+    this.l1AcceptedNumber = block.number;
+    return accepted;
   }
 
   blockOf(record: TransactionRecord): Block {

@@ -9,6 +9,7 @@ export function defineNativeClass(
   abi: unknown[],
   functions: Record<string, NativeFunction>,
   constructorFn?: NativeFunction,
+  l1Handlers: Record<string, NativeFunction> = {},
 ): NativeClass {
   const bySelector = new Map<Felt, NativeFunction>();
   const names = new Map<Felt, string>();
@@ -17,6 +18,7 @@ export function defineNativeClass(
     bySelector.set(selector, fn);
     names.set(selector, fnName);
   }
+  for (const fnName of Object.keys(l1Handlers)) names.set(selectorFromName(fnName), fnName);
   return {
     name,
     classHash: BigInt(classHash),
@@ -24,6 +26,9 @@ export function defineNativeClass(
     functions: bySelector,
     functionNames: names,
     constructorFn,
+    l1Handlers: new Map(
+      Object.entries(l1Handlers).map(([fnName, fn]) => [selectorFromName(fnName), fn]),
+    ),
   };
 }
 
@@ -46,11 +51,15 @@ function nativeSierraView(native: NativeClass): SierraContractClass {
   const constructor = native.constructorFn
     ? [{ selector: toHex(selectorFromName('constructor')), function_idx: external.length }]
     : [];
+  const l1Handlers = [...(native.l1Handlers?.keys() ?? [])].map((selector, index) => ({
+    selector: toHex(selector),
+    function_idx: external.length + constructor.length + index,
+  }));
   return {
     // Native classes run in TypeScript: there is no Sierra program to serve.
     sierra_program: [],
     contract_class_version: '0.1.0',
-    entry_points_by_type: { EXTERNAL: external, L1_HANDLER: [], CONSTRUCTOR: constructor },
+    entry_points_by_type: { EXTERNAL: external, L1_HANDLER: l1Handlers, CONSTRUCTOR: constructor },
     abi: JSON.stringify(native.abi),
   };
 }

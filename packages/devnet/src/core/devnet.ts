@@ -1,4 +1,4 @@
-import { Block, TransactionRecord } from './blocks';
+import { Block, FinalityStatus, TransactionRecord } from './blocks';
 import { BlockBuilder } from './blockBuilder';
 import { BlockId, Chain } from './chain';
 import { ClassStore } from './classes';
@@ -16,6 +16,7 @@ import {
   resolveConfig,
 } from './genesis';
 import { Mempool } from './mempool';
+import { l1HandlerTransaction, MessageToL2 } from './messaging';
 import { balanceAt } from './native/erc20';
 import { chargeableAccount, derivePredeployedAccounts, PredeployedAccount } from './predeployed';
 import { RunResult, SimulationFlags, TransactionRunner } from './runner';
@@ -27,6 +28,7 @@ export type { BlockId } from './chain';
 export type { DevnetDump } from './dump';
 export type { Unit } from './faucet';
 export type { DevnetOptions } from './genesis';
+export type { MessageToL2 } from './messaging';
 export type { RunResult, SimulationFlags } from './runner';
 
 /**
@@ -50,6 +52,8 @@ export class Devnet {
   private readonly builder: BlockBuilder;
   private readonly mempool: Mempool;
   private readonly log = new ActionLog();
+  /** L1 transaction hash -> the L1 handler transactions its messages became, in order. */
+  private readonly messagesByL1Hash = new Map<Felt, Felt[]>();
 
   constructor(options: DevnetOptions = {}, genesisTimestamp?: number) {
     this.config = resolveConfig(options);
@@ -195,6 +199,15 @@ export class Devnet {
     return this.chain.isAccepted(record);
   }
 
+  /** PRE_CONFIRMED, ACCEPTED_ON_L2, or ACCEPTED_ON_L1 after devnet_acceptOnL1. */
+  finalityOf(record: TransactionRecord): FinalityStatus {
+    return this.chain.blockStatus(record.blockNumber);
+  }
+
+  blockStatus(block: Block): FinalityStatus {
+    return this.chain.blockStatus(block.number);
+  }
+
   blockOf(record: TransactionRecord): Block {
     return this.chain.blockOf(record);
   }
@@ -268,6 +281,51 @@ export class Devnet {
     return estimateFees(this.runner, this.chainId, reader, info, txs, skipValidate);
   }
 
+  // ---------- L1 ----------
+
+  /**
+   * devnet_postmanSendMessageToL2: a message "from L1" becomes an L1 handler transaction,
+   * executed at once like a mint (after the queued transactions).
+   */
+  sendMessageToL2(message: MessageToL2): TransactionRecord {
+    this.executeQueued();
+    const record = this.builder.includeL1Handler(l1HandlerTransaction(message));
+    this.log.message(message);
+    const l1Hash = message.l1TransactionHash;
+    if (l1Hash !== undefined) {
+      this.messagesByL1Hash.set(l1Hash, [
+        ...(this.messagesByL1Hash.get(l1Hash) ?? []),
+        record.hash,
+      ]);
+    }
+    if (this.blockPerTransaction) this.closeBlock();
+    return record;
+  }
+
+  /** starknet_getMessagesStatus: the L1 handler transactions of an L1 transaction, or 29. */
+  messagesOf(l1TransactionHash: Felt): TransactionRecord[] {
+    const hashes = this.messagesByL1Hash.get(l1TransactionHash);
+    if (!hashes) throw rpcErrors.txnHashNotFound();
+    return hashes.map((hash) => this.chain.getTransaction(hash));
+  }
+
+  /** starknet_estimateMessageFee: the L1 handler run on a copy of the block's state (WEI). */
+  estimateMessageFee(message: MessageToL2, id: BlockId): RunResult {
+    const { reader, block } = this.stateAt(id);
+    const tx = l1HandlerTransaction(message);
+    const result = this.runner.runL1Handler(tx, 0n, reader, this.chain.blockInfo(block), false);
+    if (result.executionStatus === 'REVERTED')
+      throw rpcErrors.contractError(result.revertReason ?? 'reverted');
+    return result;
+  }
+
+  /** devnet_acceptOnL1: the block and those before it become ACCEPTED_ON_L1; their hashes. */
+  acceptOnL1(id: BlockId): Felt[] {
+    const accepted = this.chain.acceptOnL1(id);
+    this.log.acceptOnL1(this.chain.l1AcceptedNumber as number);
+    return accepted;
+  }
+
   // ---------- devnet features ----------
 
   /**
@@ -318,7 +376,12 @@ export class Devnet {
       },
       dump.genesisTimestamp,
     );
-    replay(dump, devnet);
+    replay(dump, {
+      closeBlock: (timestamp) => devnet.closeBlock(timestamp),
+      addTransaction: (tx) => devnet.addTransaction(tx),
+      sendMessageToL2: (message) => devnet.sendMessageToL2(message),
+      acceptOnL1: (blockNumber) => devnet.acceptOnL1({ block_number: blockNumber }),
+    });
     devnet.blockPerTransaction = dump.options.blockPerTransaction;
     return devnet;
   }

@@ -6,6 +6,7 @@ import {
   transactionToJson,
 } from './transactions';
 import { StarknetRpcError } from './errors';
+import { MessageToL2, messageToJson, parseMessageToL2 } from './messaging';
 
 // devnet_dump / devnet_load: a chain is its options plus every state-changing action, replayed in
 // order on load (same blocks, same hashes). Only the shape lives here; files are the server's.
@@ -25,7 +26,10 @@ export interface DevnetDump {
 }
 
 type DumpAction =
-  { kind: 'tx'; tx: Record<string, unknown> } | { kind: 'block'; timestamp: number };
+  | { kind: 'tx'; tx: Record<string, unknown> }
+  | { kind: 'block'; timestamp: number }
+  | { kind: 'message'; message: Record<string, unknown> }
+  | { kind: 'acceptOnL1'; blockNumber: number };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,7 +63,12 @@ export function checkDump(dump: unknown): asserts dump is DevnetDump {
         throw bad(`actions[${i}].timestamp`, 'expected a non-negative integer');
     } else if (action.kind === 'tx') {
       if (!isRecord(action.tx)) throw bad(`actions[${i}].tx`, 'expected a transaction object');
-    } else throw bad(`actions[${i}].kind`, 'expected "tx" or "block"');
+    } else if (action.kind === 'message') {
+      parseMessageToL2(action.message, `actions[${i}].message`);
+    } else if (action.kind === 'acceptOnL1') {
+      if (!isCount(action.blockNumber))
+        throw bad(`actions[${i}].blockNumber`, 'expected a non-negative integer');
+    } else throw bad(`actions[${i}].kind`, 'expected "tx", "block", "message" or "acceptOnL1"');
   });
 }
 
@@ -73,6 +82,14 @@ export class ActionLog {
 
   block(timestamp: number): void {
     this.actions.push({ kind: 'block', timestamp });
+  }
+
+  message(message: MessageToL2): void {
+    this.actions.push({ kind: 'message', message: messageToJson(message) });
+  }
+
+  acceptOnL1(blockNumber: number): void {
+    this.actions.push({ kind: 'acceptOnL1', blockNumber });
   }
 
   /**
@@ -107,6 +124,8 @@ export class ActionLog {
 export interface ReplayTarget {
   closeBlock(timestamp: number): unknown;
   addTransaction(tx: Transaction): unknown;
+  sendMessageToL2(message: MessageToL2): unknown;
+  acceptOnL1(blockNumber: number): unknown;
 }
 
 /**
@@ -119,10 +138,12 @@ export function replay(dump: DevnetDump, target: ReplayTarget): void {
       target.closeBlock(action.timestamp);
       return;
     }
-    const path = `actions[${i}].tx`;
-    const tx = parseTransaction(action.tx, path);
+    const path = action.kind === 'tx' ? `actions[${i}].tx` : `actions[${i}]`;
     try {
-      target.addTransaction(tx);
+      if (action.kind === 'tx') target.addTransaction(parseTransaction(action.tx, path));
+      else if (action.kind === 'message')
+        target.sendMessageToL2(parseMessageToL2(action.message, `${path}.message`));
+      else target.acceptOnL1(action.blockNumber);
     } catch (error) {
       if (!(error instanceof StarknetRpcError)) throw error;
       throw new InvalidParamError(path, `does not replay: ${error.message}`);

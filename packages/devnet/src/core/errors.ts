@@ -73,3 +73,14 @@ export class ContractExecutionError extends Error {
     this.name = 'ContractExecutionError';
   }
 }
+
+/**
+ * A devnet_* action the chain's state does not allow (accepting the pre-confirmed block on L1,
+ * say): starknet-devnet answers these with code -1 and the reason.
+ */
+export class UnsupportedActionError extends StarknetRpcError {
+  constructor(message: string) {
+    super(-1, message);
+    this.name = 'UnsupportedActionError';
+  }
+}

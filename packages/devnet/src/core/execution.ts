@@ -15,6 +15,8 @@ export interface NativeClass {
   functions: Map<Felt, NativeFunction>;
   functionNames: Map<Felt, string>;
   constructorFn?: NativeFunction;
+  /** `#[l1_handler]` functions: run only by an L1 handler transaction, never by a call. */
+  l1Handlers?: Map<Felt, NativeFunction>;
 }
 
 /**
@@ -86,14 +88,20 @@ export class Execution {
     readonly skipSignatureChecks = false,
   ) {}
 
-  call(caller: Felt, to: Felt, selector: Felt, calldata: readonly Felt[]): Felt[] {
+  call(
+    caller: Felt,
+    to: Felt,
+    selector: Felt,
+    calldata: readonly Felt[],
+    l1Handler = false,
+  ): Felt[] {
     this.callCount += 1;
     const classHash = this.state.classHashAt(to);
     if (classHash === 0n) {
       throw new ContractExecutionError(`Requested contract address ${toHex(to)} is not deployed`);
     }
     const native = this.classes.executable(classHash, to);
-    const fn = native.functions.get(selector);
+    const fn = l1Handler ? native.l1Handlers?.get(selector) : native.functions.get(selector);
     if (!fn) {
       throw new ContractExecutionError(
         `Entry point ${toHex(selector)} not found in contract ${toHex(to)}`,

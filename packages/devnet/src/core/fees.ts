@@ -21,6 +21,8 @@ export interface WorkDone {
   declaredClasses: number;
   /** Length of a declared class's Sierra program, 0 otherwise. */
   sierraProgramLength: number;
+  /** False for an L1 handler, whose fee was paid on L1: no fee transfer runs. */
+  feeTransfer?: boolean;
 }
 
 /**
@@ -55,19 +57,24 @@ export function gasUsage(work: WorkDone): GasUsage {
     m.l2PerStorageWrite * BigInt(work.storageWrites) +
     m.l2PerDeployment * BigInt(work.deployments) +
     m.l2PerSierraFelt * BigInt(work.sierraProgramLength) +
-    m.l2FeeTransfer;
+    (work.feeTransfer === false ? 0n : m.l2FeeTransfer);
   const diffEntries =
     work.storageWrites + work.nonceUpdates + work.deployments + work.declaredClasses;
-  const l1DataGas = m.l1DataPerDiffEntry * BigInt(diffEntries) + m.l1DataFeeTransfer;
+  const l1DataGas =
+    m.l1DataPerDiffEntry * BigInt(diffEntries) +
+    (work.feeTransfer === false ? 0n : m.l1DataFeeTransfer);
   return { l1Gas: 0n, l1DataGas, l2Gas };
 }
 
-/** Fee in FRI at the devnet's fixed prices; the tip is paid per unit of L2 gas. */
-export function feeFor(gas: GasUsage, tip = 0n): bigint {
+/**
+ * Fee at the devnet's fixed prices, in FRI (v3 transactions) or WEI (L1 handlers, paid on L1);
+ * the tip is paid per unit of L2 gas.
+ */
+export function feeFor(gas: GasUsage, tip = 0n, unit: 'fri' | 'wei' = 'fri'): bigint {
   return (
-    gas.l1Gas * GAS_PRICES.l1Gas.fri +
-    gas.l1DataGas * GAS_PRICES.l1DataGas.fri +
-    gas.l2Gas * (GAS_PRICES.l2Gas.fri + tip)
+    gas.l1Gas * GAS_PRICES.l1Gas[unit] +
+    gas.l1DataGas * GAS_PRICES.l1DataGas[unit] +
+    gas.l2Gas * (GAS_PRICES.l2Gas[unit] + tip)
   );
 }
 

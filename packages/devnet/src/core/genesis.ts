@@ -14,6 +14,7 @@ import { FAUCET_FEE_BALANCE } from './faucet';
 import { encodeShortString, Felt } from './felt';
 import { argentAccountClass, ozAccountClass } from './native/accounts';
 import { erc20Class, initToken, mintTo } from './native/erc20';
+import { l1l2Class } from './native/l1l2';
 import { legacyUdcClass, udcClass } from './native/udc';
 import { chargeableAccount, PredeployedAccount } from './predeployed';
 import { StateDiff, StateOverlay, StateReader } from './state';
@@ -63,6 +64,7 @@ export function declareNativeClasses(classes: ClassStore): void {
     erc20Class(ERC20_CLASS_HASH),
     udcClass,
     legacyUdcClass,
+    l1l2Class,
   ]) {
     classes.addNative(native, 0);
   }

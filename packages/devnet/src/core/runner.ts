@@ -5,6 +5,7 @@ import { ContractExecutionError, rpcErrors } from './errors';
 import { BlockInfo, CallContext, CallFrame, EmittedEvent, Execution, TxInfo } from './execution';
 import { Felt, selectorFromName, toHex } from './felt';
 import { boundsCoverPrices, exceededBound, feeFor, GasUsage, gasUsage, maxFee } from './fees';
+import type { L1HandlerTransaction } from './messaging';
 import { isAccountClass } from './native/accounts';
 import { balanceAt, balanceIn, chargeFee } from './native/erc20';
 import { emptyDiff, mergeDiff, StateDiff, StateOverlay, StateReader } from './state';
@@ -24,7 +25,7 @@ export interface SimulationFlags {
 /** The result of running one transaction, before (or without) committing it. */
 export interface RunResult {
   hash: Felt;
-  tx: Transaction;
+  tx: Transaction | L1HandlerTransaction;
   executionStatus: 'SUCCEEDED' | 'REVERTED';
   revertReason?: string;
   gas: GasUsage;
@@ -78,6 +79,68 @@ export class TransactionRunner {
       nonce: tx.nonce,
       version: tx.version,
       chainId: this.chainId,
+    };
+  }
+
+  /**
+   * Runs an L1 handler transaction (a message from L1) over `base`: no account, no validation,
+   * no fee transfer (the fee was paid on L1, in WEI). A target that is not deployed is 20; a
+   * failure in the handler (or a selector that is not an `#[l1_handler]`) is a REVERTED result.
+   */
+  runL1Handler(
+    tx: L1HandlerTransaction,
+    hash: Felt,
+    base: StateReader,
+    block: BlockInfo,
+    tracing: boolean,
+  ): RunResult {
+    if (base.classHashAt(tx.contractAddress) === 0n) throw rpcErrors.contractNotFound();
+    const txState = new StateOverlay(base);
+    const info: TxInfo = {
+      transactionHash: hash,
+      accountAddress: 0n,
+      signature: [],
+      nonce: tx.nonce,
+      version: 0n,
+      chainId: this.chainId,
+    };
+    const execution = new Execution(txState, this.classes, block, info);
+    execution.tracing = tracing;
+    let executionStatus: RunResult['executionStatus'] = 'SUCCEEDED';
+    let revertReason: string | undefined;
+    let stateDiff = txState.diff;
+    try {
+      execution.call(0n, tx.contractAddress, tx.entryPointSelector, tx.calldata, true);
+    } catch (error) {
+      if (!(error instanceof ContractExecutionError)) throw error;
+      executionStatus = 'REVERTED';
+      revertReason = error.message;
+      stateDiff = emptyDiff();
+    }
+    const succeeded = executionStatus === 'SUCCEEDED';
+    const gas = gasUsage({
+      calldataLength: tx.calldata.length,
+      calls: execution.callCount,
+      events: succeeded ? execution.events.length : 0,
+      signatureChecks: 0,
+      storageWrites: succeeded ? countChangedSlots(stateDiff, base) : 0,
+      nonceUpdates: 0,
+      deployments: 0,
+      declaredClasses: 0,
+      sierraProgramLength: 0,
+      feeTransfer: false,
+    });
+    return {
+      hash,
+      tx,
+      executionStatus,
+      revertReason,
+      gas,
+      fee: feeFor(gas, 0n, 'wei'),
+      events: succeeded ? [...execution.events] : [],
+      calls: [],
+      stateDiff,
+      trace: { validate: [], execute: execution.frames, feeTransfer: [] },
     };
   }
 

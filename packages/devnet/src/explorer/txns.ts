@@ -13,7 +13,7 @@ export interface ExplorerCall {
 
 export interface ExplorerTransaction {
   hash: string;
-  type: 'INVOKE' | 'DEPLOY_ACCOUNT' | 'DECLARE';
+  type: 'INVOKE' | 'DEPLOY_ACCOUNT' | 'DECLARE' | 'L1_HANDLER';
   sender: string;
   /** The contract called (first call of a multicall), the deployed account, or null for a declare. */
   contract: string | null;
@@ -23,11 +23,12 @@ export interface ExplorerTransaction {
   /** The transaction's own calldata (constructor calldata for a deployment). */
   calldata: string[];
   nonce: string;
-  status: 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2';
+  status: 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2' | 'ACCEPTED_ON_L1';
   executionStatus: 'SUCCEEDED' | 'REVERTED';
   failureReason: string | null;
   actualFee: string;
-  feeUnit: 'FRI';
+  /** WEI for an L1 handler (its fee was paid on L1). */
+  feeUnit: 'FRI' | 'WEI';
   blockNumber: number;
   timestamp: number;
 }
@@ -43,7 +44,9 @@ export interface ExplorerPage {
 export class ExplorerQueryError extends Error {}
 
 function touches(record: TransactionRecord, address: Felt): boolean {
-  if (record.tx.senderAddress === address) return true;
+  const { tx } = record;
+  if (tx.type === 'L1_HANDLER') return tx.contractAddress === address;
+  if (tx.senderAddress === address) return true;
   return record.calls.some((call) => call.to === address);
 }
 
@@ -76,20 +79,26 @@ function describe(devnet: Devnet, record: TransactionRecord): ExplorerTransactio
     calldata = tx.constructorCalldata;
   }
   if (tx.type === 'DECLARE') calldata = [tx.classHash];
+  if (tx.type === 'L1_HANDLER') {
+    contract = toHex(tx.contractAddress);
+    entrypoint = entrypointName(devnet, record, tx.contractAddress, tx.entryPointSelector);
+    calldata = tx.calldata;
+  }
   return {
     hash: toHex(record.hash),
     type: tx.type,
-    sender: toHex(tx.senderAddress),
+    // An L1 handler's sender is the L1 contract that sent the message.
+    sender: toHex(tx.type === 'L1_HANDLER' ? tx.message.l1ContractAddress : tx.senderAddress),
     contract,
     entrypoint,
     calls,
     calldata: calldata.map((f) => toHex(f)),
     nonce: toHex(tx.nonce),
-    status: devnet.isAccepted(record) ? 'ACCEPTED_ON_L2' : 'PRE_CONFIRMED',
+    status: devnet.finalityOf(record),
     executionStatus: record.executionStatus,
     failureReason: record.revertReason ?? null,
     actualFee: toHex(record.actualFee),
-    feeUnit: 'FRI',
+    feeUnit: tx.type === 'L1_HANDLER' ? 'WEI' : 'FRI',
     blockNumber: record.blockNumber,
     timestamp: devnet.blockOf(record).timestamp,
   };

@@ -5,6 +5,7 @@ import type { CallFrame, EmittedEvent } from '../core/execution';
 import { Felt, selectorFromName, toHex } from '../core/felt';
 import { feeFor, GasUsage } from '../core/fees';
 import type { StateDiff } from '../core/state';
+import { l1HandlerToJson, l2MessageHash } from '../core/messaging';
 import { transactionToJson } from '../core/transactions';
 
 // Shapes of Starknet JSON-RPC 0.10 results.
@@ -26,7 +27,7 @@ const gasPrices = {
   },
 };
 
-export function blockHeader(block: Block): Record<string, unknown> {
+export function blockHeader(devnet: Devnet, block: Block): Record<string, unknown> {
   const common = {
     block_number: block.number,
     timestamp: block.timestamp,
@@ -38,7 +39,7 @@ export function blockHeader(block: Block): Record<string, unknown> {
   if (block.hash === undefined) return common;
   const eventCount = block.transactions.reduce((n, t) => n + t.events.length, 0);
   return {
-    status: 'ACCEPTED_ON_L2',
+    status: devnet.blockStatus(block),
     block_hash: toHex(block.hash),
     parent_hash: toHex(block.parentHash),
     new_root: toHex(block.newRoot),
@@ -61,7 +62,9 @@ function stateDiffLength(diff: StateDiff): number {
 }
 
 export function transactionJson(record: TransactionRecord): Record<string, unknown> {
-  return { transaction_hash: toHex(record.hash), ...transactionToJson(record.tx) };
+  const { tx } = record;
+  const body = tx.type === 'L1_HANDLER' ? l1HandlerToJson(tx) : transactionToJson(tx);
+  return { transaction_hash: toHex(record.hash), ...body };
 }
 
 function eventJson(event: EmittedEvent): Record<string, unknown> {
@@ -85,20 +88,21 @@ export function receiptJson(
   record: TransactionRecord,
   withBlock = true,
 ): Record<string, unknown> {
-  const accepted = devnet.isAccepted(record);
+  const { tx } = record;
   const receipt: Record<string, unknown> = {
-    type: record.tx.type,
+    type: tx.type,
     transaction_hash: toHex(record.hash),
-    actual_fee: { amount: toHex(record.actualFee), unit: 'FRI' },
+    // An L1 handler's fee was paid on L1, in WEI.
+    actual_fee: { amount: toHex(record.actualFee), unit: tx.type === 'L1_HANDLER' ? 'WEI' : 'FRI' },
     execution_status: record.executionStatus,
-    finality_status: accepted ? 'ACCEPTED_ON_L2' : 'PRE_CONFIRMED',
+    finality_status: devnet.finalityOf(record),
     messages_sent: [],
     events: record.events.map(eventJson),
     execution_resources: executionResources(record.gas),
   };
   if (record.revertReason !== undefined) receipt.revert_reason = record.revertReason;
-  if (record.tx.type === 'DEPLOY_ACCOUNT')
-    receipt.contract_address = toHex(record.tx.senderAddress);
+  if (tx.type === 'DEPLOY_ACCOUNT') receipt.contract_address = toHex(tx.senderAddress);
+  if (tx.type === 'L1_HANDLER') receipt.message_hash = l2MessageHash(tx.message);
   if (withBlock) {
     const block = devnet.blockOf(record);
     if (block.hash !== undefined) receipt.block_hash = toHex(block.hash);
@@ -109,11 +113,25 @@ export function receiptJson(
 
 export function statusJson(devnet: Devnet, record: TransactionRecord): Record<string, unknown> {
   const status: Record<string, unknown> = {
-    finality_status: devnet.isAccepted(record) ? 'ACCEPTED_ON_L2' : 'PRE_CONFIRMED',
+    finality_status: devnet.finalityOf(record),
     execution_status: record.executionStatus,
   };
   if (record.revertReason !== undefined) status.failure_reason = record.revertReason;
   return status;
+}
+
+/** MESSAGE_FEE_ESTIMATE: an L1 handler's fee, paid on L1 in WEI. */
+export function messageFeeEstimateJson(result: RunResult): Record<string, string> {
+  return {
+    l1_gas_consumed: toHex(result.gas.l1Gas),
+    l1_gas_price: toHex(GAS_PRICES.l1Gas.wei),
+    l2_gas_consumed: toHex(result.gas.l2Gas),
+    l2_gas_price: toHex(GAS_PRICES.l2Gas.wei),
+    l1_data_gas_consumed: toHex(result.gas.l1DataGas),
+    l1_data_gas_price: toHex(GAS_PRICES.l1DataGas.wei),
+    overall_fee: toHex(result.fee),
+    unit: 'WEI',
+  };
 }
 
 export function feeEstimateJson(result: RunResult): Record<string, string> {
@@ -188,6 +206,17 @@ export function simulationJson(result: RunResult): Record<string, unknown> {
 /** TRANSACTION_TRACE: validate / execute (or revert reason) / constructor / fee transfer calls. */
 export function traceJson(result: RunResult): Record<string, unknown> {
   const { tx, trace } = result;
+  if (tx.type === 'L1_HANDLER') {
+    return {
+      type: 'L1_HANDLER',
+      function_invocation:
+        result.executionStatus === 'REVERTED' || !trace.execute[0]
+          ? { revert_reason: result.revertReason ?? 'reverted' }
+          : invocationJson(trace.execute[0], 'L1_HANDLER'),
+      state_diff: stateDiffJson(result.stateDiff, []),
+      execution_resources: executionResources(result.gas),
+    };
+  }
   const validate = trace.validate[0] ? invocationJson(trace.validate[0]) : undefined;
   const feeTransfer = trace.feeTransfer[0] ? invocationJson(trace.feeTransfer[0]) : undefined;
   const declared =

@@ -21,14 +21,20 @@ export const blockMethods: MethodTable = {
     params: ['block_id'],
     handler: (h, p) => {
       const block = h.devnet.resolveBlock(blockIdParam(p));
-      return { ...blockHeader(block), transactions: block.transactions.map((t) => toHex(t.hash)) };
+      return {
+        ...blockHeader(h.devnet, block),
+        transactions: block.transactions.map((t) => toHex(t.hash)),
+      };
     },
   },
   starknet_getBlockWithTxs: {
     params: ['block_id', 'response_flags'],
     handler: (h, p) => {
       const block = h.devnet.resolveBlock(blockIdParam(p));
-      return { ...blockHeader(block), transactions: block.transactions.map(transactionJson) };
+      return {
+        ...blockHeader(h.devnet, block),
+        transactions: block.transactions.map(transactionJson),
+      };
     },
   },
   starknet_getBlockWithReceipts: {
@@ -36,7 +42,7 @@ export const blockMethods: MethodTable = {
     handler: (h, p) => {
       const block = h.devnet.resolveBlock(blockIdParam(p));
       return {
-        ...blockHeader(block),
+        ...blockHeader(h.devnet, block),
         transactions: block.transactions.map((record) => ({
           transaction: transactionJson(record),
           receipt: receiptJson(h.devnet, record, false),

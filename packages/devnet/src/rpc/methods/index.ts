@@ -2,6 +2,7 @@ import { normalizeParams } from '../params';
 import { blockMethods } from './blocks';
 import { devnetMethods } from './devnet';
 import type { DevnetHost, MethodTable } from './host';
+import { messageMethods } from './messages';
 import { stateMethods } from './state';
 import { submitMethods } from './submit';
 import { transactionMethods } from './transactions';
@@ -14,6 +15,7 @@ export const methods: MethodTable = {
   ...stateMethods,
   ...submitMethods,
   ...transactionMethods,
+  ...messageMethods,
   ...devnetMethods,
 };
 
