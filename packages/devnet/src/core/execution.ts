@@ -84,7 +84,7 @@ export class Execution {
     readonly classes: ClassLookup,
     readonly block: BlockInfo,
     readonly tx: TxInfo | undefined,
-    /** Estimates with SKIP_VALIDATE run __validate__ without checking the signature. */
+    /** The probe that prices a validation SKIP_VALIDATE leaves out: no signature is checked. */
     readonly skipSignatureChecks = false,
   ) {}
 

@@ -145,6 +145,27 @@ export class TransactionRunner {
   }
 
   /**
+   * The work validation would do, measured on a throwaway copy with no signature checked and
+   * nothing kept (no frames, events or writes): SKIP_VALIDATE does not run it, but the model
+   * still prices it. A validation that would fail is priced for what it did until then.
+   */
+  private validationCost(
+    state: StateReader,
+    block: BlockInfo,
+    info: TxInfo,
+    selector: Felt,
+    calldata: readonly Felt[],
+  ): { calls: number; signatureChecks: number } {
+    const probe = new Execution(new StateOverlay(state), this.classes, block, info, true);
+    try {
+      probe.call(0n, info.accountAddress, selector, calldata);
+    } catch (error) {
+      if (!(error instanceof ContractExecutionError)) throw error;
+    }
+    return { calls: probe.callCount, signatureChecks: probe.signatureChecks };
+  }
+
+  /**
    * Runs one transaction over `base` without committing it. Throws the protocol's rejection
    * errors (nonce, balance, validation...); an execution failure is a REVERTED result instead.
    */
@@ -194,21 +215,24 @@ export class TransactionRunner {
     const info = this.txInfo(tx, hash);
     const blockInfo = block;
     const txState = new StateOverlay(base);
-    const validation = new Execution(txState, this.classes, blockInfo, info, flags.skipValidate);
+    const validation = new Execution(txState, this.classes, blockInfo, info);
     validation.tracing = tracing;
+    const [validateSelector, validateCalldata] =
+      tx.type === 'DEPLOY_ACCOUNT'
+        ? [VALIDATE_DEPLOY, [tx.classHash, tx.contractAddressSalt, ...tx.constructorCalldata]]
+        : tx.type === 'INVOKE'
+          ? [VALIDATE, tx.calldata]
+          : [VALIDATE_DECLARE, [tx.classHash]];
+    // What SKIP_VALIDATE leaves out is still costed, as the model's price of validation: the
+    // estimate starknet.js makes (with that flag) stays the fee then charged (README, Fee model).
+    let skipped = { calls: 0, signatureChecks: 0 };
     try {
       if (tx.type === 'DEPLOY_ACCOUNT') {
         validation.deploy(sender, tx.classHash, tx.constructorCalldata, 0n);
-        validation.call(0n, sender, VALIDATE_DEPLOY, [
-          tx.classHash,
-          tx.contractAddressSalt,
-          ...tx.constructorCalldata,
-        ]);
-      } else if (tx.type === 'INVOKE') {
-        validation.call(0n, sender, VALIDATE, tx.calldata);
-      } else {
-        validation.call(0n, sender, VALIDATE_DECLARE, [tx.classHash]);
       }
+      if (flags.skipValidate) {
+        skipped = this.validationCost(txState, blockInfo, info, validateSelector, validateCalldata);
+      } else validation.call(0n, sender, validateSelector, validateCalldata);
     } catch (error) {
       if (error instanceof ContractExecutionError) throw rpcErrors.validationFailure(error.message);
       throw error;
@@ -244,10 +268,11 @@ export class TransactionRunner {
             : 1;
       return gasUsage({
         calldataLength,
-        calls: validation.callCount + (execution?.callCount ?? 0),
+        calls: validation.callCount + skipped.calls + (execution?.callCount ?? 0),
         events: withExecution && execution ? execution.events.length : 0,
         // Outside executions check a signature while executing, and are costed for it too.
-        signatureChecks: validation.signatureChecks + (execution?.signatureChecks ?? 0),
+        signatureChecks:
+          validation.signatureChecks + skipped.signatureChecks + (execution?.signatureChecks ?? 0),
         storageWrites: countChangedSlots(diff, base),
         nonceUpdates: 1,
         deployments: diff.deployed.size,
