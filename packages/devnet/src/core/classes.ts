@@ -2,6 +2,7 @@ import { ContractExecutionError } from './errors';
 import type { ClassLookup, NativeClass, NativeFunction } from './execution';
 import { Felt, selectorFromName, toHex } from './felt';
 import type { SierraContractClass } from './hashing';
+import { expectedCompiledClassHash } from './nativeCasm';
 
 export function defineNativeClass(
   name: string,
@@ -93,7 +94,7 @@ export class ClassStore implements ClassLookup {
   addNative(native: NativeClass, block: number): void {
     this.classes.set(native.classHash, {
       classHash: native.classHash,
-      compiledClassHash: 0n,
+      compiledClassHash: expectedCompiledClassHash(native.classHash) ?? 0n,
       sierra: nativeSierraView(native),
       native,
       declaredAtBlock: block,
