@@ -20,6 +20,9 @@ const USAGE = `Usage: l2-devnet [options]
   --rpc-version <x.y.z>  the JSON-RPC version starknet_specVersion reports (default 0.10.0;
                          0.9.x also takes 0.9's getEvents filter: one address)
   --start-time <s>       unix seconds of the genesis block (default: now)
+  --starknet-version <x.y.z>
+                         the Starknet version blocks report (default 0.14.1; before 0.14.1 a
+                         declare's compiled class hash is the Poseidon one)
   --help                 show this help`;
 
 const NUMERIC = new Set([
@@ -60,6 +63,10 @@ export function parseArgs(argv: string[]): DevnetServerOptions {
       if (!/^\d+\.\d+\.\d+$/.test(value))
         throw new Error('--rpc-version must be a version such as 0.9.0 or 0.10.0');
       options.rpcVersion = value;
+    } else if (name === 'starknet-version') {
+      if (!/^\d+\.\d+\.\d+$/.test(value))
+        throw new Error('--starknet-version must be a version such as 0.14.0 or 0.14.1');
+      options.starknetVersion = value;
     } else throw new Error(`unknown option --${name}\n${USAGE}`);
   }
   return options;

@@ -25,6 +25,8 @@ export interface DevnetServerOptions {
   rpcVersion?: string;
   /** Unix seconds of the genesis block; the clock runs on from it (default: now). */
   startTime?: number;
+  /** The Starknet version blocks report (default 0.14.1); before 0.14.1, Poseidon CASM hashes. */
+  starknetVersion?: string;
 }
 
 export interface DevnetServer {
@@ -82,6 +84,7 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
       initialBalance: options.initialBalance,
       blockPerTransaction: blockTime === 0,
       startTime: options.startTime,
+      starknetVersion: options.starknetVersion,
     }),
     rpcVersion: options.rpcVersion,
   };

@@ -24,6 +24,8 @@ export interface StartDevnetOptions {
   initialBalance?: bigint;
   rpcVersion?: string;
   startTime?: number;
+  /** The Starknet version blocks report (default 0.14.1). */
+  starknetVersion?: string;
   /** How long to retry a given port that is still taken (default 30 s). */
   portWaitMs?: number;
 }

@@ -33,7 +33,13 @@ describe('Chain', () => {
     const first = chain.seal(0, 0);
     const second = chain.seal(5, 5);
     expect(chain.block('latest')).toBe(second);
-    expect(chain.block('l1_accepted')).toBe(second);
+    // Nothing accepted on L1 yet: the tag names no block.
+    expect(rpcCode(() => chain.block('l1_accepted'))).toBe(24);
+    expect(chain.acceptOnL1({ block_number: 0 })).toEqual([first.hash]);
+    expect(chain.block('l1_accepted')).toBe(first);
+    expect(chain.blockStatus(0)).toBe('ACCEPTED_ON_L1');
+    expect(chain.blockStatus(1)).toBe('ACCEPTED_ON_L2');
+    expect(chain.blockStatus(2)).toBe('PRE_CONFIRMED');
     expect(chain.block('pre_confirmed')).toBe(chain.pending);
     expect(chain.block({ block_number: 0 })).toBe(first);
     expect(chain.block({ block_hash: second.hash! })).toBe(second);

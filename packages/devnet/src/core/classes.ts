@@ -2,6 +2,7 @@ import { ContractExecutionError } from './errors';
 import type { ClassLookup, NativeClass, NativeFunction } from './execution';
 import { Felt, selectorFromName, toHex } from './felt';
 import type { SierraContractClass } from './hashing';
+import { STARKNET_VERSION } from './constants';
 import { expectedCompiledClassHash } from './nativeCasm';
 
 export function defineNativeClass(
@@ -94,7 +95,7 @@ export class ClassStore implements ClassLookup {
   addNative(native: NativeClass, block: number): void {
     this.classes.set(native.classHash, {
       classHash: native.classHash,
-      compiledClassHash: expectedCompiledClassHash(native.classHash) ?? 0n,
+      compiledClassHash: expectedCompiledClassHash(native.classHash, STARKNET_VERSION) ?? 0n,
       sierra: nativeSierraView(native),
       native,
       declaredAtBlock: block,

@@ -61,7 +61,7 @@ export class Devnet {
     this.chainIdName = this.config.chainId;
     this.chainId = resolveChainId(this.config.chainId);
     this.blockPerTransaction = this.config.blockPerTransaction;
-    this.runner = new TransactionRunner(this.classes, this.chainId);
+    this.runner = new TransactionRunner(this.classes, this.chainId, this.config.starknetVersion);
     this.genesisTimestamp = genesisTimestamp ?? this.clock.now();
     this.predeployedAccounts = derivePredeployedAccounts(
       this.config.seed,
@@ -82,6 +82,11 @@ export class Devnet {
       ),
     );
     this.closeBlock(this.genesisTimestamp, false);
+  }
+
+  /** The Starknet version the blocks report (starknet_version). */
+  get starknetVersion(): string {
+    return this.config.starknetVersion;
   }
 
   get state(): VersionedState {
@@ -371,6 +376,7 @@ export class Devnet {
         accounts: dump.options.accounts,
         chainId: dump.options.chainId,
         initialBalance: BigInt(dump.options.initialBalance),
+        starknetVersion: dump.options.starknetVersion,
         blockPerTransaction: false,
         now,
       },

@@ -20,6 +20,8 @@ export interface DevnetDump {
     chainId: string;
     initialBalance: string;
     blockPerTransaction: boolean;
+    /** Absent in older dumps: the default version. */
+    starknetVersion?: string;
   };
   genesisTimestamp: number;
   actions: DumpAction[];
@@ -51,6 +53,12 @@ export function checkDump(dump: unknown): asserts dump is DevnetDump {
     throw bad('options.chainId', 'expected a chain id string');
   if (typeof options.initialBalance !== 'string' || !/^\d+$/.test(options.initialBalance))
     throw bad('options.initialBalance', 'expected a decimal integer string');
+  if (
+    options.starknetVersion !== undefined &&
+    (typeof options.starknetVersion !== 'string' ||
+      !/^\d+\.\d+\.\d+$/.test(options.starknetVersion))
+  )
+    throw bad('options.starknetVersion', 'expected a version such as 0.14.1');
   if (typeof options.blockPerTransaction !== 'boolean')
     throw bad('options.blockPerTransaction', 'expected a boolean');
   if (!isCount(dump.genesisTimestamp))
@@ -106,6 +114,7 @@ export class ActionLog {
         chainId: config.chainId,
         initialBalance: config.initialBalance.toString(),
         blockPerTransaction: config.blockPerTransaction,
+        starknetVersion: config.starknetVersion,
       },
       genesisTimestamp,
       actions: [

@@ -6,6 +6,7 @@ import {
   ETH_TOKEN_ADDRESS,
   LEGACY_UDC_ADDRESS,
   OZ_ACCOUNT_CLASS_HASH,
+  STARKNET_VERSION,
   STRK_TOKEN_ADDRESS,
   UDC_ADDRESS,
 } from './constants';
@@ -34,6 +35,11 @@ export interface DevnetOptions {
   now?: () => number;
   /** Unix seconds of the genesis block (starknet-devnet's --start-time); the clock runs on from it. */
   startTime?: number;
+  /**
+   * The Starknet version the blocks report (default 0.14.1). It picks the compiled class hash
+   * a declare of a known class must carry: Blake2s from 0.14.1, Poseidon before.
+   */
+  starknetVersion?: string;
 }
 
 /** What a chain is made from: the options with their defaults (and what a dump keeps of them). */
@@ -46,6 +52,7 @@ export function resolveConfig(options: DevnetOptions): ChainConfig {
     chainId: options.chainId ?? 'SN_SEPOLIA',
     initialBalance: options.initialBalance ?? DEFAULT_INITIAL_BALANCE,
     blockPerTransaction: options.blockPerTransaction ?? true,
+    starknetVersion: options.starknetVersion ?? STARKNET_VERSION,
   };
 }
 

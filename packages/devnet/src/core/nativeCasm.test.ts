@@ -63,6 +63,12 @@ describe('compiled class hash of a native class', () => {
     expect(codeOf(() => devnet.submitTransaction(declare(devnet, known.blake)))).toBe(51);
   });
 
+  test('a chain before Starknet 0.14.1 wants the Poseidon hash instead', () => {
+    const devnet = new Devnet({ starknetVersion: '0.14.0' });
+    expect(codeOf(() => devnet.submitTransaction(declare(devnet, known.blake)))).toBe(60);
+    expect(codeOf(() => devnet.submitTransaction(declare(devnet, known.poseidon)))).toBe(51);
+  });
+
   test('simulations refuse it too (41 naming the mismatch)', () => {
     const devnet = new Devnet();
     try {

@@ -24,7 +24,21 @@ export const NATIVE_COMPILED_CLASS_HASHES = new Map<Felt, CompiledClassHashes>([
   ],
 ]);
 
-/** The compiled class hash a declare of `classHash` must carry, when this devnet knows it. */
-export function expectedCompiledClassHash(classHash: Felt): Felt | undefined {
-  return NATIVE_COMPILED_CLASS_HASHES.get(classHash)?.blake;
+/** Whether a Starknet version (x.y.z) is at least 0.14.1, where compiled classes hash with Blake2s. */
+export function hashesCasmWithBlake(starknetVersion: string): boolean {
+  const [major, minor, patch] = starknetVersion.split('.').map(Number);
+  return major > 0 || minor > 14 || (minor === 14 && patch >= 1);
+}
+
+/**
+ * The compiled class hash a declare of `classHash` must carry on a chain of `starknetVersion`,
+ * when this devnet knows the class's CASM.
+ */
+export function expectedCompiledClassHash(
+  classHash: Felt,
+  starknetVersion: string,
+): Felt | undefined {
+  const known = NATIVE_COMPILED_CLASS_HASHES.get(classHash);
+  if (!known) return undefined;
+  return hashesCasmWithBlake(starknetVersion) ? known.blake : known.poseidon;
 }

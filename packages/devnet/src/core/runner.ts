@@ -70,6 +70,7 @@ export class TransactionRunner {
   constructor(
     private readonly classes: ClassStore,
     private readonly chainId: Felt,
+    private readonly starknetVersion: string,
   ) {}
 
   private txInfo(tx: Transaction, hash: Felt): TxInfo {
@@ -182,7 +183,7 @@ export class TransactionRunner {
     if (tx.type === 'DECLARE') {
       // The gateway compiles a class before the sequencer sees it: a compiled class hash that
       // is not the class's is 60, before 51. Known only for the native classes' CASM here.
-      const expected = expectedCompiledClassHash(tx.classHash);
+      const expected = expectedCompiledClassHash(tx.classHash, this.starknetVersion);
       if (expected !== undefined && expected !== tx.compiledClassHash)
         throw rpcErrors.compiledClassHashMismatch();
       if (this.classes.get(tx.classHash, block.blockNumber)) throw rpcErrors.classAlreadyDeclared();

@@ -1,5 +1,5 @@
 import { Block, TransactionRecord } from '../core/blocks';
-import { GAS_PRICES, SEQUENCER_ADDRESS, STARKNET_VERSION } from '../core/constants';
+import { GAS_PRICES, SEQUENCER_ADDRESS } from '../core/constants';
 import type { Devnet, RunResult } from '../core/devnet';
 import type { CallFrame, EmittedEvent } from '../core/execution';
 import { Felt, selectorFromName, toHex } from '../core/felt';
@@ -34,7 +34,7 @@ export function blockHeader(devnet: Devnet, block: Block): Record<string, unknow
     sequencer_address: SEQUENCER_ADDRESS,
     ...gasPrices,
     l1_da_mode: 'BLOB',
-    starknet_version: STARKNET_VERSION,
+    starknet_version: devnet.starknetVersion,
   };
   if (block.hash === undefined) return common;
   const eventCount = block.transactions.reduce((n, t) => n + t.events.length, 0);
