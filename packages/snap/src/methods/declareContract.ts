@@ -7,6 +7,7 @@ import { requireOwnAccountKey } from '../flows/accounts';
 import { prepareSend, requireFunds, send } from '../flows/send';
 import { transactionFields } from '../flows/sendV3';
 import { CLASS_HASH_NOT_FOUND, classCall, getChain } from '../node/chain';
+import { nodeStarknetVersion } from '../node/starknetVersion';
 import { toChainError } from '../node/errors';
 import { pickAliased, pickAliasedValue, requireAliasedValue } from '../rpc/aliases';
 import { defineMethod } from '../rpc/dispatcher';
@@ -23,13 +24,20 @@ const ContractPayloadStruct = type({
   classHash: optional(FeltStruct),
 });
 
-/** The Sierra class and both hashes, or -32602 naming the member that is wrong. */
-function readPayload(payload: {
-  contract?: unknown;
-  casm?: unknown;
-  compiledClassHash?: string;
-  classHash?: string;
-}): DeclarePayload {
+/**
+ * The Sierra class and both hashes, or -32602 naming the member that is wrong. A compiled class
+ * hash computed from `casm` is the one the network expects at `starknetVersion` (starknet.js:
+ * Blake2s from 0.14.1, Poseidon before).
+ */
+function readPayload(
+  payload: {
+    contract?: unknown;
+    casm?: unknown;
+    compiledClassHash?: string;
+    classHash?: string;
+  },
+  starknetVersion: string | undefined,
+): DeclarePayload {
   let contract: unknown = payload.contract;
   if (typeof contract === 'string') {
     try {
@@ -57,12 +65,15 @@ function readPayload(payload: {
   }
   let hashes;
   try {
-    hashes = extractContractHashes({
-      contract: sierra,
-      casm: payload.casm as never,
-      compiledClassHash: payload.compiledClassHash,
-      classHash: payload.classHash,
-    });
+    hashes = extractContractHashes(
+      {
+        contract: sierra,
+        casm: payload.casm as never,
+        compiledClassHash: payload.compiledClassHash,
+        classHash: payload.classHash,
+      },
+      starknetVersion,
+    );
   } catch {
     throw invalidParams(
       'contractPayload',
@@ -109,8 +120,14 @@ export const declareContract = defineMethod({
     });
     const field = params.senderAddress ? 'senderAddress' : 'address';
     const key = await requireOwnAccountKey(senderAddress, chainId, field, origin);
-    const declare = readPayload(contractPayload);
     const chain = getChain(chainId);
+    // Only a hash computed here depends on the network's version; a stated one is sent as given.
+    const computesHash =
+      contractPayload.casm !== undefined && contractPayload.compiledClassHash === undefined;
+    const declare = readPayload(
+      contractPayload,
+      computesHash ? await nodeStarknetVersion(chain.rpc) : undefined,
+    );
     const prepared = await prepareSend(chain, key, { kind: 'declare', declare }, details, {
       also: [classCall(declare.classHash)],
       check: (snapshot, [declared]) => {

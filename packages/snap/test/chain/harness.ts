@@ -123,7 +123,13 @@ export async function serveE2eSnap({
 
 /** Starts this file's devnet on its port (devnetPort). */
 export async function startChainDevnet(
-  options: { blockTime?: number; seed?: number; rpcVersion?: string; startTime?: number } = {},
+  options: {
+    blockTime?: number;
+    seed?: number;
+    rpcVersion?: string;
+    startTime?: number;
+    starknetVersion?: string;
+  } = {},
 ): Promise<DevnetServer> {
   return startDevnet<DevnetServer>({
     port: await devnetPort(),
@@ -132,6 +138,7 @@ export async function startChainDevnet(
     blockTime: options.blockTime ?? 0,
     rpcVersion: options.rpcVersion,
     startTime: options.startTime,
+    starknetVersion: options.starknetVersion,
   });
 }
 
