@@ -183,6 +183,25 @@ describe('L1 -> L2 messages', () => {
     expect(undeployed.error).toMatchObject({ code: 20 });
   });
 
+  test('devnet_postmanFlush: a dry run shows nothing to flush; a real flush needs an L1', async () => {
+    const dry = await rpc(t.devnet.rpcUrl, 'devnet_postmanFlush', { dry_run: true });
+    expect(dry.result).toEqual({
+      messages_to_l1: [],
+      messages_to_l2: [],
+      generated_l2_transactions: [],
+      l1_provider: 'dry run',
+    });
+    const real = await rpc(t.devnet.rpcUrl, 'devnet_postmanFlush');
+    expect(real.error).toMatchObject({
+      code: -32603,
+      data: expect.stringMatching(/not configured/),
+    });
+    const load = await rpc(t.devnet.rpcUrl, 'devnet_postmanLoad', {
+      network_url: 'http://127.0.0.1:1',
+    });
+    expect(load.error?.code).toBe(-32601);
+  });
+
   test('messages survive devnet_dump and devnet_load with the same hashes', async () => {
     const dump = (await rpc(t.devnet.rpcUrl, 'devnet_dump', {})).result;
     const before = await t.provider.getL1MessagesStatus(L1_TX);

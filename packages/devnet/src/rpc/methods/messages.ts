@@ -1,4 +1,6 @@
+import { StarknetRpcError } from '../../core/errors';
 import { toHex } from '../../core/felt';
+import { InvalidParamError } from '../../core/transactions';
 import { parseMessageFromL1, parseMessageToL2 } from '../../core/messaging';
 import { blockIdParam, feltParam, required } from '../params';
 import { messageFeeEstimateJson } from '../serialize';
@@ -40,6 +42,29 @@ export const messageMethods: MethodTable = {
     handler: (h, p) => {
       const record = h.devnet.sendMessageToL2(parseMessageToL2(p));
       return { transaction_hash: toHex(record.hash) };
+    },
+  },
+  devnet_postmanFlush: {
+    params: ['dry_run'],
+    handler: (h, p) => {
+      if (p.dry_run !== undefined && typeof p.dry_run !== 'boolean')
+        throw new InvalidParamError('dry_run', 'expected a boolean');
+      // Messages to L2 are executed when sent, and no contract here sends messages to L1, so a
+      // dry run has nothing to show; a real flush needs an L1, which this devnet does not have
+      // (starknet-devnet's error when no messaging contract is loaded).
+      if (p.dry_run !== true) {
+        throw new StarknetRpcError(
+          -32603,
+          'Internal error',
+          "Error in fetching messages to L2: Message is not configured, ensure you've used `postman/load_l1_messaging_contract` endpoint first.",
+        );
+      }
+      return {
+        messages_to_l1: [],
+        messages_to_l2: [],
+        generated_l2_transactions: [],
+        l1_provider: 'dry run',
+      };
     },
   },
   devnet_acceptOnL1: {
