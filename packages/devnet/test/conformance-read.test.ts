@@ -308,6 +308,13 @@ describe('read API conformance (starknet-specs v0.10.0)', () => {
     await c.error('starknet_getCompiledCasm', {}, -32602);
   });
 
+  test('every HTTP method of the spec is served (none is -32601)', async () => {
+    for (const method of httpSpecMethods()) {
+      const reply = await rpc(t.devnet.rpcUrl, method, {});
+      expect({ method, code: reply.error?.code }).not.toEqual({ method, code: -32601 });
+    }
+  });
+
   test('every read method was checked with a result and an error', () => {
     // Errors only: what a node without tries or a Sierra compiler cannot give.
     const alwaysErrors = ['starknet_getStorageProof', 'starknet_getCompiledCasm'];

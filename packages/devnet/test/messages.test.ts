@@ -181,6 +181,38 @@ describe('L1 -> L2 messages', () => {
       l2_contract_address: '0x999',
     });
     expect(undeployed.error).toMatchObject({ code: 20 });
+    const tooWide = await rpc(t.devnet.rpcUrl, 'devnet_postmanSendMessageToL2', {
+      ...good,
+      l1_contract_address: '0x1' + '0'.repeat(40),
+    });
+    expect(tooWide.error).toMatchObject({
+      code: -32602,
+      data: { field: 'params.l1_contract_address' },
+    });
+  });
+
+  test('the same message twice is one transaction: the replay is 59 and credits nothing', async () => {
+    const message = {
+      l2_contract_address: target,
+      entry_point_selector: DEPOSIT,
+      l1_contract_address: L1_SENDER,
+      payload: [USER, '0x7'],
+      paid_fee_on_l1: '0x1',
+      nonce: '0x42',
+    };
+    const first = await rpc(t.devnet.rpcUrl, 'devnet_postmanSendMessageToL2', message);
+    expect(first.error).toBeUndefined();
+    const credited = await balance();
+    const replay = await rpc(t.devnet.rpcUrl, 'devnet_postmanSendMessageToL2', message);
+    expect(replay.error?.code).toBe(59);
+    expect(await balance()).toBe(credited);
+    // Another nonce is another message.
+    const next = await rpc(t.devnet.rpcUrl, 'devnet_postmanSendMessageToL2', {
+      ...message,
+      nonce: '0x43',
+    });
+    expect(next.error).toBeUndefined();
+    expect(await balance()).toBe(credited + 7n);
   });
 
   test('devnet_postmanFlush: a dry run shows nothing to flush; a real flush needs an L1', async () => {
