@@ -35,6 +35,7 @@ export interface FastHeaders {
   host?: string;
   authorization?: string;
   origin?: string;
+  userAgent?: string;
 }
 
 /** An answer to write: its status and JSON text, and what to do once it was (not) delivered. */
@@ -43,6 +44,8 @@ export interface FastAnswer {
   text: string;
   /** Called once the answer is written (true) or its connection was lost first (false). */
   settled?: (delivered: boolean) => void;
+  /** What it cost and what its key has left today (headers). */
+  credits?: { cost: number; left?: number };
 }
 
 export interface FastPathHandler<Route> {
@@ -86,6 +89,10 @@ function parseHead(text: string): Head | undefined {
         if (head.origin !== undefined) return undefined;
         head.origin = value;
         break;
+      case 'user-agent':
+        if (head.userAgent !== undefined) return undefined;
+        head.userAgent = value;
+        break;
       case 'connection': {
         const options = value.toLowerCase();
         if (options.includes('upgrade')) return undefined;
@@ -103,10 +110,20 @@ function parseHead(text: string): Head | undefined {
   return head;
 }
 
-function answerHead(status: number, bytes: number, close: boolean): string {
+function answerHead(
+  status: number,
+  bytes: number,
+  close: boolean,
+  credits: FastAnswer['credits'],
+): string {
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n` +
     'content-type: application/json\r\naccess-control-allow-origin: *\r\n' +
+    (credits
+      ? `x-credits-cost: ${credits.cost}\r\n` +
+        (credits.left === undefined ? '' : `x-credits-remaining: ${credits.left}\r\n`) +
+        'access-control-expose-headers: x-credits-cost, x-credits-remaining\r\n'
+      : '') +
     `content-length: ${bytes}\r\n${close ? 'connection: close\r\n' : ''}\r\n`
   );
 }
@@ -208,7 +225,7 @@ export function serveFast<Route>(
       return;
     }
     const bytes = Buffer.byteLength(answer.text);
-    const headText = answerHead(answer.status, bytes, close);
+    const headText = answerHead(answer.status, bytes, close, answer.credits);
     // One write: a small answer as one string, a large one as head and body in one writev.
     let flushed: boolean;
     const done = answer.settled

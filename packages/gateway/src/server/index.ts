@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { checkConfig, type GatewayConfig } from '../config';
 import { LeasedLedger } from '../credits/leases';
 import { Gateway } from '../gateway';
+import { RESPONSE_LIMIT } from '../jsonrpc/errors';
 import { Metrics } from '../metrics/metrics';
 import { openStores } from '../stores/open';
 import { Chain } from '../upstream/chain';
@@ -45,7 +46,8 @@ export async function startGateway(
     router,
     metrics,
     options.now ?? Date.now,
-    config.responseLimitBytes,
+    config.responseLimitBytes ?? RESPONSE_LIMIT,
+    stores.refusals,
   );
   const slowClientMs = config.slowClientMs ?? 30_000;
   const http = buildHttp(gateway, { slowClientMs });
@@ -66,6 +68,7 @@ export async function startGateway(
       await ws.close();
       await http.close();
       await Promise.all(router.chains.map((c) => c.close()));
+      await gateway.close();
       await stores.close();
     },
   };
