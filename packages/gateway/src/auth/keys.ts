@@ -67,30 +67,34 @@ export function newKey(options: NewKeyOptions): {
   const key = randomBytes(16).toString('hex');
   const secret =
     options.secret || options.requireSecret ? randomBytes(16).toString('hex') : undefined;
+  return { key, secret, record: recordFor(sha256(key), secret ? sha256(secret) : null, options) };
+}
+
+/** The record of the key whose SHA-256 is `hash` (and of its secret's, if any). */
+export function recordFor(
+  hash: string,
+  secretHash: string | null,
+  options: NewKeyOptions,
+): KeyRecord {
   const plan = PLANS[options.plan];
-  const hash = sha256(key);
   return {
-    key,
-    secret,
-    record: {
-      hash,
-      id: hash.slice(0, 12),
-      plan: options.plan,
-      dailyCredits: options.dailyCredits ?? plan.dailyCredits,
-      creditsPerSecond: options.creditsPerSecond ?? plan.creditsPerSecond,
-      failover: options.failover ?? plan.failover,
-      secretHash: secret ? sha256(secret) : null,
-      requireSecret: secret !== undefined && options.requireSecret !== false,
-      allow: checkAllowlists({
-        origins: options.allow?.origins ?? [],
-        methods: options.allow?.methods ?? [],
-        contracts: options.allow?.contracts ?? [],
-        userAgents: options.allow?.userAgents ?? [],
-      }),
-      jwt: options.jwt ?? { require: false, keys: [] },
-      createdAt: new Date().toISOString(),
-      revokedAt: null,
-    },
+    hash,
+    id: hash.slice(0, 12),
+    plan: options.plan,
+    dailyCredits: options.dailyCredits ?? plan.dailyCredits,
+    creditsPerSecond: options.creditsPerSecond ?? plan.creditsPerSecond,
+    failover: options.failover ?? plan.failover,
+    secretHash,
+    requireSecret: secretHash !== null && options.requireSecret !== false,
+    allow: checkAllowlists({
+      origins: options.allow?.origins ?? [],
+      methods: options.allow?.methods ?? [],
+      contracts: options.allow?.contracts ?? [],
+      userAgents: options.allow?.userAgents ?? [],
+    }),
+    jwt: options.jwt ?? { require: false, keys: [] },
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
   };
 }
 

@@ -1,5 +1,6 @@
 /** The usage report of GET [/<chain>]/v3/<KEY>/usage: a key's ledger usage, shaped for clients. */
 import { REFUSAL_CAUSES, type RefusalCause } from '../auth/access';
+import { type Controls, controlsOf } from '../auth/controls';
 import type { KeyRecord } from '../auth/keys';
 import { epochMinute, type Usage } from './ledger';
 import type { RefusalCounts } from './refusals';
@@ -13,6 +14,8 @@ export interface UsageReport {
   methods: Record<string, number>;
   /** Today's refused requests and calls by cause (never charged). */
   refused: Record<RefusalCause, number>;
+  /** The key's access controls (never its secret). */
+  controls: Controls;
   lastHour: { minute: string; credits: number }[];
   resetsAt: string;
 }
@@ -36,6 +39,7 @@ export function usageReportOf(
     plan: key.plan,
     methods: used.methods,
     refused: refusedByCause(refused),
+    controls: controlsOf(key),
     lastHour: used.lastHour.map((credits, i) => ({
       minute: new Date((currentMinute - 59 + i) * 60_000).toISOString(),
       credits,

@@ -1,5 +1,6 @@
 /** Starts a gateway: its stores, chains with their upstreams, HTTP and WebSocket. */
 import type { AddressInfo } from 'node:net';
+import { applyConfigKeys } from '../auth/controls';
 import { checkConfig, type GatewayConfig } from '../config';
 import { LeasedLedger } from '../credits/leases';
 import { Gateway } from '../gateway';
@@ -27,6 +28,12 @@ export async function startGateway(
   const metrics = new Metrics();
   const stores = await openStores(config.ledger, { serving: true, now: options.now });
   const { ledger } = stores;
+  try {
+    await applyConfigKeys(stores.keys, config.keys ?? []);
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
   if (ledger instanceof LeasedLedger) {
     for (const via of ['lease', 'ledger'] as const) {
       metrics.gauge(
