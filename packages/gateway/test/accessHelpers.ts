@@ -25,7 +25,8 @@ export interface Stack {
 export async function startStack(): Promise<Stack> {
   const anvil = await startAnvil();
   const proxy = await startCountingProxy(anvil.url);
-  const gw = await startGateway(gatewayConfig(proxy.url));
+  // Subscriptions go to anvil's own WebSocket (the proxy counts HTTP calls).
+  const gw = await startGateway(gatewayConfig(proxy.url, { wsUpstream: anvil.wsUrl }));
   return {
     anvil,
     proxy,
