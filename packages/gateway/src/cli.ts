@@ -241,7 +241,7 @@ async function keys(args: Args): Promise<void> {
           // --secret (as before) and --require-secret: every request must give it;
           // --optional-secret: the secret only lifts the allowlists (server-side use).
           secret: ['secret', 'require-secret', 'optional-secret'].some((f) => args.options.has(f)),
-          requireSecret: !args.options.has('optional-secret'),
+          requireSecret: args.options.has('optional-secret') ? false : undefined,
           allow: {
             origins: many(args, 'allow-origin'),
             userAgents: many(args, 'allow-user-agent'),
