@@ -56,6 +56,8 @@ export interface Credentials {
 /** One allowlist of each type, ready to match (undefined: that type is not restricted). */
 interface Lists {
   origins?: string[];
+  /** Origins already judged against `origins` (a page sends the same one on every request). */
+  originMemo?: Map<string, boolean>;
   userAgents?: string[];
   contracts?: Set<string>;
   methods?: Set<string>;
@@ -92,9 +94,22 @@ function compile(allow: Partial<Allowlists>): Lists | undefined {
 interface Compiled {
   lists: Lists | undefined;
   publicKeys: { name: string; key: KeyObject; alg: 'RS256' | 'ES256' }[];
-  /** Tokens already verified for this record: their lists and expiry. */
-  tokens: Map<string, { lists: Lists | undefined; expiresAt: number }>;
+  /** The key's hash and public keys: a token verified under the same ones is still good. */
+  verifier: string;
 }
+
+interface Verified {
+  lists: Lists | undefined;
+  expiresAt: number;
+}
+
+/**
+ * Tokens verified (or being verified: concurrent requests share one verification), by the
+ * verifier they were verified under and the token. A record re-read with the same public keys
+ * keeps its tokens; a token is only ever the exact signed text, so a hit is that token.
+ */
+const verified = new Map<string, Promise<Verified>>();
+const MAX_VERIFIED = 10_000;
 
 /** Per record (a record is re-read every 500 ms, so a changed key is compiled again). */
 const compiled = new WeakMap<KeyRecord, Compiled>();
@@ -112,7 +127,10 @@ function compiledOf(record: KeyRecord): Compiled {
         // checked when added: a key that no longer parses verifies nothing
       }
     }
-    entry = { lists: compile(record.allow), publicKeys, tokens: new Map() };
+    const verifier = sha256(
+      [record.hash, ...(record.jwt?.keys ?? []).map((k) => `${k.name}\n${k.pem}`)].join('\n'),
+    );
+    entry = { lists: compile(record.allow), publicKeys, verifier };
     compiled.set(record, entry);
   }
   return entry;
@@ -163,14 +181,14 @@ export async function judgeRequest(
   if (entry.lists) lists.push(entry.lists);
   let expiresAt: number | undefined;
   if (scheme === 'bearer ') {
-    const token = await verifyToken(record, entry, apiKey, authorization.slice(7).trim(), nowMs);
+    const token = await verifyToken(entry, apiKey, authorization.slice(7).trim(), nowMs);
     if (token.lists) lists.push(token.lists);
     expiresAt = token.expiresAt;
   } else if (record.jwt?.require) {
     throw new Refusal('jwt', 'invalid JWT: this key requires Authorization: Bearer <JWT>');
   }
   for (const list of lists) {
-    if (list.origins && !originListed(list.origins, credentials.origin)) {
+    if (list.origins && !originPasses(list, credentials.origin)) {
       throw new Refusal(
         'allowlist',
         credentials.origin === undefined
@@ -193,24 +211,24 @@ export async function judgeRequest(
 /** No control applies: every call passes. */
 const OPEN: Access = { bypass: false, lists: [] };
 
-/** Tokens remembered per record, at most (a verified token is not verified again). */
-const TOKENS_PER_RECORD = 1000;
-
 async function verifyToken(
-  record: KeyRecord,
   entry: Compiled,
   apiKey: string,
   token: string,
   nowMs: number,
-): Promise<{ lists: Lists | undefined; expiresAt: number }> {
-  let verified = entry.tokens.get(token);
-  if (!verified) {
-    verified = await verifyNew(entry, apiKey, token, nowMs);
-    if (entry.tokens.size >= TOKENS_PER_RECORD) entry.tokens.clear();
-    entry.tokens.set(token, verified);
+): Promise<Verified> {
+  const id = `${entry.verifier}:${token}`;
+  let verifying = verified.get(id);
+  if (!verifying) {
+    if (verified.size >= MAX_VERIFIED) verified.clear();
+    verifying = verifyNew(entry, apiKey, token, nowMs);
+    verified.set(id, verifying);
+    // A refused token is not kept: the next request is judged again (and refused again).
+    verifying.catch(() => verified.delete(id));
   }
-  if (nowMs >= verified.expiresAt) throw new Refusal('jwt', 'invalid JWT: expired');
-  return verified;
+  const result = await verifying;
+  if (nowMs >= result.expiresAt) throw new Refusal('jwt', 'invalid JWT: expired');
+  return result;
 }
 
 async function verifyNew(
@@ -218,7 +236,7 @@ async function verifyNew(
   apiKey: string,
   token: string,
   nowMs: number,
-): Promise<{ lists: Lists | undefined; expiresAt: number }> {
+): Promise<Verified> {
   if (entry.publicKeys.length === 0) {
     throw new Refusal('jwt', 'invalid JWT: this key has no JWT public key');
   }
@@ -285,6 +303,18 @@ function tokenLists(payload: Record<string, unknown>): Lists | undefined {
     allow[type] = value.length > 0 ? (value as string[]) : ['\u0000none'];
   }
   return compile(allow);
+}
+
+function originPasses(list: Lists, origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  const memo = (list.originMemo ??= new Map());
+  let passes = memo.get(origin);
+  if (passes === undefined) {
+    passes = originListed(list.origins!, origin);
+    if (memo.size >= 1000) memo.clear();
+    memo.set(origin, passes);
+  }
+  return passes;
 }
 
 /**
