@@ -106,13 +106,17 @@ export class Gateway {
   }
 
   /** The key's controls on a request, or the refusal as an RpcError (counted). */
-  private async judge(record: KeyRecord, apiKey: string, credentials: Credentials) {
-    try {
-      return await judgeRequest(record, apiKey, credentials, this.now());
-    } catch (error) {
+  private judge(record: KeyRecord, apiKey: string, credentials: Credentials) {
+    const refuse = (error: unknown): never => {
       if (!(error instanceof Refusal)) throw errors.internal();
       this.refused(record, error.kind);
       throw refusalError(error);
+    };
+    try {
+      const access = judgeRequest(record, apiKey, credentials, this.now());
+      return access instanceof Promise ? access.catch(refuse) : access;
+    } catch (error) {
+      return refuse(error);
     }
   }
 

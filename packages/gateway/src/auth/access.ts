@@ -23,44 +23,23 @@ import {
   secretRequired,
   sha256,
 } from './keys';
+import { compile, type Lists, originPasses, Refusal, userAgentListed } from './lists';
 
-/** Why a request or call was refused, as the usage report counts it. */
-export type RefusalCause = 'secret' | 'jwt' | 'allowlist' | 'credit' | 'rate';
-export const REFUSAL_CAUSES: readonly RefusalCause[] = [
-  'secret',
-  'jwt',
-  'allowlist',
-  'credit',
-  'rate',
-];
-
-/** A request or call refused by the key's controls (the gateway turns it into an RpcError). */
-export class Refusal extends Error {
-  constructor(
-    readonly kind: 'secret' | 'jwt' | 'allowlist',
-    message: string,
-    /** The allowlist that refused it. */
-    readonly list?: AllowlistType,
-  ) {
-    super(message);
-  }
-}
+// The refusals, the matching of lists and the per-call judgement, from here for the gateway.
+export {
+  addressKey,
+  callRefusal,
+  callRefusalMessage,
+  Refusal,
+  REFUSAL_CAUSES,
+  type RefusalCause,
+} from './lists';
 
 /** What a request says about its sender. */
 export interface Credentials {
   authorization?: string;
   origin?: string;
   userAgent?: string;
-}
-
-/** One allowlist of each type, ready to match (undefined: that type is not restricted). */
-interface Lists {
-  origins?: string[];
-  /** Origins already judged against `origins` (a page sends the same one on every request). */
-  originMemo?: Map<string, boolean>;
-  userAgents?: string[];
-  contracts?: Set<string>;
-  methods?: Set<string>;
 }
 
 /** What a request was granted: every call of it is judged against this. */
@@ -75,24 +54,15 @@ export interface Access {
 
 export const FULL_ACCESS: Access = { bypass: true, lists: [] };
 
-/** An address as a comparable key: its value for hex, else its lowercase text. */
-export function addressKey(address: string): string {
-  return /^0x[0-9a-fA-F]{1,64}$/.test(address)
-    ? BigInt(address).toString(16)
-    : address.toLowerCase();
-}
-
-function compile(allow: Partial<Allowlists>): Lists | undefined {
-  const lists: Lists = {};
-  if (allow.origins?.length) lists.origins = allow.origins.map((o) => o.toLowerCase());
-  if (allow.userAgents?.length) lists.userAgents = allow.userAgents;
-  if (allow.contracts?.length) lists.contracts = new Set(allow.contracts.map(addressKey));
-  if (allow.methods?.length) lists.methods = new Set(allow.methods);
-  return Object.keys(lists).length > 0 ? lists : undefined;
-}
-
 interface Compiled {
   lists: Lists | undefined;
+  /** What a request without a token is granted (when its origin and User-Agent pass). */
+  access: Access;
+  /** What a request with a verified token is granted, per token. */
+  tokenAccess: Map<Verified, Access>;
+  /** The last Authorization header whose token was found verified, and that token. */
+  lastHeader?: string;
+  lastToken?: Verified;
   publicKeys: { name: string; key: KeyObject; alg: 'RS256' | 'ES256' }[];
   /** The key's hash and public keys: a token verified under the same ones is still good. */
   verifier: string;
@@ -108,8 +78,9 @@ interface Verified {
  * verifier they were verified under and the token. A record re-read with the same public keys
  * keeps its tokens; a token is only ever the exact signed text, so a hit is that token.
  */
-const verified = new Map<string, Promise<Verified>>();
-const MAX_VERIFIED = 10_000;
+const verified = new Map<string, Map<string, Verified | Promise<Verified>>>();
+const MAX_VERIFIERS = 10_000;
+const MAX_TOKENS = 1000;
 
 /** Per record (a record is re-read every 500 ms, so a changed key is compiled again). */
 const compiled = new WeakMap<KeyRecord, Compiled>();
@@ -130,7 +101,14 @@ function compiledOf(record: KeyRecord): Compiled {
     const verifier = sha256(
       [record.hash, ...(record.jwt?.keys ?? []).map((k) => `${k.name}\n${k.pem}`)].join('\n'),
     );
-    entry = { lists: compile(record.allow), publicKeys, verifier };
+    const lists = compile(record.allow);
+    entry = {
+      lists,
+      access: lists ? { bypass: false, lists: [lists] } : OPEN,
+      tokenAccess: new Map(),
+      publicKeys,
+      verifier,
+    };
     compiled.set(record, entry);
   }
   return entry;
@@ -157,14 +135,15 @@ function secretGiven(record: KeyRecord, authorization: string): boolean {
 
 /**
  * Judges a request to `record` (reached by the API key `apiKey`) by its credentials, Origin and
- * User-Agent, as of `nowMs`. Throws a Refusal.
+ * User-Agent, as of `nowMs`. Throws a Refusal (or rejects, when a JWT is verified for the first
+ * time); a request whose JWT is already verified is judged without waiting.
  */
-export async function judgeRequest(
+export function judgeRequest(
   record: KeyRecord,
   apiKey: string,
   credentials: Credentials,
   nowMs: number,
-): Promise<Access> {
+): Access | Promise<Access> {
   const authorization = credentials.authorization?.trim() ?? '';
   const scheme = authorization.slice(0, 7).toLowerCase();
   if (scheme.startsWith('basic ')) {
@@ -177,17 +156,36 @@ export async function judgeRequest(
     throw new Refusal('secret', 'invalid project id or project secret');
   }
   const entry = compiledOf(record);
-  const lists: Lists[] = [];
-  if (entry.lists) lists.push(entry.lists);
-  let expiresAt: number | undefined;
   if (scheme === 'bearer ') {
-    const token = await verifyToken(entry, apiKey, authorization.slice(7).trim(), nowMs);
-    if (token.lists) lists.push(token.lists);
-    expiresAt = token.expiresAt;
-  } else if (record.jwt?.require) {
+    // A client sends the same header on every request: compared whole, before any lookup.
+    if (authorization === entry.lastHeader && entry.lastToken) {
+      return granted(entry, credentials, entry.lastToken, nowMs);
+    }
+    const token = tokenOf(entry, apiKey, authorization.slice(7).trim(), nowMs);
+    if (!(token instanceof Promise)) {
+      entry.lastHeader = authorization;
+      entry.lastToken = token;
+    }
+    return token instanceof Promise
+      ? token.then((t) => granted(entry, credentials, t, nowMs))
+      : granted(entry, credentials, token, nowMs);
+  }
+  if (record.jwt?.require) {
     throw new Refusal('jwt', 'invalid JWT: this key requires Authorization: Bearer <JWT>');
   }
-  for (const list of lists) {
+  return granted(entry, credentials, undefined, nowMs);
+}
+
+/** What the key's lists (and its token's) grant a request from this Origin and User-Agent. */
+function granted(
+  entry: Compiled,
+  credentials: Credentials,
+  token: Verified | undefined,
+  nowMs: number,
+): Access {
+  if (token && nowMs >= token.expiresAt) throw new Refusal('jwt', 'invalid JWT: expired');
+  const access = token ? accessWith(entry, token) : entry.access;
+  for (const list of access.lists) {
     if (list.origins && !originPasses(list, credentials.origin)) {
       throw new Refusal(
         'allowlist',
@@ -205,30 +203,52 @@ export async function judgeRequest(
       );
     }
   }
-  return lists.length > 0 || expiresAt !== undefined ? { bypass: false, lists, expiresAt } : OPEN;
+  return access;
+}
+
+/** The key's lists and a token's, made once per compiled record and token. */
+function accessWith(entry: Compiled, token: Verified): Access {
+  let access = entry.tokenAccess.get(token);
+  if (!access) {
+    const lists = entry.lists ? [entry.lists] : [];
+    if (token.lists) lists.push(token.lists);
+    access = { bypass: false, lists, expiresAt: token.expiresAt };
+    if (entry.tokenAccess.size >= 1000) entry.tokenAccess.clear();
+    entry.tokenAccess.set(token, access);
+  }
+  return access;
 }
 
 /** No control applies: every call passes. */
 const OPEN: Access = { bypass: false, lists: [] };
 
-async function verifyToken(
+/** A token as verified under `entry`'s public keys: at once when it was before. */
+function tokenOf(
   entry: Compiled,
   apiKey: string,
   token: string,
   nowMs: number,
-): Promise<Verified> {
-  const id = `${entry.verifier}:${token}`;
-  let verifying = verified.get(id);
-  if (!verifying) {
-    if (verified.size >= MAX_VERIFIED) verified.clear();
-    verifying = verifyNew(entry, apiKey, token, nowMs);
-    verified.set(id, verifying);
-    // A refused token is not kept: the next request is judged again (and refused again).
-    verifying.catch(() => verified.delete(id));
+): Verified | Promise<Verified> {
+  let tokens = verified.get(entry.verifier);
+  if (!tokens) {
+    if (verified.size >= MAX_VERIFIERS) verified.clear();
+    tokens = new Map();
+    verified.set(entry.verifier, tokens);
   }
-  const result = await verifying;
-  if (nowMs >= result.expiresAt) throw new Refusal('jwt', 'invalid JWT: expired');
-  return result;
+  const known = tokens.get(token);
+  if (known) return known;
+  if (tokens.size >= MAX_TOKENS) tokens.clear();
+  const verifying = verifyNew(entry, apiKey, token, nowMs);
+  const held = tokens;
+  held.set(token, verifying);
+  verifying.then(
+    (result) => {
+      if (held.get(token) === verifying) held.set(token, result);
+    },
+    // A refused token is not kept: the next request is judged again (and refused again).
+    () => held.delete(token),
+  );
+  return verifying;
 }
 
 async function verifyNew(
@@ -303,82 +323,4 @@ function tokenLists(payload: Record<string, unknown>): Lists | undefined {
     allow[type] = value.length > 0 ? (value as string[]) : ['\u0000none'];
   }
   return compile(allow);
-}
-
-function originPasses(list: Lists, origin: string | undefined): boolean {
-  if (origin === undefined) return false;
-  const memo = (list.originMemo ??= new Map());
-  let passes = memo.get(origin);
-  if (passes === undefined) {
-    passes = originListed(list.origins!, origin);
-    if (memo.size >= 1000) memo.clear();
-    memo.set(origin, passes);
-  }
-  return passes;
-}
-
-/**
- * Infura's origin allowlist: an entry is an origin (`https://app.example.com`), a host
- * (`app.example.com`, any scheme), or `*.example.com` for any subdomain; case-insensitive.
- */
-function originListed(allowed: string[], origin: string | undefined): boolean {
-  if (!origin) return false;
-  const given = origin.toLowerCase();
-  let host = given;
-  let scheme = '';
-  try {
-    const url = new URL(given);
-    host = url.host;
-    scheme = url.protocol;
-  } catch {
-    // not a URL: compared as given
-  }
-  return allowed.some((entry) => {
-    const at = entry.indexOf('://');
-    if (at !== -1 && `${entry.slice(0, at)}:` !== scheme) return false;
-    const pattern = at === -1 ? entry : entry.slice(at + 3);
-    if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1));
-    return pattern === host || entry === given;
-  });
-}
-
-/** An entry matches a User-Agent that contains it. */
-function userAgentListed(allowed: string[], userAgent: string | undefined): boolean {
-  return userAgent !== undefined && allowed.some((entry) => userAgent.includes(entry));
-}
-
-/**
- * The allowlist a call fails (its method, or a contract it targets), or undefined when it
- * passes. `targets()` reads the contracts the call targets: undefined when it targets none,
- * null when they cannot be told (a list of contracts then refuses it).
- */
-export function callRefusal(
-  access: Access,
-  method: string,
-  targets: () => string[] | null | undefined,
-): AllowlistType | undefined {
-  if (access.bypass || access.lists.length === 0) return undefined;
-  let read: string[] | null | undefined;
-  let wasRead = false;
-  for (const list of access.lists) {
-    if (list.methods && !list.methods.has(method)) return 'methods';
-    if (list.contracts) {
-      if (!wasRead) {
-        read = targets();
-        wasRead = true;
-      }
-      if (read === undefined) continue;
-      if (read === null) return 'contracts';
-      const contracts = list.contracts;
-      if (!read.every((target) => contracts.has(addressKey(target)))) return 'contracts';
-    }
-  }
-  return undefined;
-}
-
-/** A refusal's message, naming the allowlist a call failed. */
-export function callRefusalMessage(list: AllowlistType): string {
-  return list === 'methods'
-    ? 'rejected due to project ID settings: method not in the method allowlist'
-    : 'rejected due to project ID settings: a contract it targets is not in the contract allowlist';
 }

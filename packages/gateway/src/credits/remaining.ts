@@ -3,7 +3,7 @@
  * answer: read from the ledger's usage at a key's first answer and then at most once every
  * REFRESH_MS (in the background), and followed here between reads by what this process charges
  * and refunds. So it is exact for one process on SQLite; with several instances it may lag
- * their debits by up to REFRESH_MS. It is what the header says, never what a debit decides.
+ * their debits by up to REFRESH_MS, and on Redis it counts leases out as spent. It is what the header says, never what a debit decides.
  */
 import type { KeyRecord } from '../auth/keys';
 import { type Ledger, utcDay } from './ledger';
@@ -45,8 +45,10 @@ export class CreditsLeft {
     const target = entry;
     // What this process charges while the read is out is counted from here on.
     const before = target.left;
-    target.reading = this.ledger
-      .usage(key.hash, nowMs)
+    // peek: a read of the store that settles no lease (on Redis, this instance's leases count
+    // as reserved until they settle, so the header may show up to one unused lease less).
+    target.reading = (this.ledger.peek ?? this.ledger.usage)
+      .call(this.ledger, key.hash, nowMs)
       .then((used) => {
         const charged = before - target.left;
         target.left = key.dailyCredits - used.total - (used.reserved ?? 0) - Math.max(0, charged);
