@@ -2,16 +2,24 @@
 /**
  * l2-gateway serve --config FILE [--host H] [--port P]
  * l2-gateway keys create --config FILE --plan free|developer|team [--daily-credits N]
- *   [--credits-per-second N] [--failover] [--secret] [--allow-origin O]... [--allow-method M]...
- *   [--allow-contract A]... [--env]
+ *   [--credits-per-second N] [--failover] [--require-secret | --optional-secret]
+ *   [--allow-origin O]... [--allow-user-agent U]... [--allow-method M]... [--allow-contract A]...
+ *   [--env]
+ * l2-gateway keys allow [-|KEY] --config FILE [--reset] [--origin O]... [--user-agent U]...
+ *   [--contract A]... [--method M]...
+ * l2-gateway keys jwt [-|KEY] --config FILE [--add-public-key NAME FILE.pem]...
+ *   [--remove-public-key NAME]... [--require | --no-require]
+ * l2-gateway keys show|usage|revoke [-|KEY] --config FILE
  * l2-gateway keys list --config FILE
- * l2-gateway keys usage [-|KEY] --config FILE
- * l2-gateway keys revoke [-|KEY] --config FILE
  *
- * An API key is a secret: usage and revoke read it from stdin (`-`) or from L2_GATEWAY_KEY, so
- * it stays out of `ps` and shell history (a key on the command line still works).
+ * An API key is a secret: every command on one key reads it from stdin (`-`) or from
+ * L2_GATEWAY_KEY, so it stays out of `ps` and shell history (a key on the command line works).
  */
-import { KEY_FORMAT, newKey, sha256 } from './auth/keys';
+import { readFileSync } from 'node:fs';
+import { controlsOf, withAllowlists, withJwt } from './auth/controls';
+import { KEY_FORMAT, type KeyRecord, newKey, sha256 } from './auth/keys';
+import type { KeyRegistry } from './auth/registry';
+import { refusedByCause } from './credits/usageReport';
 import { isPlan, PLANS } from './auth/plans';
 import { loadConfig } from './config';
 import { startGateway } from './server';
@@ -20,15 +28,30 @@ import { openStores } from './stores/open';
 const USAGE = `usage:
   l2-gateway serve --config FILE [--host HOST] [--port PORT]
   l2-gateway keys create --config FILE --plan ${Object.keys(PLANS).join('|')} [--daily-credits N]
-      [--credits-per-second N] [--failover] [--secret]
-      [--allow-origin ORIGIN]... [--allow-method METHOD]... [--allow-contract ADDRESS]... [--env]
+      [--credits-per-second N] [--failover] [--require-secret | --optional-secret]
+      [--allow-origin ORIGIN]... [--allow-user-agent TEXT]... [--allow-method METHOD]...
+      [--allow-contract ADDRESS]... [--env]
+  l2-gateway keys allow [-|KEY] --config FILE [--reset] [--origin ORIGIN]...
+      [--user-agent TEXT]... [--contract ADDRESS]... [--method METHOD]...
+  l2-gateway keys jwt [-|KEY] --config FILE [--add-public-key NAME FILE.pem]...
+      [--remove-public-key NAME]... [--require | --no-require]
+  l2-gateway keys show|usage|revoke [-|KEY] --config FILE
   l2-gateway keys list --config FILE
-  l2-gateway keys usage [-|KEY] --config FILE
-  l2-gateway keys revoke [-|KEY] --config FILE
-The key of usage and revoke: - reads it from stdin, else L2_GATEWAY_KEY; a KEY argument is seen
-by ps and kept in shell history.`;
+The KEY of a command on one key: - reads it from stdin, else L2_GATEWAY_KEY; a KEY argument is
+seen by ps and kept in shell history.`;
 
-const FLAGS = new Set(['failover', 'secret', 'env']);
+const FLAGS = new Set([
+  'failover',
+  'secret',
+  'require-secret',
+  'optional-secret',
+  'env',
+  'reset',
+  'require',
+  'no-require',
+]);
+/** Options that take two values. */
+const PAIRS = new Set(['add-public-key']);
 const KEY_VARIABLE = 'L2_GATEWAY_KEY';
 
 interface Args {
@@ -53,6 +76,9 @@ function parseArgs(argv: string[]): Args {
       name = name.slice(0, eq);
     } else if (FLAGS.has(name)) {
       value = 'true';
+    } else if (PAIRS.has(name)) {
+      if (i + 2 >= argv.length) usageError(`--${name} needs two values`);
+      value = `${argv[++i]}\n${argv[++i]}`;
     } else {
       if (i + 1 >= argv.length) usageError(`--${name} needs a value`);
       value = argv[++i];
@@ -98,11 +124,7 @@ async function readStdin(): Promise<string> {
 async function keyArg(args: Args): Promise<string> {
   const given = args.positional[2];
   let key: string | undefined;
-  if (given === '-')
-    key = (await readStdin())
-      .split('\n')
-      .find((line) => line.trim())
-      ?.trim();
+  if (given === '-') key = keyFromText(await readStdin());
   else key = given ?? process.env[KEY_VARIABLE]?.trim();
   if (!key) {
     usageError(
@@ -112,6 +134,60 @@ async function keyArg(args: Args): Promise<string> {
   }
   if (!KEY_FORMAT.test(key)) usageError('an API key is 32 lowercase hex characters');
   return key;
+}
+
+/**
+ * The key in what `keys create` printed: its `key:` (or L2_GATEWAY_KEY=) line, else the first
+ * line that is not the secret's.
+ */
+function keyFromText(text: string): string | undefined {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  for (const line of lines) {
+    const labelled = /^(?:key:|L2_GATEWAY_KEY=)\s*(\S+)$/.exec(line);
+    if (labelled) return labelled[1];
+  }
+  return lines.find((line) => !/^(?:secret:|L2_GATEWAY_SECRET=)/.test(line));
+}
+
+/** The record of the key given as for usage (stdin, environment or argument), or exit 2. */
+async function recordArg(args: Args, registry: KeyRegistry): Promise<KeyRecord> {
+  const record = await registry.get(sha256(await keyArg(args)));
+  if (!record) usageError('unknown API key');
+  return record;
+}
+
+/** A key as `keys show` and `keys list` print it: settings and controls, never a secret. */
+function shown(r: KeyRecord) {
+  return {
+    id: r.id,
+    plan: r.plan,
+    dailyCredits: r.dailyCredits,
+    creditsPerSecond: r.creditsPerSecond,
+    failover: r.failover,
+    ...controlsOf(r),
+    createdAt: r.createdAt,
+    revokedAt: r.revokedAt,
+  };
+}
+
+/** Applies a change to a key's record and saves it; a bad change exits 2 with its reason. */
+async function change(
+  registry: KeyRegistry,
+  record: KeyRecord,
+  update: (record: KeyRecord) => KeyRecord,
+): Promise<void> {
+  let next: KeyRecord;
+  try {
+    next = update(record);
+  } catch (error) {
+    usageError((error as Error).message);
+  }
+  await registry.update(next);
+  // Running gateways read a key's record again within a second.
+  process.stdout.write(`${JSON.stringify(shown(next), null, 2)}\n`);
 }
 
 async function serve(args: Args): Promise<void> {
@@ -150,55 +226,89 @@ async function serve(args: Args): Promise<void> {
 
 async function keys(args: Args): Promise<void> {
   const action = args.positional[1];
-  const { keys: registry, ledger, close } = await openStores(configFrom(args).ledger);
+  const { keys: registry, ledger, refusals, close } = await openStores(configFrom(args).ledger);
   try {
     if (action === 'create') {
       const plan = one(args, 'plan') ?? 'free';
       if (!isPlan(plan)) usageError(`--plan must be one of ${Object.keys(PLANS).join(', ')}`);
-      const created = newKey({
-        plan,
-        dailyCredits: positiveInt(args, 'daily-credits'),
-        creditsPerSecond: positiveInt(args, 'credits-per-second'),
-        failover: args.options.has('failover') ? true : undefined,
-        secret: args.options.has('secret'),
-        allow: {
-          origins: many(args, 'allow-origin'),
-          methods: many(args, 'allow-method'),
-          contracts: many(args, 'allow-contract'),
-        },
-      });
+      let created;
+      try {
+        created = newKey({
+          plan,
+          dailyCredits: positiveInt(args, 'daily-credits'),
+          creditsPerSecond: positiveInt(args, 'credits-per-second'),
+          failover: args.options.has('failover') ? true : undefined,
+          // --secret (as before) and --require-secret: every request must give it;
+          // --optional-secret: the secret only lifts the allowlists (server-side use).
+          secret: ['secret', 'require-secret', 'optional-secret'].some((f) => args.options.has(f)),
+          requireSecret: args.options.has('optional-secret') ? false : undefined,
+          allow: {
+            origins: many(args, 'allow-origin'),
+            userAgents: many(args, 'allow-user-agent'),
+            methods: many(args, 'allow-method'),
+            contracts: many(args, 'allow-contract'),
+          },
+        });
+      } catch (error) {
+        usageError((error as Error).message);
+      }
       await registry.add(created.record);
       if (args.options.has('env')) {
         // As environment assignments, for an env file or `export` (the other commands read it).
         if (created.secret) process.stdout.write(`L2_GATEWAY_SECRET=${created.secret}\n`);
         process.stdout.write(`${KEY_VARIABLE}=${created.key}\n`);
+      } else if (created.secret) {
+        // Each on its own line, labelled (`keys usage -` reads the key's line).
+        process.stdout.write(`secret: ${created.secret}\nkey: ${created.key}\n`);
       } else {
-        // The key alone on the last line (scripts read it, or pipe it into `keys usage -`); the
-        // secret on the line before.
-        if (created.secret) process.stdout.write(`${created.secret}\n`);
+        // The key alone (scripts read it, or pipe it into `keys usage -`).
         process.stdout.write(`${created.key}\n`);
       }
     } else if (action === 'list') {
       // Never the key or the secret: only the id (a prefix of the key's SHA-256) and settings.
-      const list = (await registry.list()).map((r) => ({
-        id: r.id,
-        plan: r.plan,
-        dailyCredits: r.dailyCredits,
-        creditsPerSecond: r.creditsPerSecond,
-        failover: r.failover,
-        secret: r.secretHash !== null,
-        allow: r.allow,
-        createdAt: r.createdAt,
-        revokedAt: r.revokedAt,
-      }));
+      const list = (await registry.list()).map(shown);
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    } else if (action === 'show') {
+      process.stdout.write(`${JSON.stringify(shown(await recordArg(args, registry)), null, 2)}\n`);
+    } else if (action === 'allow') {
+      const record = await recordArg(args, registry);
+      await change(registry, record, (r) =>
+        withAllowlists(
+          r,
+          {
+            origins: many(args, 'origin'),
+            userAgents: many(args, 'user-agent'),
+            contracts: many(args, 'contract'),
+            methods: many(args, 'method'),
+          },
+          args.options.has('reset'),
+        ),
+      );
+    } else if (action === 'jwt') {
+      const record = await recordArg(args, registry);
+      const add = many(args, 'add-public-key').map((pair) => {
+        const [name, file] = pair.split('\n');
+        try {
+          return { name, pem: readFileSync(file, 'utf8') };
+        } catch (error) {
+          usageError(`cannot read ${file} (${(error as Error).message})`);
+        }
+      });
+      const require = args.options.has('require')
+        ? true
+        : args.options.has('no-require')
+          ? false
+          : undefined;
+      await change(registry, record, (r) =>
+        withJwt(r, { add, remove: many(args, 'remove-public-key'), require }),
+      );
     } else if (action === 'usage') {
-      const hash = sha256(await keyArg(args));
-      const record = await registry.get(hash);
-      if (!record) usageError('unknown API key');
-      const usage = await ledger.usage(hash, Date.now());
+      const record = await recordArg(args, registry);
+      const now = Date.now();
+      const usage = await ledger.usage(record.hash, now);
+      const refused = refusedByCause(await refusals.counts(record.hash, now));
       process.stdout.write(
-        `${JSON.stringify({ total: usage.total, limit: record.dailyCredits, methods: usage.methods })}\n`,
+        `${JSON.stringify({ total: usage.total, limit: record.dailyCredits, methods: usage.methods, refused })}\n`,
       );
     } else if (action === 'revoke') {
       if (!(await registry.revoke(sha256(await keyArg(args))))) usageError('unknown API key');

@@ -1,6 +1,7 @@
 /** The gateway's JSON config file (see README.md); relative paths are relative to the file. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkConfigKey, type ConfigKey } from './auth/controls';
 import type { Protocol } from './jsonrpc/methods';
 
 export interface ChainConfig {
@@ -42,6 +43,8 @@ export interface GatewayConfig {
   responseLimitBytes?: number;
   /** A client that does not read its answers for this long is dropped, in ms (default 30000). */
   slowClientMs?: number;
+  /** Keys defined here (by hashes), with their plans and controls: applied at `serve`. */
+  keys?: ConfigKey[];
 }
 
 function fail(file: string, why: string): never {
@@ -64,6 +67,19 @@ export function loadConfig(file: string): GatewayConfig {
   const ledger = config.ledger as Record<string, unknown> | undefined;
   if (ledger && typeof ledger.sqlite === 'string') {
     config.ledger = { sqlite: path.resolve(path.dirname(file), ledger.sqlite) };
+  }
+  // A JWT public key may be given as a PEM file, relative to the config.
+  for (const key of Array.isArray(config.keys) ? config.keys : []) {
+    for (const publicKey of key?.jwt?.publicKeys ?? []) {
+      const given = publicKey as { pem?: string; file?: string };
+      if (given.pem === undefined && typeof given.file === 'string') {
+        try {
+          given.pem = readFileSync(path.resolve(path.dirname(file), given.file), 'utf8');
+        } catch (error) {
+          fail(file, `cannot read the public key ${given.file} (${(error as Error).message})`);
+        }
+      }
+    }
   }
   return checkConfig(config, file);
 }
@@ -153,6 +169,16 @@ export function checkConfig(config: GatewayConfig, source = 'config'): GatewayCo
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
       fail(file, `${name} must be an integer of at least 0`);
     }
+  }
+  if (config.keys !== undefined) {
+    if (!Array.isArray(config.keys)) fail(file, 'keys must be a list');
+    config.keys.forEach((key, index) => {
+      try {
+        checkConfigKey(key, index);
+      } catch (error) {
+        fail(file, (error as Error).message);
+      }
+    });
   }
   return config;
 }

@@ -1,90 +1,65 @@
 /**
  * The transport-free core: every request over HTTP or WebSocket goes through here, so both give
- * the same answers and the same errors. It picks the chain, authenticates the key, and for each
- * call admits it (envelope, method, allowlists, params), charges it before any upstream work,
- * forwards it, and answers; it refunds what was not delivered. It is the only place that bills:
- * calls, subscriptions and their notifications alike. It also answers the usage report (its
- * shape is credits/usageReport.ts).
+ * the same answers and the same errors. It picks the chain, authenticates the key and judges the
+ * request by its controls (secret, JWT, origin and User-Agent lists: auth/access.ts), and for
+ * each call admits it (envelope, method, method and contract lists, params), charges it before
+ * any upstream work, forwards it, and answers; it refunds what was not delivered. A refusal by
+ * the controls comes before any debit or upstream work, and is counted by cause. It is the only
+ * place that bills: calls, subscriptions and their notifications. It also answers the usage
+ * report (its shape is credits/usageReport.ts).
  */
 import {
-  contractsAllowed,
-  type KeyRecord,
-  KEY_FORMAT,
-  methodAllowed,
-  originAllowed,
-  secretMatches,
-  sha256,
-} from './auth/keys';
+  callRefusal,
+  callRefusalMessage,
+  type Credentials,
+  judgeRequest,
+  Refusal,
+  type RefusalCause,
+} from './auth/access';
+import type { KeyRecord } from './auth/keys';
 import type { KeyRegistry } from './auth/registry';
 import { NOTIFICATION_COSTS, type SubscriptionKind } from './credits/costs';
-import { type Durable, type Ledger, LedgerLost } from './credits/ledger';
+import type { Durable, Ledger } from './credits/ledger';
+import { type RefusalStore, RefusalTally } from './credits/refusals';
+import { CreditsLeft } from './credits/remaining';
 import { type UsageReport, usageReportOf } from './credits/usageReport';
 import { checkCall, idOf, parseBody } from './jsonrpc/envelope';
-import { errorResponse, errors, type JsonRpcId, RESPONSE_LIMIT, RpcError } from './jsonrpc/errors';
+import { errorResponse, errors, type JsonRpcId, RpcError } from './jsonrpc/errors';
 import { methodsFor, type MethodSpec, validateParams } from './jsonrpc/methods';
 import { contractTargets } from './jsonrpc/targets';
 import type { Metrics } from './metrics/metrics';
 import type { Chain } from './upstream/chain';
 import { type Budget, type Outcome, responseText, takeFromBudget } from './upstream/outcome';
 import type { Router } from './upstream/router';
-import { UpstreamFailure } from './upstream/upstream';
+import {
+  type Admitted,
+  type Answer,
+  type Authenticated,
+  bodyId,
+  type CallContext,
+  type Charge,
+  forwardError,
+  hostName,
+  KeyRecords,
+  ledgerError,
+  type LocalCall,
+  logOnce,
+  methodLabel,
+  refusalError,
+} from './calls';
 
-export interface CallContext {
-  chain: Chain;
-  key: KeyRecord;
-  ws: boolean;
-}
-
-export interface Answer {
-  status: number;
-  text: string;
-  /** What the answer's calls were charged: refunded if the answer is never delivered. */
-  charges?: Charge[];
-}
-
-export interface Charge {
-  method: string;
-  cost: number;
-  /** When it was debited: a refund goes back to that day (and minute). */
-  at: number;
-}
-
-/**
- * A call the transport answers itself instead of an upstream (a WebSocket subscription): its
- * result, or undefined when the call is not one of its own. Called after the call was charged;
- * a throw refunds it.
- */
-export type LocalCall = (method: string, params: unknown[]) => Promise<unknown> | undefined;
-
-/** A store failure as the client sees it: retry later, or (file lost) paid calls stopped. */
-export function ledgerError(error: unknown): RpcError {
-  if (error instanceof RpcError) return error;
-  return error instanceof LedgerLost
-    ? errors.ledgerLost(error.message)
-    : errors.ledgerUnavailable();
-}
+// The shapes the transports import from here.
+export type { Answer, CallContext, LocalCall } from './calls';
+export { ledgerError } from './calls';
 
 /** Room kept in a batch's budget for each call's error or envelope (an error is ~200 bytes). */
 const PER_CALL_RESERVE = 512;
 
-export interface Admitted {
-  id: JsonRpcId;
-  method: string;
-  params: unknown[];
-  spec: MethodSpec;
-  /** When it was debited. */
-  at: number;
-  /** Resolves when this call's debit is on disk (its batch, not later ones). */
-  durable: Durable;
-}
-
-/** How long a key record is trusted before it is read again (so a revoke lands within 1 s). */
-const KEY_TTL_MS = 500;
-
 export class Gateway {
-  private readonly records = new Map<string, { record: KeyRecord | undefined; at: number }>();
-  /** SHA-256 per well-formed key string seen, so a busy key is not hashed on every call. */
-  private readonly hashes = new Map<string, string>();
+  /** Refusals by cause, for the usage report. */
+  readonly refusals: RefusalTally;
+  private readonly creditsLeft: CreditsLeft;
+  private readonly records: KeyRecords;
   private readonly handleCallBound = (ctx: CallContext, call: unknown, budget: Budget) =>
     this.handleCall(ctx, call, budget);
 
@@ -95,8 +70,14 @@ export class Gateway {
     readonly metrics: Metrics,
     readonly now: () => number = Date.now,
     /** Bytes one HTTP response or WebSocket message may hold. */
-    readonly responseLimit: number = RESPONSE_LIMIT,
-  ) {}
+    readonly responseLimit: number,
+    /** Where refusals are counted (beside the ledger). */
+    refusalStore: RefusalStore,
+  ) {
+    this.refusals = new RefusalTally(refusalStore);
+    this.creditsLeft = new CreditsLeft(ledger);
+    this.records = new KeyRecords(keys, now);
+  }
 
   /**
    * The chain a request is for: by the path prefix's name when there is one, else by the Host
@@ -108,42 +89,59 @@ export class Gateway {
     throw name ? errors.unknownChainName(name) : errors.unknownChain(hostName(host));
   }
 
-  /** The key's record, or a 401/403 RpcError. Only hashes are looked up and remembered. */
-  async authenticate(
-    key: string | undefined,
-    authorization: string | undefined,
-    origin: string | undefined,
-  ): Promise<KeyRecord> {
+  /**
+   * The key's record and what the request may do by its controls, or a 401/403 RpcError (a
+   * refusal by the controls is counted). Only hashes are looked up and remembered.
+   */
+  async authenticate(key: string | undefined, credentials: Credentials): Promise<Authenticated> {
     if (!key) throw errors.keyMissing();
-    let hash = this.hashes.get(key);
-    if (hash === undefined) {
-      if (!KEY_FORMAT.test(key)) throw errors.keyInvalid();
-      hash = sha256(key);
-      if (this.hashes.size > 100_000) this.hashes.clear();
-      this.hashes.set(key, hash);
-    }
-    const record = await this.current(hash);
+    const record = await this.current(this.records.hashOf(key));
     if (!record) throw errors.keyInvalid();
-    if (!secretMatches(record, authorization)) throw errors.secretInvalid();
-    if (!originAllowed(record, origin)) throw errors.rejected();
-    return record;
+    return {
+      key: record,
+      access: await this.judge(record, key, credentials),
+      apiKey: key,
+      credentials,
+    };
+  }
+
+  /** The key's controls on a request, or the refusal as an RpcError (counted). */
+  private judge(record: KeyRecord, apiKey: string, credentials: Credentials) {
+    const refuse = (error: unknown): never => {
+      if (!(error instanceof Refusal)) throw errors.internal();
+      this.refused(record, error.kind);
+      throw refusalError(error);
+    };
+    try {
+      const access = judgeRequest(record, apiKey, credentials, this.now());
+      return access instanceof Promise ? access.catch(refuse) : access;
+    } catch (error) {
+      return refuse(error);
+    }
+  }
+
+  /** Counts a refusal of `key`'s request or call by its cause. */
+  private refused(key: KeyRecord, cause: RefusalCause): void {
+    this.refusals.add(key.hash, cause, this.now());
+  }
+
+  /**
+   * A WebSocket's later messages: judged again when the key's record changed (its controls, a
+   * revoke within KEY_TTL_MS) or its JWT expired. An HTTP request was just judged.
+   */
+  private async rejudge(ctx: CallContext): Promise<CallContext> {
+    const expired = ctx.access.expiresAt !== undefined && this.now() >= ctx.access.expiresAt;
+    const record = await this.current(ctx.key.hash);
+    if (!record) throw errors.keyInvalid();
+    if (record === ctx.key && !expired) return ctx;
+    ctx.access = await this.judge(record, ctx.apiKey, ctx.credentials);
+    ctx.key = record;
+    return ctx;
   }
 
   /** The key's record as the registry has it (at most KEY_TTL_MS old); undefined if revoked. */
-  async current(hash: string): Promise<KeyRecord | undefined> {
-    let cached = this.records.get(hash);
-    if (!cached || this.now() - cached.at > KEY_TTL_MS) {
-      let record: KeyRecord | undefined;
-      try {
-        record = await this.keys.get(hash);
-      } catch (error) {
-        throw ledgerError(error);
-      }
-      cached = { record, at: this.now() };
-      if (this.records.size > 100_000) this.records.clear();
-      this.records.set(hash, cached);
-    }
-    return cached.record && !cached.record.revokedAt ? cached.record : undefined;
+  current(hash: string): Promise<KeyRecord | undefined> {
+    return this.records.current(hash);
   }
 
   /** A whole request body: one call or a batch. */
@@ -151,9 +149,24 @@ export class Gateway {
     const handle = local
       ? (c: CallContext, call: unknown, budget: Budget) => this.handleCall(c, call, budget, local)
       : this.handleCallBound;
+    if (ctx.ws) {
+      try {
+        ctx = await this.rejudge(ctx);
+      } catch (error) {
+        const rpcError = error instanceof RpcError ? error : ledgerError(error);
+        return this.withCredits(ctx.key, this.refusedBody(bodyId(body), rpcError));
+      }
+    }
+    await this.creditsLeft.ensure(ctx.key, this.now());
     const parsed = parseBody(body);
-    if (parsed instanceof RpcError) return this.refused(null, parsed);
-    if (!parsed.batch) return handle(ctx, parsed.calls[0], { left: this.responseLimit });
+    if (parsed instanceof RpcError)
+      return this.withCredits(ctx.key, this.refusedBody(null, parsed));
+    if (!parsed.batch) {
+      return this.withCredits(
+        ctx.key,
+        await handle(ctx, parsed.calls[0], { left: this.responseLimit }),
+      );
+    }
     // Answers take from one budget as they arrive: those that fit are answered, the rest get a
     // per-call error and a refund, so the batch stays within the limit. (All calls go out at
     // once, so identical ones merge into one upstream call.)
@@ -164,7 +177,19 @@ export class Gateway {
     const first = answers[0].status;
     const status = answers.every((a) => a.status === first) ? first : 200;
     const charges = answers.flatMap((a) => a.charges ?? []);
-    return { status, text: `[${answers.map((a) => a.text).join(',')}]`, charges };
+    return this.withCredits(ctx.key, {
+      status,
+      text: `[${answers.map((a) => a.text).join(',')}]`,
+      charges,
+    });
+  }
+
+  /** The answer with what it cost and what its key has left (its headers). */
+  private withCredits(key: KeyRecord, answer: Answer): Answer {
+    let cost = 0;
+    for (const charge of answer.charges ?? []) cost += charge.cost;
+    answer.credits = { cost, left: this.creditsLeft.leftOf(key) };
+    return answer;
   }
 
   async handleCall(
@@ -201,11 +226,7 @@ export class Gateway {
       };
     } catch (error) {
       const id = admitted?.id ?? idOf(call);
-      const method =
-        admitted?.method ??
-        (methodsFor(ctx.chain.protocol).has(String((call as { method?: unknown } | null)?.method))
-          ? String((call as { method: unknown }).method)
-          : 'invalid');
+      const method = admitted?.method ?? methodLabel(ctx.chain.protocol, call);
       const rpcError = error instanceof RpcError ? error : errors.internal();
       this.metrics.request(method, rpcError.httpStatus);
       return { status: rpcError.httpStatus, text: errorResponse(id, rpcError) };
@@ -237,16 +258,14 @@ export class Gateway {
     const spec = methodsFor(ctx.chain.protocol).get(method);
     if (!spec) throw errors.methodNotFound(method);
     if (spec.wsOnly && !ctx.ws) throw errors.wsOnly(method);
-    if (!methodAllowed(ctx.key, method)) throw errors.rejected();
     validateParams(method, spec, params);
     // Typed as positional: by-name params (an object) pass validateParams for Starknet methods
     // only, which go upstream unchanged.
     const checked = params as unknown[];
-    if (
-      ctx.key.allow.contracts.length > 0 &&
-      !contractsAllowed(ctx.key, contractTargets(method, params))
-    ) {
-      throw errors.rejected();
+    const list = callRefusal(ctx.access, method, () => contractTargets(method, params));
+    if (list) {
+      this.refused(ctx.key, 'allowlist');
+      throw errors.rejected(callRefusalMessage(list), list);
     }
     const { durable, at } = await this.charge(ctx.key, method, spec.cost);
     return { id, method, params: checked, spec, durable, at };
@@ -258,16 +277,7 @@ export class Gateway {
     method: string,
     cost: number,
   ): Promise<{ durable: Durable; at: number }> {
-    const at = this.now();
-    let outcome;
-    try {
-      outcome = await this.ledger.debit(key, method, cost, at);
-    } catch (error) {
-      throw ledgerError(error);
-    }
-    if (outcome === 'daily') throw errors.dailyLimit(key.dailyCredits);
-    if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
-    this.metrics.charged(method, cost);
+    const at = await this.debit(key, method, cost, errors.dailyLimit);
     // Taken right after the debit: the batch holding it, asked for when the answer is ready.
     return { durable: this.ledger.durable(), at };
   }
@@ -280,18 +290,39 @@ export class Gateway {
   async chargeNotification(key: KeyRecord, kind: SubscriptionKind): Promise<Charge> {
     const method = 'eth_subscription';
     const cost = NOTIFICATION_COSTS[kind];
+    const at = await this.debit(key, method, cost, errors.balanceExhausted);
+    try {
+      await this.ledger.durable()(); // right after the debit
+    } catch (error) {
+      throw ledgerError(error);
+    }
+    return { method, cost, at };
+  }
+
+  /**
+   * Debits `cost` now and returns when, or throws with nothing taken: `daily`'s error past the
+   * daily balance, 429 past the credits per second (both counted as refusals), or the ledger's.
+   */
+  private async debit(
+    key: KeyRecord,
+    method: string,
+    cost: number,
+    daily: (limit: number) => RpcError,
+  ): Promise<number> {
     const at = this.now();
     let outcome;
     try {
       outcome = await this.ledger.debit(key, method, cost, at);
-      if (outcome === 'ok') await this.ledger.durable()(); // right after the debit
     } catch (error) {
       throw ledgerError(error);
     }
-    if (outcome === 'daily') throw errors.balanceExhausted(key.dailyCredits);
-    if (outcome === 'rate') throw errors.rateLimit(key.creditsPerSecond);
+    if (outcome !== 'ok') {
+      this.refused(key, outcome === 'daily' ? 'credit' : 'rate');
+      throw outcome === 'daily' ? daily(key.dailyCredits) : errors.rateLimit(key.creditsPerSecond);
+    }
     this.metrics.charged(method, cost);
-    return { method, cost, at };
+    this.creditsLeft.spend(key.hash, cost, at);
+    return at;
   }
 
   /**
@@ -302,6 +333,7 @@ export class Gateway {
     try {
       await this.ledger.refund(key, method, cost, at);
       this.metrics.charged(method, -cost);
+      this.creditsLeft.spend(key.hash, -cost, at);
     } catch (error) {
       logOnce('refund', `l2-gateway: a refund failed (${(error as Error).message})`);
     }
@@ -332,14 +364,7 @@ export class Gateway {
       });
     } catch (error) {
       await this.refund(ctx.key, method, spec.cost, at);
-      if (error instanceof UpstreamFailure) {
-        throw error.kind === 'timeout' ? errors.upstreamTimeout() : errors.upstreamUnavailable();
-      }
-      // Our own failure, not the upstream's: a stack overflow in serialising the params is the
-      // params' fault (nested too deeply); anything else is an internal error.
-      if (error instanceof RangeError && /call stack/i.test(error.message)) throw errors.tooDeep();
-      if (error instanceof RpcError) throw error;
-      throw errors.internal();
+      throw forwardError(error);
     }
     return outcome;
   }
@@ -348,29 +373,25 @@ export class Gateway {
   async usageReport(key: KeyRecord): Promise<UsageReport> {
     const now = this.now();
     let used;
+    let refused;
     try {
-      used = await this.ledger.usage(key.hash, now);
+      [used, refused] = await Promise.all([
+        this.ledger.usage(key.hash, now),
+        this.refusals.counts(key.hash, now),
+      ]);
     } catch (error) {
       throw ledgerError(error);
     }
-    return usageReportOf(key, used, now);
+    return usageReportOf(key, used, refused, now);
   }
 
-  refused(id: JsonRpcId, error: RpcError): Answer {
+  /** Writes the refusal counts still in memory (at shutdown). */
+  close(): Promise<void> {
+    return this.refusals.flush();
+  }
+
+  refusedBody(id: JsonRpcId, error: RpcError): Answer {
     this.metrics.request('invalid', error.httpStatus);
     return { status: error.httpStatus, text: errorResponse(id, error) };
   }
-}
-
-/** A Host header without its port, for messages. */
-export function hostName(host: string | undefined): string {
-  return (host ?? '').replace(/:\d+$/, '');
-}
-
-const logged = new Set<string>();
-/** Logs a failure once per process and kind, so an outage does not flood the log. */
-export function logOnce(kind: string, message: string): void {
-  if (logged.has(kind)) return;
-  logged.add(kind);
-  process.stderr.write(`${message}\n`);
 }

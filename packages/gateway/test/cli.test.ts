@@ -21,6 +21,9 @@ import {
 import { newKey } from '../src/auth/keys';
 import { maxLease } from '../src/credits/leaseStore';
 
+/** What `keys usage` shows of a key nothing was refused to. */
+const NONE_REFUSED = { secret: 0, jwt: 0, allowlist: 0, credit: 0, rate: 0 };
+
 let anvil: AnvilService;
 let dir: string;
 let configFile: string;
@@ -41,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('l2-gateway keys', () => {
-  it('create prints the key alone on the last line (the secret before it) and stores only hashes', async () => {
+  it('create --secret prints the secret and the key, each on its own labelled line, and stores only hashes', async () => {
     const { stdout } = await cli([
       'keys',
       'create',
@@ -52,9 +55,10 @@ describe('l2-gateway keys', () => {
       '--secret',
     ]);
     const lines = stdout.trim().split('\n');
-    const [secret, key] = lines.slice(-2);
-    expect(key).toMatch(/^[0-9a-f]{32}$/);
-    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^secret: [0-9a-f]{32}$/);
+    expect(lines[1]).toMatch(/^key: [0-9a-f]{32}$/);
+    const [secret, key] = lines.map((line) => line.split(' ')[1]);
     const files = readdirSync(dir).filter((f) => f.startsWith('ledger.db'));
     expect(files).toContain('ledger.db');
     for (const file of files) {
@@ -70,7 +74,7 @@ describe('l2-gateway keys', () => {
         plan: 'developer',
         dailyCredits: 15_000_000,
         creditsPerSecond: 4000,
-        secret: true,
+        secret: { set: true, required: true },
       }),
     );
   });
@@ -85,7 +89,7 @@ describe('l2-gateway keys', () => {
       '900',
     ]);
     const usage0 = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
-    expect(usage0).toEqual({ total: 0, limit: 1000, methods: {} });
+    expect(usage0).toEqual({ total: 0, limit: 1000, methods: {}, refused: NONE_REFUSED });
     const list = JSON.parse((await cli(['keys', 'list', '--config', configFile])).stdout);
     expect(list.at(-1)).toMatchObject({
       plan: 'free',
@@ -127,7 +131,12 @@ describe('the API key off the command line', () => {
         }
       },
     });
-    expect(JSON.parse(fromStdin.stdout)).toEqual({ total: 0, limit: 3_000_000, methods: {} });
+    expect(JSON.parse(fromStdin.stdout)).toEqual({
+      total: 0,
+      limit: 3_000_000,
+      methods: {},
+      refused: NONE_REFUSED,
+    });
     expect(seen).toContain('usage');
     expect(seen).not.toContain(key);
     const fromEnv = await cli(['keys', 'usage', '--config', configFile], {
@@ -179,7 +188,12 @@ describe('l2-gateway serve', () => {
       const answer = await post(url, call('eth_chainId'));
       expect(answer.json.result).toBe('0x7a69');
       const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
-      expect(usage).toEqual({ total: 5, limit: 75_000_000, methods: { eth_chainId: 5 } });
+      expect(usage).toEqual({
+        total: 5,
+        limit: 75_000_000,
+        methods: { eth_chainId: 5 },
+        refused: NONE_REFUSED,
+      });
       await cli(['keys', 'revoke', key, '--config', configFile]);
       const revokedAt = Date.now();
       let status = 200;

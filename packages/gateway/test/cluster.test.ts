@@ -52,11 +52,13 @@ afterAll(async () => {
 });
 
 /** Today's usage of a key, read by the CLI (the key on stdin). */
+/** `keys usage` of a key: what it was charged (its refusals by cause are left out here). */
 async function usage(key: string): Promise<{ total: number; methods: Record<string, number> }> {
   const { stdout } = await gatewayCli(['keys', 'usage', '-', '--config', configFile], {
     input: key,
   });
-  return JSON.parse(stdout);
+  const { refused: _refused, ...charged } = JSON.parse(stdout);
+  return charged;
 }
 
 /** The master (by index) that holds a key's ledger records: the slot of its hash tag. */

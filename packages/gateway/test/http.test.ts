@@ -262,7 +262,11 @@ describe('auth and allowlists', () => {
     const badOrigin = await post(url, call('eth_chainId'), { origin: 'https://evil.test' });
     expect([badOrigin.status, badOrigin.json.error]).toEqual([
       403,
-      { code: -32002, message: 'rejected due to project ID settings' },
+      {
+        code: -32002,
+        message: 'rejected due to project ID settings: Origin not in the origin allowlist',
+        data: { allowlist: 'origins' },
+      },
     ]);
     expect((await post(url, call('eth_blockNumber'), origin)).status).toBe(403);
     expect(

@@ -56,7 +56,9 @@ it('gives exactly N successes of 4N racing calls across two instances', async ()
   expect(ok.every((a) => a.json.result === '0x')).toBe(true);
   expect(refused.every((a) => a.json.error.code === -33000)).toBe(true);
   const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
-  expect(usage).toEqual({ total: N * 80, limit: N * 80, methods: { eth_call: N * 80 } });
+  expect(usage).toMatchObject({ total: N * 80, limit: N * 80, methods: { eth_call: N * 80 } });
+  // Each refusal is counted once (each instance writes its counts within 250 ms).
+  expect(usage.refused.credit).toBeLessThanOrEqual(3 * N);
 });
 
 it('shares the per-second limit across instances', async () => {

@@ -289,7 +289,9 @@ describe('a key restricted to one contract (--allow-contract) on the Starknet ch
     expect(raw.status).toBe(403);
     expect(raw.json.error).toEqual({
       code: -32002,
-      message: 'rejected due to project ID settings',
+      message:
+        'rejected due to project ID settings: a contract it targets is not in the contract allowlist',
+      data: { allowlist: 'contracts' },
     });
     const noAddress = await post(url, call('starknet_getEvents', [{ chunk_size: 10 }]));
     expect(noAddress.status).toBe(403);

@@ -107,6 +107,12 @@ it("shows a key's credits and charges each of the six SPEC methods tried from th
       new RegExp(`^${method} → HTTP 200[\\s\\S]*"result"`),
     );
   }
+  // The last answer's credit headers, and the key's controls (the demo key has none).
+  await waitForText(
+    page.getByTestId('gateway-answer'),
+    /^eth_getProof → HTTP 200 · 150 credits, \d+ left/,
+  );
+  await waitForText(page.getByTestId('gateway-controls'), /Secret\s+none[\s\S]*Origins\s+any/);
   // 80 for the eth_getBlockByNumber that found sample hashes, then the SPEC 8 costs.
   const expected = 80 + 150 + 150 + 80 + 80 + 80 + 150;
   await waitForText(page.getByTestId('gateway-totals'), new RegExp(`Used ${expected} credits`));

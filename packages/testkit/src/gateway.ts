@@ -94,7 +94,8 @@ export async function createGatewayKey(
   options: string[] = ['--plan', 'team'],
 ): Promise<string> {
   const { stdout } = await gatewayCli(['keys', 'create', '--config', configFile, ...options]);
-  return stdout.trim().split('\n').at(-1) as string;
+  // The key's line: alone, or labelled `key:` when a secret was printed before it.
+  return (stdout.trim().split('\n').at(-1) as string).replace(/^key:\s*/, '');
 }
 
 export interface GatewayProcess extends Service {

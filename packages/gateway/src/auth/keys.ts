@@ -2,13 +2,28 @@
  * API keys: 32 hex characters handed out once. Stores keep only SHA-256 hashes of the key and of
  * the optional secret; `id` (a prefix of the hash) is the label logs and `keys list` show.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { PLANS, type PlanName } from './plans';
 
 export interface Allowlists {
   origins: string[];
   methods: string[];
   contracts: string[];
+  /** User-Agent substrings (absent in records made before it existed). */
+  userAgents?: string[];
+}
+
+/** The allowlist types, their names in messages, CLI flags and JWT claims. */
+export const ALLOWLIST_TYPES = ['origins', 'userAgents', 'contracts', 'methods'] as const;
+export type AllowlistType = (typeof ALLOWLIST_TYPES)[number];
+/** Entries a key may hold per allowlist type, and public keys for JWTs (as Infura's). */
+export const MAX_ALLOWLIST_ENTRIES = 30;
+export const MAX_JWT_KEYS = 3;
+
+/** A public key that signs the key's JWTs: PEM (SPKI), RS256 or ES256. */
+export interface JwtPublicKey {
+  name: string;
+  pem: string;
 }
 
 export interface KeyRecord {
@@ -19,7 +34,11 @@ export interface KeyRecord {
   creditsPerSecond: number;
   failover: boolean;
   secretHash: string | null;
+  /** Every request must give the secret (absent in older records: required when there is one). */
+  requireSecret?: boolean;
   allow: Allowlists;
+  /** Public keys for JWTs, and whether every request must carry one. */
+  jwt?: { require: boolean; keys: JwtPublicKey[] };
   createdAt: string;
   revokedAt: string | null;
 }
@@ -32,8 +51,11 @@ export interface NewKeyOptions {
   dailyCredits?: number;
   creditsPerSecond?: number;
   failover?: boolean;
+  /** Make a secret; `requireSecret` (default: true with a secret) makes every request give it. */
   secret?: boolean;
+  requireSecret?: boolean;
   allow?: Partial<Allowlists>;
+  jwt?: { require: boolean; keys: JwtPublicKey[] };
 }
 
 /** A fresh key (and secret); the caller prints them once and stores only `record`. */
@@ -43,80 +65,66 @@ export function newKey(options: NewKeyOptions): {
   record: KeyRecord;
 } {
   const key = randomBytes(16).toString('hex');
-  const secret = options.secret ? randomBytes(16).toString('hex') : undefined;
+  const secret =
+    options.secret || options.requireSecret ? randomBytes(16).toString('hex') : undefined;
+  return { key, secret, record: recordFor(sha256(key), secret ? sha256(secret) : null, options) };
+}
+
+/** The record of the key whose SHA-256 is `hash` (and of its secret's, if any). */
+export function recordFor(
+  hash: string,
+  secretHash: string | null,
+  options: NewKeyOptions,
+): KeyRecord {
   const plan = PLANS[options.plan];
-  const hash = sha256(key);
   return {
-    key,
-    secret,
-    record: {
-      hash,
-      id: hash.slice(0, 12),
-      plan: options.plan,
-      dailyCredits: options.dailyCredits ?? plan.dailyCredits,
-      creditsPerSecond: options.creditsPerSecond ?? plan.creditsPerSecond,
-      failover: options.failover ?? plan.failover,
-      secretHash: secret ? sha256(secret) : null,
-      allow: {
-        origins: options.allow?.origins ?? [],
-        methods: options.allow?.methods ?? [],
-        contracts: (options.allow?.contracts ?? []).map((a) => a.toLowerCase()),
-      },
-      createdAt: new Date().toISOString(),
-      revokedAt: null,
-    },
+    hash,
+    id: hash.slice(0, 12),
+    plan: options.plan,
+    dailyCredits: options.dailyCredits ?? plan.dailyCredits,
+    creditsPerSecond: options.creditsPerSecond ?? plan.creditsPerSecond,
+    failover: options.failover ?? plan.failover,
+    secretHash,
+    requireSecret: secretHash !== null && options.requireSecret !== false,
+    allow: checkAllowlists({
+      origins: options.allow?.origins ?? [],
+      methods: options.allow?.methods ?? [],
+      contracts: options.allow?.contracts ?? [],
+      userAgents: options.allow?.userAgents ?? [],
+    }),
+    jwt: options.jwt ?? { require: false, keys: [] },
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
   };
 }
 
-/** Basic auth with an empty user name and the secret as password, compared by hash. */
-export function secretMatches(record: KeyRecord, authorization: string | undefined): boolean {
-  if (!record.secretHash) return true;
-  if (!authorization?.startsWith('Basic ')) return false;
-  const decoded = Buffer.from(authorization.slice(6), 'base64').toString();
-  const colon = decoded.indexOf(':');
-  if (colon !== 0) return false;
-  const given = Buffer.from(sha256(decoded.slice(1)), 'hex');
-  return timingSafeEqual(given, Buffer.from(record.secretHash, 'hex'));
-}
-
-/** Infura's origin allowlist: exact origins, or `*.example.com` for any subdomain. */
-export function originAllowed(record: KeyRecord, origin: string | undefined): boolean {
-  if (record.allow.origins.length === 0) return true;
-  if (!origin) return false;
-  let host = origin;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    // not a URL: compare as given
-  }
-  return record.allow.origins.some((allowed) => {
-    if (allowed === origin || allowed === host) return true;
-    if (allowed.startsWith('*.')) return host.endsWith(allowed.slice(1));
-    return false;
-  });
-}
-
-export function methodAllowed(record: KeyRecord, method: string): boolean {
-  return record.allow.methods.length === 0 || record.allow.methods.includes(method);
-}
-
 /**
- * Contract allowlist: whether every contract a call targets (jsonrpc/targets.ts) is listed.
- * `targets` undefined: the call targets no contract; null: it cannot be told, so a key with a
- * list refuses it. Addresses are compared as numbers (an EVM address in any case, a Starknet
- * felt with or without leading zeros).
+ * Allowlists as stored: contracts lowercased, at most MAX_ALLOWLIST_ENTRIES per type, no empty
+ * entry. Throws an Error naming the list otherwise.
  */
-export function contractsAllowed(record: KeyRecord, targets: string[] | null | undefined): boolean {
-  const allowed = record.allow.contracts;
-  if (allowed.length === 0 || targets === undefined) return true;
-  if (targets === null) return false;
-  const listed = new Set(allowed.map(addressKey));
-  return targets.every((target) => listed.has(addressKey(target)));
+export function checkAllowlists(allow: Required<Allowlists>): Required<Allowlists> {
+  for (const type of ALLOWLIST_TYPES) {
+    const list = allow[type];
+    if (!Array.isArray(list) || !list.every((e) => typeof e === 'string' && e.trim() !== '')) {
+      throw new Error(`the ${type} allowlist must be a list of non-empty strings`);
+    }
+    if (list.length > MAX_ALLOWLIST_ENTRIES) {
+      throw new Error(`the ${type} allowlist holds at most ${MAX_ALLOWLIST_ENTRIES} entries`);
+    }
+  }
+  for (const contract of allow.contracts) {
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(contract)) {
+      throw new Error(`${contract} is not a contract address (0x and 1 to 64 hex digits)`);
+    }
+  }
+  return {
+    origins: [...new Set(allow.origins)],
+    methods: [...new Set(allow.methods)],
+    contracts: [...new Set(allow.contracts.map((a) => a.toLowerCase()))],
+    userAgents: [...new Set(allow.userAgents)],
+  };
 }
 
-/** An address as a comparable key: its value for hex, else its lowercase text. */
-function addressKey(address: string): string {
-  return /^0x[0-9a-fA-F]{1,64}$/.test(address)
-    ? BigInt(address).toString(16)
-    : address.toLowerCase();
-}
+/** Whether every request must give the key's secret (older records: whenever it has one). */
+export const secretRequired = (record: KeyRecord): boolean =>
+  record.secretHash !== null && record.requireSecret !== false;

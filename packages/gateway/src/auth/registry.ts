@@ -9,6 +9,8 @@ export interface KeyRegistry {
   get(hash: string): Promise<KeyRecord | undefined>;
   /** Every key, oldest first, revoked ones included. */
   list(): Promise<KeyRecord[]>;
+  /** Replaces an existing key's record (its controls); false when there is no such key. */
+  update(record: KeyRecord): Promise<boolean>;
   /** Marks the key revoked; false when there is no such key. */
   revoke(hash: string): Promise<boolean>;
 }

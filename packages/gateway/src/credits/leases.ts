@@ -125,6 +125,11 @@ export class LeasedLedger implements Ledger {
     return this.inner.usage(hash, nowMs);
   }
 
+  /** What the store has now: leases out (this instance's too) count as reserved. */
+  peek(hash: string, nowMs: number): Promise<Usage> {
+    return this.inner.usage(hash, nowMs);
+  }
+
   /** Settles every lease (what is unused goes back); for a clean shutdown. */
   async close(): Promise<void> {
     this.closed = true;

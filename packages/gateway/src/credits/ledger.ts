@@ -47,6 +47,11 @@ export interface Ledger {
    */
   refund(key: KeyRecord, method: string, cost: number, debitMs: number): Promise<void>;
   usage(hash: string, nowMs: number): Promise<Usage>;
+  /**
+   * The usage as the store has it now, without settling anything first (leases.ts): for the
+   * remaining-credits header. Stores without leases leave it out (usage() is that).
+   */
+  peek?(hash: string, nowMs: number): Promise<Usage>;
 }
 
 let dayCache = { start: 0, end: 0, day: '' };

@@ -69,8 +69,11 @@ export const errors = {
   keyInvalid: () => new RpcError(CODES.unauthorized, 'invalid project id', 401),
   secretInvalid: () =>
     new RpcError(CODES.unauthorized, 'invalid project id or project secret', 401),
-  rejected: () =>
-    new RpcError(CODES.rejectedBySettings, 'rejected due to project ID settings', 403),
+  /** Refused by a key's settings; `allowlist` names the list (data.allowlist). */
+  rejected: (message = 'rejected due to project ID settings', allowlist?: string) =>
+    new RpcError(CODES.rejectedBySettings, message, 403, allowlist ? { allowlist } : undefined),
+  /** A missing or wrong secret or JWT. */
+  unauthorizedBy: (message: string) => new RpcError(CODES.unauthorized, message, 401),
   unknownChain: (host: string) =>
     new RpcError(CODES.unknownChain, `no chain is served at host ${host}`, 404),
   unknownChainName: (name: string) =>

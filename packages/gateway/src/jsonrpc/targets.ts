@@ -1,7 +1,9 @@
 /**
- * The contracts a call targets, for a key's contract allowlist (`--allow-contract`):
- * - EVM: the `to` of eth_call / eth_estimateGas, the `address` of eth_getLogs;
- * - Starknet: the `contract_address` of starknet_call, the `address` of starknet_getEvents, and
+ * The contracts a call targets, for a key's contract allowlist (`keys allow --contract`):
+ * - EVM: the `to` of eth_call / eth_estimateGas, the `address` of eth_getLogs and of a `logs`
+ *   subscription, the address of eth_getProof;
+ * - Starknet: the `contract_address` of starknet_call and starknet_getStorageAt, the `address`
+ *   of starknet_getEvents, the `from_address` of starknet_subscribeEvents, and
  *   the targets of every invoke transaction in starknet_estimateFee,
  *   starknet_simulateTransactions and starknet_addInvokeTransaction: the calls its calldata
  *   hands to the account's `__execute__` (Cairo 1 accounts: [n, (to, selector, len, data...)...];
@@ -39,6 +41,28 @@ export function contractTargets(method: string, params: unknown): Targets {
     case 'eth_getLogs': {
       const address = ((params as unknown[])[0] as Record<string, unknown> | undefined)?.address;
       return addresses(address);
+    }
+    case 'eth_getProof': {
+      const address = (params as unknown[])[0];
+      return typeof address === 'string' ? [address] : null;
+    }
+    case 'eth_subscribe': {
+      const [kind, filter] = params as unknown[];
+      if (kind !== 'logs') return undefined;
+      return isObject(filter) ? addresses(filter.address) : null;
+    }
+    case 'starknet_getStorageAt': {
+      const address = named(method, params).contract_address;
+      return typeof address === 'string' ? [address] : null;
+    }
+    case 'starknet_subscribeEvents': {
+      // By name, or by position (from_address first), as the WebSocket spec lists them.
+      const address = Array.isArray(params)
+        ? params[0]
+        : isObject(params)
+          ? params.from_address
+          : undefined;
+      return typeof address === 'string' ? [address] : null;
     }
     case 'starknet_call': {
       const request = named(method, params).request;

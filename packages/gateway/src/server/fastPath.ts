@@ -26,7 +26,10 @@ const HEAD_LIMIT = 16 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 // Strict RFC 9110 field syntax: a token name, then visible ASCII, obs-text, spaces and tabs.
-const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
+// The value is greedy up to its last visible character (a lazy value re-tried the end at each
+// character: 4x the time on a long header such as a JWT's).
+const HEADER_LINE =
+  /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*((?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)[ \t]*$/;
 const REQUEST_LINE = /^POST (\/[!-~]*) HTTP\/1\.1$/;
 const DIGITS = /^\d{1,10}$/;
 
@@ -35,6 +38,7 @@ export interface FastHeaders {
   host?: string;
   authorization?: string;
   origin?: string;
+  userAgent?: string;
 }
 
 /** An answer to write: its status and JSON text, and what to do once it was (not) delivered. */
@@ -43,6 +47,8 @@ export interface FastAnswer {
   text: string;
   /** Called once the answer is written (true) or its connection was lost first (false). */
   settled?: (delivered: boolean) => void;
+  /** What it cost and what its key has left today (headers). */
+  credits?: { cost: number; left?: number };
 }
 
 export interface FastPathHandler<Route> {
@@ -86,6 +92,10 @@ function parseHead(text: string): Head | undefined {
         if (head.origin !== undefined) return undefined;
         head.origin = value;
         break;
+      case 'user-agent':
+        if (head.userAgent !== undefined) return undefined;
+        head.userAgent = value;
+        break;
       case 'connection': {
         const options = value.toLowerCase();
         if (options.includes('upgrade')) return undefined;
@@ -103,10 +113,20 @@ function parseHead(text: string): Head | undefined {
   return head;
 }
 
-function answerHead(status: number, bytes: number, close: boolean): string {
+function answerHead(
+  status: number,
+  bytes: number,
+  close: boolean,
+  credits: FastAnswer['credits'],
+): string {
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n` +
     'content-type: application/json\r\naccess-control-allow-origin: *\r\n' +
+    (credits
+      ? `x-credits-cost: ${credits.cost}\r\n` +
+        (credits.left === undefined ? '' : `x-credits-remaining: ${credits.left}\r\n`) +
+        'access-control-expose-headers: x-credits-cost, x-credits-remaining\r\n'
+      : '') +
     `content-length: ${bytes}\r\n${close ? 'connection: close\r\n' : ''}\r\n`
   );
 }
@@ -208,7 +228,7 @@ export function serveFast<Route>(
       return;
     }
     const bytes = Buffer.byteLength(answer.text);
-    const headText = answerHead(answer.status, bytes, close);
+    const headText = answerHead(answer.status, bytes, close, answer.credits);
     // One write: a small answer as one string, a large one as head and body in one writev.
     let flushed: boolean;
     const done = answer.settled

@@ -12,7 +12,13 @@ import type { KeyRecord } from '../auth/keys';
 import { type Answer, type Gateway, ledgerError } from '../gateway';
 import { BODY_LIMIT, errorResponse, errors, type RpcError } from '../jsonrpc/errors';
 import { health } from '../upstream/health';
-import { type FastConnection, type FastPathHandler, serveFast } from './fastPath';
+import { type FastConnection, type FastHeaders, type FastPathHandler, serveFast } from './fastPath';
+
+/** The headers a request is judged by (node:http's; the hot path reads the same ones). */
+export function requestHeaders(req: IncomingMessage): FastHeaders {
+  const { host, authorization, origin } = req.headers;
+  return { host, authorization, origin, userAgent: req.headers['user-agent'] };
+}
 
 // [/<chain name>]/v3[/<KEY>][/] and [/<chain name>]/v3/<KEY>/usage, with any query string.
 const RPC_PATH = /^(?:\/([^/?#]+))?\/v3(?:\/([^/?#]*))?\/?(?:\?.*)?$/;
@@ -25,6 +31,9 @@ const PREFLIGHT_HEADERS = {
   'access-control-allow-headers': 'content-type, authorization',
   'access-control-max-age': '86400',
 } as const;
+/** What an answer cost and what its key has left today, readable by a page's scripts. */
+export const CREDIT_HEADERS = { cost: 'x-credits-cost', left: 'x-credits-remaining' } as const;
+const EXPOSE = `${CREDIT_HEADERS.cost}, ${CREDIT_HEADERS.left}`;
 
 export interface HttpOptions {
   /** A connection that makes no progress for this long (a client not reading) is dropped. */
@@ -42,17 +51,36 @@ function segment(raw: string | undefined): string | undefined {
   }
 }
 
-/** One whole answer: headers and body in one write, with its length (never chunked). */
-function send(res: ServerResponse, status: number, text: string, type = JSON_TYPE): void {
+/**
+ * One whole answer: headers and body in one write, with its length (never chunked), and what it
+ * cost when a key was found (a refusal: 0).
+ */
+function send(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  type = JSON_TYPE,
+  credits?: Answer['credits'],
+): void {
   // A flat list: Node takes it as is, without an object to build and walk per answer.
-  res.writeHead(status, [
+  const headers = [
     'content-type',
     type,
     'access-control-allow-origin',
     '*',
     'content-length',
     String(Buffer.byteLength(text)),
-  ]);
+  ];
+  if (credits) {
+    headers.push(
+      CREDIT_HEADERS.cost,
+      String(credits.cost),
+      'access-control-expose-headers',
+      EXPOSE,
+    );
+    if (credits.left !== undefined) headers.push(CREDIT_HEADERS.left, String(credits.left));
+  }
+  res.writeHead(status, headers);
   res.end(text);
 }
 
@@ -60,7 +88,7 @@ function send(res: ServerResponse, status: number, text: string, type = JSON_TYP
 function refusal(error: unknown): Answer {
   // Not an RpcError: the ledger (the only other thing these handlers wait on) failed.
   const rpcError = ledgerError(error);
-  return { status: rpcError.httpStatus, text: errorResponse(null, rpcError) };
+  return { status: rpcError.httpStatus, text: errorResponse(null, rpcError), credits: { cost: 0 } };
 }
 
 function sendError(res: ServerResponse, error: unknown): void {
@@ -132,24 +160,22 @@ export function buildHttp(
   const answerRpc = async (
     named: string | undefined,
     keyText: string | undefined,
-    host: string | undefined,
-    authorization: string | undefined,
-    origin: string | undefined,
+    headers: FastHeaders,
     body: string,
   ): Promise<Answer & { key?: KeyRecord }> => {
     let chain;
-    let key;
+    let granted;
     try {
-      chain = gateway.chainFor(named, host);
-      key = await gateway.authenticate(keyText, authorization, origin);
+      chain = gateway.chainFor(named, headers.host);
+      granted = await gateway.authenticate(keyText, headers);
     } catch (error) {
       return refusal(error);
     }
     const answer: Answer & { key?: KeyRecord } = await gateway.handleBody(
-      { chain, key, ws: false },
+      { chain, ws: false, ...granted },
       body,
     );
-    if (answer.charges?.length) answer.key = key;
+    if (answer.charges?.length) answer.key = granted.key;
     return answer;
   };
 
@@ -160,21 +186,13 @@ export function buildHttp(
     keyText: string | undefined,
     body: string,
   ) => {
-    const { headers } = req;
-    const answer = await answerRpc(
-      named,
-      keyText,
-      headers.host,
-      headers.authorization,
-      headers.origin,
-      body,
-    );
+    const answer = await answerRpc(named, keyText, requestHeaders(req), body);
     settleOnDelivery(req, res, answer);
-    send(res, answer.status, answer.text);
+    send(res, answer.status, answer.text, JSON_TYPE, answer.credits);
   };
 
   const usage = async (req: IncomingMessage, res: ServerResponse, keyText: string | undefined) => {
-    const key = await gateway.authenticate(keyText, req.headers.authorization, req.headers.origin);
+    const { key } = await gateway.authenticate(keyText, requestHeaders(req));
     send(res, 200, JSON.stringify(await gateway.usageReport(key)));
   };
 
@@ -253,18 +271,12 @@ export function buildHttp(
   const fastHandler: FastPathHandler<RegExpExecArray> = {
     route: (target) => RPC_PATH.exec(target) ?? undefined,
     async answer(match, headers, body) {
-      const answer = await answerRpc(
-        segment(match[1]),
-        segment(match[2]),
-        headers.host,
-        headers.authorization,
-        headers.origin,
-        body,
-      );
+      const answer = await answerRpc(segment(match[1]), segment(match[2]), headers, body);
       const { key, charges } = answer;
       return {
         status: answer.status,
         text: answer.text,
+        credits: answer.credits,
         settled:
           key && charges
             ? (delivered: boolean) => gateway.settle(key, charges, delivered)

@@ -1,8 +1,10 @@
 /** Starts a gateway: its stores, chains with their upstreams, HTTP and WebSocket. */
 import type { AddressInfo } from 'node:net';
+import { applyConfigKeys } from '../auth/controls';
 import { checkConfig, type GatewayConfig } from '../config';
 import { LeasedLedger } from '../credits/leases';
 import { Gateway } from '../gateway';
+import { RESPONSE_LIMIT } from '../jsonrpc/errors';
 import { Metrics } from '../metrics/metrics';
 import { openStores } from '../stores/open';
 import { Chain } from '../upstream/chain';
@@ -26,6 +28,12 @@ export async function startGateway(
   const metrics = new Metrics();
   const stores = await openStores(config.ledger, { serving: true, now: options.now });
   const { ledger } = stores;
+  try {
+    await applyConfigKeys(stores.keys, config.keys ?? []);
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
   if (ledger instanceof LeasedLedger) {
     for (const via of ['lease', 'ledger'] as const) {
       metrics.gauge(
@@ -45,7 +53,8 @@ export async function startGateway(
     router,
     metrics,
     options.now ?? Date.now,
-    config.responseLimitBytes,
+    config.responseLimitBytes ?? RESPONSE_LIMIT,
+    stores.refusals,
   );
   const slowClientMs = config.slowClientMs ?? 30_000;
   const http = buildHttp(gateway, { slowClientMs });
@@ -66,6 +75,7 @@ export async function startGateway(
       await ws.close();
       await http.close();
       await Promise.all(router.chains.map((c) => c.close()));
+      await gateway.close();
       await stores.close();
     },
   };

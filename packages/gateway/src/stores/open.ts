@@ -5,11 +5,14 @@
  */
 import type { KeyRegistry } from '../auth/registry';
 import type { Ledger } from '../credits/ledger';
+import type { RefusalStore } from '../credits/refusals';
 import type { LedgerConfig } from '../config';
 
 export interface Stores {
   keys: KeyRegistry;
   ledger: Ledger;
+  /** Refusals counted per key, day and cause. */
+  refusals: RefusalStore;
   /** Writes what is pending, then closes the file or the connection (and frees the lock). */
   close(): Promise<void>;
 }
@@ -20,13 +23,19 @@ export async function openStores(
   options: { serving?: boolean; now?: () => number } = {},
 ): Promise<Stores> {
   if ('redis' in config || 'redisCluster' in config) {
-    const [{ RedisConnection }, { RedisKeyRegistry }, { RedisLedger }, { LeasedLedger }] =
-      await Promise.all([
-        import('./redis/connection'),
-        import('./redis/keys'),
-        import('./redis/ledger'),
-        import('../credits/leases'),
-      ]);
+    const [
+      { RedisConnection },
+      { RedisKeyRegistry },
+      { RedisLedger },
+      { LeasedLedger },
+      { RedisRefusals },
+    ] = await Promise.all([
+      import('./redis/connection'),
+      import('./redis/keys'),
+      import('./redis/ledger'),
+      import('../credits/leases'),
+      import('./redis/refusals'),
+    ]);
     const target = 'redis' in config ? config.redis : { cluster: config.redisCluster };
     const connection = await RedisConnection.open(target, { warnIfVolatile: options.serving });
     const redisLedger = new RedisLedger(connection);
@@ -35,6 +44,7 @@ export async function openStores(
     return {
       keys: new RedisKeyRegistry(connection),
       ledger,
+      refusals: new RedisRefusals(connection),
       async close() {
         await ledger.close(); // unused leases go back
         await redisLedger.flushAll();
@@ -42,13 +52,19 @@ export async function openStores(
       },
     };
   }
-  const [{ openDatabase }, { FileLock }, { SqliteKeyRegistry }, { SqliteLedger }] =
-    await Promise.all([
-      import('./sqlite/database'),
-      import('./sqlite/lock'),
-      import('./sqlite/keys'),
-      import('./sqlite/ledger'),
-    ]);
+  const [
+    { openDatabase },
+    { FileLock },
+    { SqliteKeyRegistry },
+    { SqliteLedger },
+    { SqliteRefusals },
+  ] = await Promise.all([
+    import('./sqlite/database'),
+    import('./sqlite/lock'),
+    import('./sqlite/keys'),
+    import('./sqlite/ledger'),
+    import('./sqlite/refusals'),
+  ]);
   const lock = new FileLock(config.sqlite);
   const db = openDatabase(config.sqlite);
   const close = () => {
@@ -61,6 +77,7 @@ export async function openStores(
     return {
       keys: new SqliteKeyRegistry(db),
       ledger,
+      refusals: new SqliteRefusals(db),
       async close() {
         ledger.flushAll();
         close();

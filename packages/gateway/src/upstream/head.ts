@@ -159,7 +159,11 @@ export class HeadTracker {
       this.hash = hash;
       this.bump();
     } else if (number === this.number && hash !== undefined && this.hash !== hash) {
+      // The head's block changed at the same height, or its hash was not known (the height came
+      // from an answered block number): the `latest` answers kept since may be of another
+      // block at this height (a same-height reorg the hashes could not show), so they end.
       this.hash = hash;
+      this.bump();
     }
   }
 

@@ -1,7 +1,9 @@
 /**
  * The Gateway page: paste an API key of packages/gateway, see today's credits (used, left, per
  * method, the last hour per minute) from the free GET /v3/<KEY>/usage, and try each of the six
- * SPEC 4.3 methods. Usage is split by chain: the EVM chain's methods and the Starknet chain's
+ * SPEC 4.3 methods, with the credits each answer cost (its x-credits-cost header). It shows the
+ * key's access controls (secret, JWT, allowlists) and today's refusals by cause, from the same
+ * usage answer (never a secret). Usage is split by chain: the EVM chain's methods and the Starknet chain's
  * (`starknet_*`), one key serving both. The gateway URL and key are the site config's (?gateway=
  * and ?key=, else what `npm start` built the site with: its demo gateway and key).
  */
@@ -17,6 +19,62 @@ interface Usage {
   plan: string;
   methods: Record<string, number>;
   lastHour: { minute: string; credits: number }[];
+  refused?: Record<string, number>;
+  controls?: {
+    secret: { set: boolean; required: boolean };
+    jwt: { required: boolean; publicKeys: { name: string; alg: string }[] };
+    allow: Record<'origins' | 'userAgents' | 'contracts' | 'methods', string[]>;
+  };
+}
+
+const LISTS = [
+  ['origins', 'Origins'],
+  ['userAgents', 'User-Agents'],
+  ['contracts', 'Contracts'],
+  ['methods', 'Methods'],
+] as const;
+
+/** The key's controls as the usage answer lists them, and what they refused today. */
+function KeyControls({ usage }: { usage: Usage }) {
+  const { controls, refused } = usage;
+  if (!controls) return null;
+  const { secret, jwt, allow } = controls;
+  return (
+    <table className="small" data-testid="gateway-controls">
+      <tbody>
+        <tr>
+          <th>Secret</th>
+          <td>
+            {secret.required ? 'required' : secret.set ? 'set, lifts the allowlists' : 'none'}
+          </td>
+        </tr>
+        <tr>
+          <th>JWT</th>
+          <td>
+            {jwt.required ? 'required' : 'optional'}
+            {jwt.publicKeys.length > 0 &&
+              `: ${jwt.publicKeys.map((k) => `${k.name} (${k.alg})`).join(', ')}`}
+          </td>
+        </tr>
+        {LISTS.map(([type, label]) => (
+          <tr key={type}>
+            <th>{label}</th>
+            <td className="mono">{allow[type].length ? allow[type].join(', ') : 'any'}</td>
+          </tr>
+        ))}
+        {refused && (
+          <tr>
+            <th>Refused today</th>
+            <td data-testid="gateway-refused">
+              {Object.entries(refused)
+                .map(([cause, n]) => `${cause} ${n}`)
+                .join(', ')}
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
 }
 
 type Sample = { blockHash: string; blockNumber: string; txHash: string; address: string };
@@ -82,9 +140,12 @@ export function GatewayPanel() {
   const [key, setKey] = useState(BUILT.gatewayKey);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [error, setError] = useState('');
-  const [answer, setAnswer] = useState<{ method: string; status: number; text: string } | null>(
-    null,
-  );
+  const [answer, setAnswer] = useState<{
+    method: string;
+    status: number;
+    text: string;
+    credits: string;
+  } | null>(null);
   const [sample, setSample] = useState<Sample | null>(null);
   // Set once the URL's ?gateway= / ?key= are applied: typing before that would be overwritten.
   const [ready, setReady] = useState(false);
@@ -103,7 +164,10 @@ export function GatewayPanel() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       });
-      return { status: response.status, text: await response.text() };
+      const cost = response.headers.get('x-credits-cost');
+      const left = response.headers.get('x-credits-remaining');
+      const credits = cost === null ? '' : ` · ${cost} credits${left ? `, ${left} left` : ''}`;
+      return { status: response.status, text: await response.text(), credits };
     },
     [gateway, key],
   );
@@ -219,6 +283,8 @@ export function GatewayPanel() {
           </table>
           <h3 className="small muted">Credits per minute, last hour</h3>
           <HourChart minutes={usage.lastHour} />
+          <h3 className="small muted">Access controls</h3>
+          <KeyControls usage={usage} />
         </section>
       )}
 
@@ -248,7 +314,7 @@ export function GatewayPanel() {
               overflow: 'auto',
             }}
           >
-            {`${answer.method} → HTTP ${answer.status}\n${answer.text}`}
+            {`${answer.method} → HTTP ${answer.status}${answer.credits}\n${answer.text}`}
           </pre>
         )}
       </section>

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Gateway } from '../../gateway';
 import { BODY_LIMIT, errorResponse, errors, RpcError } from '../../jsonrpc/errors';
+import { requestHeaders } from '../http';
 import { Connection, type WebSocketOptions } from './connection';
 
 // [/<chain name>]/ws/v3[/<KEY>]: a chain prefix picks the chain by name, else the Host does.
@@ -38,12 +39,13 @@ export function attachWebSocket(
     } catch (error) {
       return refuseUpgrade(socket, error instanceof RpcError ? error : errors.internal());
     }
+    // The key's controls are judged here for the upgrade, and again for each message.
     gateway
-      .authenticate(match[2] || undefined, request.headers.authorization, request.headers.origin)
+      .authenticate(match[2] || undefined, requestHeaders(request))
       .then(
-        (key) =>
+        (granted) =>
           wss.handleUpgrade(request, socket, head, (ws) => {
-            new Connection(ws, socket, { chain, key, ws: true }, gateway, options);
+            new Connection(ws, socket, { chain, ws: true, ...granted }, gateway, options);
           }),
         (error: unknown) =>
           refuseUpgrade(socket, error instanceof RpcError ? error : errors.internal()),

@@ -41,6 +41,12 @@ export class RedisKeyRegistry implements KeyRegistry {
     return records.filter((r): r is KeyRecord => r !== undefined);
   }
 
+  async update(record: KeyRecord): Promise<boolean> {
+    // XX: only a key that exists is replaced.
+    const set = await this.redis.set(recordKey(record.hash), JSON.stringify(record), 'XX');
+    return set === 'OK';
+  }
+
   async revoke(hash: string): Promise<boolean> {
     const record = await this.get(hash);
     if (!record) return false;

@@ -29,6 +29,10 @@ export class SqliteKeyRegistry implements KeyRegistry {
     return (this.stmts.list.all() as string[]).map((t) => JSON.parse(t) as KeyRecord);
   }
 
+  async update(record: KeyRecord): Promise<boolean> {
+    return this.stmts.set.run(JSON.stringify(record), record.hash).changes > 0;
+  }
+
   async revoke(hash: string): Promise<boolean> {
     const record = await this.get(hash);
     if (!record) return false;
