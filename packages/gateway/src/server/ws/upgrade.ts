@@ -40,6 +40,11 @@ export function attachWebSocket(
     }
     gateway
       .authenticate(match[2] || undefined, request.headers.authorization, request.headers.origin)
+      // A key with no credit left is refused here too: a socket it could not pay for.
+      .then(async (key) => {
+        await gateway.assertCreditLeft(key);
+        return key;
+      })
       .then(
         (key) =>
           wss.handleUpgrade(request, socket, head, (ws) => {
