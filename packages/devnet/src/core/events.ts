@@ -15,7 +15,7 @@ export type ChainEvent =
 
 export type ChainListener = (event: ChainEvent) => void;
 
-/** Listeners of one chain; a listener added during an emit hears the next event, not this one. */
+/** Listeners of one chain, told in the order they were added. */
 export class ChainEvents {
   private readonly listeners = new Set<ChainListener>();
 
@@ -26,7 +26,7 @@ export class ChainEvents {
   }
 
   emit(event: ChainEvent): void {
-    if (this.listeners.size === 0) return;
-    for (const listener of [...this.listeners]) listener(event);
+    // No copy: this runs twice per transaction. A Set visits a listener added meanwhile too.
+    for (const listener of this.listeners) listener(event);
   }
 }
