@@ -240,6 +240,19 @@ describe('the Starknet WebSocket API through the gateway', () => {
     expect((await usageOf(gw, tight)).total).toBe(5);
   });
 
+  it("follows a key's contract allowlist for events subscriptions", async () => {
+    const strk = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+    const limited = await addKey(gw, { plan: 'team', allow: { contracts: [strk] } });
+    const c = await connect(limited);
+    const own = await c.ask('starknet_subscribeEvents', { from_address: strk });
+    expect(own.result).toEqual(expect.any(String));
+    const any = await c.ask('starknet_subscribeEvents', {});
+    const other = await c.ask('starknet_subscribeEvents', { from_address: '0x1234' });
+    for (const refused of [any, other]) expect(refused.error.code).toBe(-32002);
+    expect((await usageOf(gw, limited)).total).toBe(STARKNET_COSTS.starknet_subscribeEvents);
+    c.ws.close();
+  });
+
   it('closes the client socket (1012) when the upstream socket is lost', async () => {
     const own = await startDevnet<DevnetServer>();
     const ownGw = await gatewayFor(own);
