@@ -253,6 +253,36 @@ describe('the Starknet WebSocket API through the gateway', () => {
     c.ws.close();
   });
 
+  it('refunds a subscription no node could be asked for (no WebSocket upstream)', async () => {
+    const noWs = await startGateway(
+      gatewayConfig(devnet.rpcUrl, {
+        chains: [
+          {
+            name: 'starknet-sepolia',
+            protocol: 'starknet',
+            hosts: ['*'],
+            upstreams: [devnet.rpcUrl],
+            wsUpstream: devnet.url.replace('http', 'ws') + '/not-a-websocket',
+          },
+        ],
+      }),
+    );
+    try {
+      const k = await addKey(noWs, { plan: 'team' });
+      const ws = new WebSocket(`${noWs.url.replace('http', 'ws')}/ws/v3/${k}`);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const reply = new Promise((resolve) =>
+        ws.once('message', (d) => resolve(JSON.parse(String(d)))),
+      );
+      ws.send(JSON.stringify(call('starknet_subscribeNewHeads', {}, 1)));
+      expect(await reply).toMatchObject({ id: 1, error: { code: -32010 } });
+      expect((await usageOf(noWs, k)).total).toBe(0);
+      ws.close();
+    } finally {
+      await noWs.close();
+    }
+  });
+
   it('closes the client socket (1012) when the upstream socket is lost', async () => {
     const own = await startDevnet<DevnetServer>();
     const ownGw = await gatewayFor(own);
