@@ -304,4 +304,34 @@ describe('the Starknet WebSocket API through the gateway', () => {
       await ownGw.close();
     }
   });
+  it('WebSocketChannel comes back by itself after a 1012: reconnects, subscribes again', async () => {
+    const first = await startDevnet<DevnetServer>();
+    const ownGw = await gatewayFor(first);
+    let second: Devnet | undefined;
+    const ownKey = await addKey(ownGw, { plan: 'team' });
+    const channel = new WebSocketChannel({
+      nodeUrl: `${ownGw.url.replace('http', 'ws')}/starknet-sepolia/ws/v3/${ownKey}`,
+      websocket: WebSocket as never,
+      reconnectOptions: { retries: 50, delay: 100, exponential: false },
+    });
+    try {
+      await channel.waitForConnection();
+      const heads: { block_number: number }[] = [];
+      (await channel.subscribeNewHeads()).on((head) => heads.push(head));
+      await first.stop();
+      // The node comes back on the same port (a restarted node, a new chain from genesis).
+      second = await startDevnet<DevnetServer>({ port: first.port });
+      const deadline = Date.now() + 15_000;
+      while (heads.length === 0) {
+        if (Date.now() > deadline) throw new Error('no head after the reconnect');
+        await post(second.rpcUrl, call('devnet_createBlock', []));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(heads[0].block_number).toBeGreaterThanOrEqual(1);
+    } finally {
+      channel.disconnect();
+      await ownGw.close();
+      await second?.stop();
+    }
+  });
 });
