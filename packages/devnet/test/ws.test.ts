@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hash } from 'starknet';
+import { hash, num } from 'starknet';
 import WebSocket from 'ws';
 import { STRK_TOKEN_ADDRESS } from '../src';
 import { postRaw, rpc, startTestDevnet, TestDevnet, transferCall, WAIT } from './helpers';
@@ -309,6 +309,32 @@ describe('devnet_abortBlocks and starknet_subscriptionReorg', () => {
     await rpc(url, 'devnet_dump', { path });
     await rpc(url, 'devnet_load', { path });
     expect((await rpc(url, 'starknet_blockNumber')).result).toBe(2);
+  });
+
+  test('a class declared in an aborted block is gone, and can be declared again', async () => {
+    const url = t.devnet.rpcUrl;
+    const contract = JSON.parse(
+      readFileSync(join(__dirname, 'fixtures/counter.contract_class.json'), 'utf8'),
+    );
+    const compiledClassHash = num.toHex(hash.computePoseidonHashOnElements(['0xc0ffee']));
+    const declared = await t.account(1).declare({ contract, compiledClassHash });
+    await t.provider.waitForTransaction(declared.transaction_hash, WAIT);
+    const getClass = () => rpc(url, 'starknet_getClass', ['latest', declared.class_hash]);
+    expect((await getClass()).result).toBeDefined();
+    const nonce = (
+      await rpc(url, 'starknet_getNonce', ['latest', t.devnet.predeployedAccounts[1].address])
+    ).result;
+    await rpc(url, 'devnet_abortBlocks', { starting_block_id: 'latest' });
+    expect((await getClass()).error?.code).toBe(28);
+    expect(
+      BigInt(
+        (await rpc(url, 'starknet_getNonce', ['latest', t.devnet.predeployedAccounts[1].address]))
+          .result as string,
+      ),
+    ).toBe(BigInt(nonce as string) - 1n);
+    const again = await t.account(1).declare({ contract, compiledClassHash });
+    await t.provider.waitForTransaction(again.transaction_hash, WAIT);
+    expect((await getClass()).result).toBeDefined();
   });
 
   test('genesis cannot be aborted; an unknown block is 24', async () => {
