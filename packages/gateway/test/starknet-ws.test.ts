@@ -214,6 +214,16 @@ describe('the Starknet WebSocket API through the gateway', () => {
     expect(await status(wsUrl(poor))).toBe(402);
   });
 
+  it('answers the subscribe methods over HTTP with an error, free', async () => {
+    const own = await addKey(gw, { plan: 'team' });
+    const reply = await post(
+      `${gw.url}/starknet-sepolia/v3/${own}`,
+      call('starknet_subscribeNewHeads', {}),
+    );
+    expect((reply.json as { error: { code: number } }).error.code).toBe(-32601);
+    expect((await usageOf(gw, own)).total).toBe(0);
+  });
+
   it('serves by Host too; credit is reserved before the node subscribes, and runs out with 1008', async () => {
     const tight = await addKey(gw, { plan: 'free', dailyCredits: 7 });
     const ws = new WebSocket(`${gw.url.replace('http', 'ws')}/ws/v3/${tight}`, {
