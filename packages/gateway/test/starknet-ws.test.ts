@@ -214,6 +214,24 @@ describe('the Starknet WebSocket API through the gateway', () => {
     expect(await status(wsUrl(poor))).toBe(402);
   });
 
+  it('closes with 1013 rather than skip a notification over the per-second limit', async () => {
+    await createBlock();
+    await createBlock();
+    // 60 credits a second: the subscribe (5) and one header (50); the second header is over.
+    const slow = await addKey(gw, { plan: 'free', creditsPerSecond: 60 });
+    const c = await connect(slow);
+    const closed = new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code)));
+    const reply = await c.ask('starknet_subscribeNewHeads', { block_id: { block_number: 0 } });
+    expect(reply.result).toEqual(expect.any(String));
+    expect(await closed).toBe(1013);
+    // One header per second's window fits (two if the replay straddles a second): never all of
+    // them, and only those delivered are charged.
+    const delivered = c.of(reply.result).length;
+    expect(delivered).toBeGreaterThanOrEqual(1);
+    expect(delivered).toBeLessThan(devnet.devnet.latestBlock().number + 1);
+    expect((await usageOf(gw, slow)).total).toBe(5 + 50 * delivered);
+  });
+
   it('answers the subscribe methods over HTTP with an error, free', async () => {
     const own = await addKey(gw, { plan: 'team' });
     const reply = await post(
