@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnService } from '@l2wallet/testkit';
 import { Account, CallData, RpcProvider, config, uint256 } from 'starknet';
+import WebSocket from 'ws';
 
 import { latency, machine, percentile, processCpuSeconds } from '../lib/stats.mjs';
 
@@ -19,6 +20,9 @@ const SEQUENTIAL_TXS = Number(process.env.BENCH_SEQUENTIAL_TXS ?? 600);
 const CONCURRENT_CLIENTS = 8;
 const TXS_PER_CLIENT = Number(process.env.BENCH_TXS_PER_CLIENT ?? 100);
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
+const HEAD_BLOCKS = Number(process.env.BENCH_HEAD_BLOCKS ?? 2000);
+const WATCHED_TXS = Number(process.env.BENCH_WATCHED_TXS ?? 200);
 const BOUNDS = {
   l1_gas: { max_amount: 0n, max_price_per_unit: 200_000_000_000n },
   l2_gas: { max_amount: 2_000_000n, max_price_per_unit: 2_000_000n },
@@ -73,6 +77,48 @@ async function rpc(url, method, params) {
 }
 
 const ms = (value) => value.toFixed(2);
+
+/**
+ * `count` WebSocket clients of the devnet's /ws, one socket each, each subscribed with `method`.
+ * Messages are counted, not parsed (the bench process must not be the bottleneck), except the
+ * last one each client expects, checked when it is waited for.
+ */
+async function subscribers(wsUrl, count, method, params) {
+  const clients = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const ws = new WebSocket(wsUrl);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const client = { ws, received: 0, last: '', waiter: undefined };
+      const subscribed = new Promise((resolve) => ws.once('message', resolve));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+      const reply = JSON.parse(String(await subscribed));
+      if (typeof reply.result !== 'string') throw new Error(`${method}: ${JSON.stringify(reply)}`);
+      ws.on('message', (data) => {
+        client.received += 1;
+        client.last = data;
+        if (client.waiter && client.received >= client.waiter.n) client.waiter.resolve();
+      });
+      return client;
+    }),
+  );
+  return {
+    /** Resolves once every client has `n` notifications; returns the last one of the first. */
+    async each(n) {
+      await Promise.all(
+        clients.map((c) =>
+          c.received >= n ? undefined : new Promise((resolve) => (c.waiter = { n, resolve })),
+        ),
+      );
+      return JSON.parse(String(clients[0].last));
+    },
+    reset() {
+      for (const c of clients) c.received = 0;
+    },
+    close() {
+      for (const c of clients) c.ws.terminate();
+    },
+  };
+}
 
 /** Signs `count` transfers from one account with consecutive nonces, as a wallet would. */
 async function signTransfers(account, recipient, count, firstNonce) {
@@ -168,12 +214,49 @@ try {
   const longChainSeconds = (performance.now() - start) / 1000;
   if (batchReplies.some((reply) => reply.error)) throw new Error('devnet_increaseTime refused');
 
+  // 6. WebSocket: SUBSCRIBERS sockets with starknet_subscribeNewHeads; one batch of
+  // HEAD_BLOCKS devnet_createBlock calls; timed until every subscriber has every header.
+  const wsUrl = `${baseUrl.replace('http', 'ws')}/ws`;
+  const heads = await subscribers(wsUrl, SUBSCRIBERS, 'starknet_subscribeNewHeads', {});
+  const blockBatch = Array.from({ length: HEAD_BLOCKS }, (_, i) => ({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'devnet_createBlock',
+  }));
+  const headCpuBefore = processCpuSeconds(child.pid);
+  start = performance.now();
+  await post(url, JSON.stringify(blockBatch));
+  const lastHead = await heads.each(HEAD_BLOCKS);
+  const headSeconds = (performance.now() - start) / 1000;
+  const headCpu = processCpuSeconds(child.pid) - headCpuBefore;
+  const latestNumber = await rpc(url, 'starknet_blockNumber', []);
+  if (lastHead.params.result.block_number !== latestNumber)
+    throw new Error(`last header ${lastHead.params.result.block_number}, latest ${latestNumber}`);
+  heads.close();
+
+  // 7. Sequential pre-signed transfers while SUBSCRIBERS sockets follow every receipt.
+  const receipts = await subscribers(
+    wsUrl,
+    SUBSCRIBERS,
+    'starknet_subscribeNewTransactionReceipts',
+    {},
+  );
+  const watchedFirstNonce = 20 + SEQUENTIAL_TXS + 200;
+  const watched = await signTransfers(accounts[0], recipient, WATCHED_TXS, watchedFirstNonce);
+  const watchedCpuBefore = processCpuSeconds(child.pid);
+  start = performance.now();
+  await submitAll(url, watched);
+  await receipts.each(WATCHED_TXS);
+  const watchedSeconds = (performance.now() - start) / 1000;
+  const watchedCpu = (processCpuSeconds(child.pid) - watchedCpuBefore) / WATCHED_TXS;
+  receipts.close();
+
   const received = uint256.uint256ToBN({
     low: (await rpc(url, 'starknet_call', { request, block_id: 'latest' }))[0],
     high: 0,
   });
   const expectedTransfers =
-    20 + SEQUENTIAL_TXS + signAndSendCount + CONCURRENT_CLIENTS * TXS_PER_CLIENT;
+    20 + SEQUENTIAL_TXS + signAndSendCount + CONCURRENT_CLIENTS * TXS_PER_CLIENT + WATCHED_TXS;
   if (received !== BigInt(expectedTransfers)) {
     throw new Error(`recipient received ${received} transfers, expected ${expectedTransfers}`);
   }
@@ -207,6 +290,22 @@ try {
     [
       `${LONG_CHAIN_BLOCKS.toLocaleString('en')} one-block devnet_increaseTime calls in one batch (s)`,
       longChainSeconds.toFixed(1),
+    ],
+    [
+      `WebSocket newHeads notifications/s to ${SUBSCRIBERS} subscribers (${HEAD_BLOCKS} blocks)`,
+      ((SUBSCRIBERS * HEAD_BLOCKS) / headSeconds).toFixed(0),
+    ],
+    [
+      `devnet CPU per newHeads notification, block closing included (us) -> per busy core`,
+      `${((headCpu / (SUBSCRIBERS * HEAD_BLOCKS)) * 1e6).toFixed(1)} -> ${((SUBSCRIBERS * HEAD_BLOCKS) / headCpu).toFixed(0)}`,
+    ],
+    [
+      `signed ERC-20 transfers/s, sequential, each receipt to ${SUBSCRIBERS} subscribers`,
+      (WATCHED_TXS / watchedSeconds).toFixed(0),
+    ],
+    [
+      `devnet CPU per transfer with ${SUBSCRIBERS} receipt subscribers (ms) -> per busy core`,
+      `${ms(watchedCpu * 1000)} -> ${(1 / watchedCpu).toFixed(0)}`,
     ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 
 function describeDevnet(devnet: DevnetServer, options: DevnetServerOptions): string {
   const lines = [
-    `l2-devnet listening on ${devnet.url} (JSON-RPC at ${devnet.rpcUrl}, explorer at ${devnet.url}/api/txns)`,
+    `l2-devnet listening on ${devnet.url} (JSON-RPC at ${devnet.rpcUrl}, WebSocket at ${devnet.wsUrl}, explorer at ${devnet.url}/api/txns)`,
     `chain id ${options.chainId ?? 'SN_SEPOLIA'}, JSON-RPC ${options.rpcVersion ?? RPC_SPEC_VERSION}, ${options.blockTime ? `a block every ${options.blockTime} ms` : 'a block per transaction'}`,
     `ETH ${ETH_TOKEN_ADDRESS}`,
     `STRK ${STRK_TOKEN_ADDRESS}`,

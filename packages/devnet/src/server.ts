@@ -1,10 +1,12 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Devnet } from './core/devnet';
 import type { PredeployedAccount } from './core/predeployed';
 import { ExplorerQueryError, listTransactions } from './explorer/txns';
 import { handleRpcBody, RpcMetrics } from './rpc/dispatcher';
 import { DevnetHost } from './rpc/methods';
+import { WebSocketApi, WebSocketApiOptions } from './ws/api';
 
 export interface DevnetServerOptions {
   host?: string;
@@ -27,11 +29,17 @@ export interface DevnetServerOptions {
   startTime?: number;
   /** The Starknet version blocks report (default 0.14.1); before 0.14.1, Poseidon CASM hashes. */
   starknetVersion?: string;
+  /** The WebSocket API's bounds (a slow consumer's unsent output). */
+  webSocket?: WebSocketApiOptions;
 }
 
 export interface DevnetServer {
   url: string;
   rpcUrl: string;
+  /** The WebSocket API: ws://host:port/ws. */
+  wsUrl: string;
+  /** Open WebSocket connections and their subscriptions, and slow consumers dropped. */
+  readonly webSocket: { connections: number; subscriptions: number; dropped: number };
   port: number;
   host: string;
   readonly predeployedAccounts: PredeployedAccount[];
@@ -72,7 +80,10 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
   res.end(body);
 }
 
-/** Starts the devnet behind a small HTTP server: JSON-RPC on POST / and /rpc, explorer on GET /api/txns. */
+/**
+ * Starts the devnet behind a small HTTP server: JSON-RPC on POST / and /rpc, the WebSocket API
+ * on /ws, explorer on GET /api/txns.
+ */
 export async function startDevnetServer(options: DevnetServerOptions = {}): Promise<DevnetServer> {
   const blockTime = options.blockTime ?? 0;
   const preconfirmDelay = options.preconfirmDelayMs ?? Math.min(250, Math.floor(blockTime / 4));
@@ -115,8 +126,12 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
     host.devnet.blockPerTransaction = blockTime === 0;
     if (blockTime > 0) timer = setInterval(() => host.devnet.closeBlock(), blockTime);
   };
-  host.onReplaced = armBlockTimer;
   armBlockTimer();
+  const webSocket = new WebSocketApi(host, metrics, () => schedulePreconfirm(), options.webSocket);
+  host.onReplaced = () => {
+    armBlockTimer();
+    webSocket.listen();
+  };
 
   const server: Server = createServer(async (req, res) => {
     try {
@@ -166,6 +181,14 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
   });
   // Clients (and benchmarks) may pause between requests; close() ends idle sockets itself.
   server.keepAliveTimeout = 60_000;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined); // a client gone mid-handshake is not our failure
+    if (new URL(req.url ?? '/', 'http://devnet').pathname === '/ws') {
+      webSocket.handleUpgrade(req, socket, head);
+      return;
+    }
+    socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+  });
 
   const bindHost = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -182,6 +205,8 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
   return {
     url,
     rpcUrl: `${url}/rpc`,
+    wsUrl: `ws://${urlHost}:${port}/ws`,
+    webSocket,
     port,
     host: bindHost,
     // Getters: devnet_load and devnet_restart swap the devnet being served.
@@ -200,10 +225,11 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
       if (timer) clearInterval(timer);
       timer = undefined;
       clearPreconfirmTimer();
-      return new Promise<void>((resolve, reject) => {
+      const closed = new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
+      return webSocket.close().then(() => closed);
     },
   };
 }

@@ -283,12 +283,13 @@ export class Gateway {
   }
 
   /**
-   * Charges one notification of a `kind` subscription, durably, before it is written. Throws
-   * (nothing charged) the daily limit's -33000 "subscriptions stopped", the per-second -33200,
-   * or the ledger's error.
+   * Charges one notification of a `kind` subscription (EVM) or notification method (Starknet),
+   * durably, before it is written. Throws (nothing charged) the daily limit's -33000
+   * "subscriptions stopped", the per-second -33200, or the ledger's error. A free kind (a
+   * Starknet reorg notice) is not debited.
    */
   async chargeNotification(key: KeyRecord, kind: SubscriptionKind): Promise<Charge> {
-    const method = 'eth_subscription';
+    const method = kind.startsWith('starknet_') ? kind : 'eth_subscription';
     const cost = NOTIFICATION_COSTS[kind];
     const at = await this.debit(key, method, cost, errors.balanceExhausted);
     try {
@@ -310,6 +311,7 @@ export class Gateway {
     daily: (limit: number) => RpcError,
   ): Promise<number> {
     const at = this.now();
+    if (cost === 0) return { method, cost, at };
     let outcome;
     try {
       outcome = await this.ledger.debit(key, method, cost, at);
@@ -323,6 +325,11 @@ export class Gateway {
     this.metrics.charged(method, cost);
     this.creditsLeft.spend(key.hash, cost, at);
     return at;
+  }
+
+  /** Refuses a key with no credit left today (a WebSocket upgrade): 402, nothing charged. */
+  async assertCreditLeft(key: KeyRecord): Promise<void> {
+    if ((await this.usageReport(key)).left <= 0) throw errors.dailyLimit(key.dailyCredits);
   }
 
   /**

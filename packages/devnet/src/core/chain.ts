@@ -97,6 +97,27 @@ export class Chain {
     return this.blocks[this.blocks.length - 1];
   }
 
+  /**
+   * Removes the closed blocks from `from` on, with the pre-confirmed block: their transactions
+   * are gone and the state is that of block `from - 1`, whose child is the new pre-confirmed
+   * block. Returns the removed closed blocks, oldest first.
+   */
+  truncate(from: number): Block[] {
+    const removed = this.blocks.splice(from);
+    for (const block of [...removed, this.pending]) {
+      if (block.hash !== undefined) this.blockNumbersByHash.delete(block.hash);
+      for (const record of block.transactions) this.transactions.delete(record.hash);
+    }
+    this.state.truncate(from);
+    const parent = this.latestBlock();
+    this.pending = openBlock(
+      from,
+      parent.hash ?? 0n,
+      Math.max(this.pending.timestamp, parent.timestamp),
+    );
+    return removed;
+  }
+
   /** A closed block by id, or the pre-confirmed block; throws 24 when there is none. */
   block(id: BlockId): Block {
     if (id === 'pre_confirmed') return this.pending;

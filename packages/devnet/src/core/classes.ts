@@ -122,6 +122,13 @@ export class ClassStore implements ClassLookup {
     this.classes.delete(classHash);
   }
 
+  /** Forgets the classes declared at `block` and after (devnet_abortBlocks). */
+  removeDeclaredFrom(block: number): void {
+    for (const [hash, record] of this.classes) {
+      if (!record.native && record.declaredAtBlock >= block) this.classes.delete(hash);
+    }
+  }
+
   get(classHash: Felt, atBlock: number): ClassRecord | undefined {
     const record = this.classes.get(classHash);
     return record && record.declaredAtBlock <= atBlock ? record : undefined;

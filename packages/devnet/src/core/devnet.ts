@@ -4,7 +4,8 @@ import { BlockId, Chain } from './chain';
 import { ClassStore } from './classes';
 import { Clock } from './clock';
 import { ActionLog, checkDump, DevnetDump, replay } from './dump';
-import { rpcErrors } from './errors';
+import { rpcErrors, StarknetRpcError } from './errors';
+import { ChainEvents } from './events';
 import { assertMintAmount, mintTransaction, tokenOf, Unit } from './faucet';
 import { Felt } from './felt';
 import {
@@ -26,6 +27,7 @@ import { Transaction } from './transactions';
 
 export type { BlockId } from './chain';
 export type { DevnetDump } from './dump';
+export type { ChainEvent, ChainListener } from './events';
 export type { Unit } from './faucet';
 export type { DevnetOptions } from './genesis';
 export type { MessageToL2 } from './messaging';
@@ -54,6 +56,8 @@ export class Devnet {
   private readonly log = new ActionLog();
   /** L1 transaction hash -> the L1 handler transactions its messages became, in order. */
   private readonly messagesByL1Hash = new Map<Felt, Felt[]>();
+  /** Blocks, transactions and reorgs as they happen (the WebSocket API listens). */
+  readonly events = new ChainEvents();
 
   constructor(options: DevnetOptions = {}, genesisTimestamp?: number) {
     this.config = resolveConfig(options);
@@ -131,7 +135,27 @@ export class Devnet {
     this.executeQueued();
     const block = this.chain.seal(timestamp, Math.max(this.clock.now(), timestamp));
     if (record) this.log.block(timestamp);
+    this.events.emit({ kind: 'accepted', block });
     return block;
+  }
+
+  /**
+   * devnet_abortBlocks, as starknet-devnet does it: the blocks from `startingId` to the latest
+   * are removed with their transactions (gone, not back in a pool), their state and declared
+   * classes; `pre_confirmed` first closes the pre-confirmed block. What is still pre-confirmed
+   * or queued is dropped too (it ran on the aborted state). Returns the aborted blocks, latest
+   * first. Genesis cannot be aborted.
+   */
+  abortBlocks(startingId: BlockId): Block[] {
+    const id = startingId === 'pre_confirmed' ? (this.closeBlock(), 'latest') : startingId;
+    const start = this.chain.block(id);
+    if (start.number === 0) throw new StarknetRpcError(-32600, "Genesis block can't be aborted");
+    this.mempool.clear();
+    const aborted = this.chain.truncate(start.number);
+    this.classes.removeDeclaredFrom(start.number);
+    this.log.truncateToBlocks(start.number);
+    this.events.emit({ kind: 'reorg', aborted });
+    return [...aborted].reverse();
   }
 
   latestBlock(): Block {
@@ -242,7 +266,9 @@ export class Devnet {
    */
   submitTransaction(tx: Transaction): { hash: Felt; queued: boolean } {
     if (this.blockPerTransaction) return { hash: this.addTransaction(tx).hash, queued: false };
-    return { hash: this.mempool.admit(tx), queued: true };
+    const hash = this.mempool.admit(tx);
+    this.events.emit({ kind: 'received', hash, tx });
+    return { hash, queued: true };
   }
 
   /**
@@ -265,6 +291,7 @@ export class Devnet {
   private execute(tx: Transaction): TransactionRecord {
     const record = this.builder.include(tx);
     this.log.transaction(tx);
+    this.events.emit({ kind: 'preconfirmed', record });
     if (this.blockPerTransaction) this.closeBlock();
     return record;
   }

@@ -101,6 +101,20 @@ export class ActionLog {
   }
 
   /**
+   * Keeps the actions that made blocks 1 to `blocks - 1` (genesis is not logged): after
+   * devnet_abortBlocks, a dump is the chain that never had the aborted blocks.
+   */
+  truncateToBlocks(blocks: number): void {
+    let closed = 0;
+    let keep = 0;
+    while (keep < this.actions.length && closed < blocks - 1) {
+      if (this.actions[keep].kind === 'block') closed += 1;
+      keep += 1;
+    }
+    this.actions.length = keep;
+  }
+
+  /**
    * The dump of a chain made from `config` at `genesisTimestamp`. Transactions still waiting
    * (RECEIVED) come last, as the pre-confirmed block's next ones: a load replays them, so they
    * are PRE_CONFIRMED in the loaded chain.

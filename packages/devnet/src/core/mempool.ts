@@ -69,6 +69,13 @@ export class Mempool {
     return hash;
   }
 
+  /** Drops every waiting transaction (devnet_abortBlocks: the state they were admitted on is gone). */
+  clear(): void {
+    this.queue.length = 0;
+    this.byHash.clear();
+    this.state = undefined;
+  }
+
   /**
    * Empties the queue through `execute`, in submission order. One that the chain now refuses (it
    * cannot happen with the checks at submission unless queued transactions conflict) is dropped,

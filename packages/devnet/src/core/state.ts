@@ -44,6 +44,14 @@ class Versioned {
     }
   }
 
+  /** Forgets the writes made at `block` and after (devnet_abortBlocks). */
+  truncate(block: number): void {
+    while (this.blocks.length > 0 && this.blocks[this.blocks.length - 1] >= block) {
+      this.blocks.pop();
+      this.values.pop();
+    }
+  }
+
   read(block: number): Felt {
     let hi = this.blocks.length - 1;
     if (hi < 0) return 0n;
@@ -91,6 +99,15 @@ export class VersionedState {
         if (!slot) storage.set(key, (slot = new Versioned()));
         slot.write(block, value);
       }
+    }
+  }
+
+  /** Forgets every write made at `block` and after: the state is that of block - 1 again. */
+  truncate(block: number): void {
+    for (const record of this.contracts.values()) {
+      record.classHash.truncate(block);
+      record.nonce.truncate(block);
+      for (const slot of record.storage.values()) slot.truncate(block);
     }
   }
 

@@ -6,7 +6,7 @@ import { InvalidParamError } from '../core/transactions';
 import { parseBlockId } from './params';
 
 const MAX_CHUNK_SIZE = 1000;
-const MAX_KEYS = 100;
+export const MAX_KEYS = 100;
 
 interface EventFilter {
   fromBlock: number;
@@ -82,7 +82,7 @@ function parseFilter(devnet: Devnet, raw: unknown, addressList: boolean): EventF
   };
 }
 
-function keysMatch(eventKeys: Felt[], filter: Felt[][]): boolean {
+export function keysMatch(eventKeys: Felt[], filter: Felt[][]): boolean {
   for (let i = 0; i < filter.length; i += 1) {
     if (filter[i].length === 0) continue;
     if (i >= eventKeys.length || !filter[i].includes(eventKeys[i])) return false;

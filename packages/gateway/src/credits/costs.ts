@@ -72,14 +72,30 @@ export const STARKNET_COSTS = {
   starknet_getCompiledCasm: 80,
   starknet_traceTransaction: 80,
   starknet_traceBlockTransactions: 80,
+  // WebSocket only (the spec's WebSocket API), priced as eth_subscribe / eth_unsubscribe
+  starknet_subscribeNewHeads: 5,
+  starknet_subscribeEvents: 5,
+  starknet_subscribeTransactionStatus: 5,
+  starknet_subscribeNewTransactionReceipts: 5,
+  starknet_subscribeNewTransactions: 5,
+  starknet_unsubscribe: 5,
 } as const;
 
 export type StarknetMethodName = keyof typeof STARKNET_COSTS;
 
-/** Each notification a subscription delivers is charged too. */
+/**
+ * Each notification a subscription delivers is charged too: EVM by subscription kind, Starknet
+ * by notification method. A reorg notice is free: it is the chain's correction, not data asked.
+ */
 export const NOTIFICATION_COSTS = {
   newHeads: 50,
   logs: 50,
+  starknet_subscriptionNewHeads: 50,
+  starknet_subscriptionEvents: 50,
+  starknet_subscriptionTransactionStatus: 50,
+  starknet_subscriptionNewTransactionReceipts: 50,
+  starknet_subscriptionNewTransaction: 50,
+  starknet_subscriptionReorg: 0,
 } as const;
 
 export type SubscriptionKind = keyof typeof NOTIFICATION_COSTS;

@@ -36,8 +36,24 @@ const index: Check = (v) =>
 
 const read = (params: Param[]) => ({ params, retryable: true });
 const write = (params: Param[]) => ({ params, retryable: false });
+// The WebSocket API's calls: served by the connection's own upstream socket (server/ws/).
+const ws = (params: Param[]) => ({ params, retryable: false, wsOnly: true });
+const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
+const feltOrList: Check = (v) => (Array.isArray(v) ? array(v) : felt(v));
 
-export const STARKNET_TABLE: Record<StarknetMethodName, { params: Param[]; retryable: boolean }> = {
+/** The subscribe methods of the spec's WebSocket API. */
+export const STARKNET_SUBSCRIBE = new Set([
+  'starknet_subscribeNewHeads',
+  'starknet_subscribeEvents',
+  'starknet_subscribeTransactionStatus',
+  'starknet_subscribeNewTransactionReceipts',
+  'starknet_subscribeNewTransactions',
+]);
+
+export const STARKNET_TABLE: Record<
+  StarknetMethodName,
+  { params: Param[]; retryable: boolean; wsOnly?: boolean }
+> = {
   starknet_specVersion: read([]),
   starknet_chainId: read([]),
   starknet_syncing: read([]),
@@ -96,4 +112,23 @@ export const STARKNET_TABLE: Record<StarknetMethodName, { params: Param[]; retry
   starknet_addInvokeTransaction: write([req('invoke_transaction', object)]),
   starknet_addDeclareTransaction: write([req('declare_transaction', object)]),
   starknet_addDeployAccountTransaction: write([req('deploy_account_transaction', object)]),
+  // The node checks the rest (its errors 24, 34, 66, 67, 68 are relayed).
+  starknet_subscribeNewHeads: ws([opt('block_id', blockId)]),
+  starknet_subscribeEvents: ws([
+    opt('from_address', feltOrList),
+    opt('keys', array),
+    opt('block_id', blockId),
+    opt('finality_status', string),
+  ]),
+  starknet_subscribeTransactionStatus: ws([req('transaction_hash', felt)]),
+  starknet_subscribeNewTransactionReceipts: ws([
+    opt('finality_status', array),
+    opt('sender_address', array),
+  ]),
+  starknet_subscribeNewTransactions: ws([
+    opt('finality_status', array),
+    opt('sender_address', array),
+    opt('tags', array),
+  ]),
+  starknet_unsubscribe: ws([req('subscription_id', string)]),
 };

@@ -52,3 +52,11 @@ it('reads call, events and the EVM targets; other methods target nothing', () =>
   expect(contractTargets('eth_getBalance', [A, 'latest'])).toBeUndefined();
   expect(contractTargets('starknet_getNonce', ['latest', A])).toBeUndefined();
 });
+
+it('reads the from_address of a Starknet events subscription, by name or position', () => {
+  expect(contractTargets('starknet_subscribeEvents', { from_address: A })).toEqual([A]);
+  expect(contractTargets('starknet_subscribeEvents', [[A, B]])).toEqual([A, B]);
+  // No address: every contract's events, which a contract allowlist does not cover.
+  expect(contractTargets('starknet_subscribeEvents', { keys: [[A]] })).toBeNull();
+  expect(contractTargets('starknet_subscribeNewHeads', {})).toBeUndefined();
+});

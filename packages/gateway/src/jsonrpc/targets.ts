@@ -74,6 +74,9 @@ export function contractTargets(method: string, params: unknown): Targets {
       const filter = named(method, params).filter;
       return isObject(filter) ? addresses(filter.address) : null;
     }
+    // A subscription to events follows its from_address (one, or a list as starknet.js sends).
+    case 'starknet_subscribeEvents':
+      return addresses(named(method, params).from_address);
     case 'starknet_estimateFee':
       return transactionsTargets(named(method, params).request);
     case 'starknet_simulateTransactions':

@@ -2,14 +2,29 @@
  * A WebSocket to an upstream node that comes back after a drop. Requests wait for the socket;
  * after every reconnect `onReconnect` runs once (the socket's `generation` tells which socket a
  * subscription was made on), so subscriptions can be made again upstream. One reconnect loop at a
- * time, and close() also ends a socket that is still opening: nothing outlives its owner.
+ * time, and close() also ends a socket that is still opening: nothing outlives its owner. With
+ * `onDrop` (Starknet chains) a drop is not repaired: the owner is told and the socket is closed.
+ * Notifications of both protocols are recognised: `eth_subscription` {subscription, result}
+ * and the Starknet `starknet_subscription*` methods {subscription_id, result}.
  */
 import WebSocket from 'ws';
+
+/** A JSON-RPC error the upstream answered (the node refused the call). */
+export class UpstreamCallError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  onResult?: (result: unknown) => void;
 }
 
 export class UpstreamSocket {
@@ -26,9 +41,14 @@ export class UpstreamSocket {
 
   constructor(
     private readonly url: string,
-    private readonly onNotification: (subscription: string, result: unknown) => void,
+    private readonly onNotification: (
+      subscription: string,
+      result: unknown,
+      method: string,
+    ) => void,
     private readonly onReconnect: () => Promise<void>,
     private readonly timeoutMs = 5000,
+    private readonly onDrop?: () => void,
   ) {}
 
   private open(): Promise<WebSocket> {
@@ -69,25 +89,31 @@ export class UpstreamSocket {
     let message: {
       id?: number;
       result?: unknown;
-      error?: { message: string };
+      error?: { code: number; message: string; data?: unknown };
       method?: string;
-      params?: { subscription: string; result: unknown };
+      params?: { subscription?: string; subscription_id?: string; result: unknown };
     };
     try {
       message = JSON.parse(text);
     } catch {
       return;
     }
-    if (message.method === 'eth_subscription' && message.params) {
-      this.onNotification(message.params.subscription, message.params.result);
+    if (message.method && message.params) {
+      const id = message.params.subscription ?? message.params.subscription_id;
+      if (id !== undefined) this.onNotification(String(id), message.params.result, message.method);
       return;
     }
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id!);
     clearTimeout(pending.timer);
-    if (message.error) pending.reject(new Error(message.error.message));
-    else pending.resolve(message.result);
+    if (message.error) {
+      const { code, message: text, data } = message.error;
+      pending.reject(new UpstreamCallError(code, text, data));
+    } else {
+      pending.onResult?.(message.result);
+      pending.resolve(message.result);
+    }
   }
 
   /** The upstream went away: fail what is in flight, then reconnect and re-subscribe. */
@@ -96,9 +122,15 @@ export class UpstreamSocket {
     if (this.ws === ws) {
       this.ws = undefined;
       this.failPending();
+      if (this.onDrop && !this.closed) {
+        this.close();
+        this.onDrop();
+        return;
+      }
     }
-    // A socket that failed to open also closes: either way one reconnect is scheduled.
-    if (!this.closed && !this.ws) this.scheduleReconnect();
+    // A socket that failed to open also closes: either way one reconnect is scheduled (with
+    // onDrop, none: the next request opens a socket again).
+    if (!this.closed && !this.ws && !this.onDrop) this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
@@ -113,7 +145,15 @@ export class UpstreamSocket {
     this.reconnectTimer.unref();
   }
 
-  async request(method: string, params: unknown[]): Promise<unknown> {
+  /**
+   * A call on the socket. `onResult` runs as the answer is read, before any later message is:
+   * a subscription's id is known before its first notifications, sent right after it, arrive.
+   */
+  async request(
+    method: string,
+    params: unknown,
+    onResult?: (result: unknown) => void,
+  ): Promise<unknown> {
     const ws = await this.open();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -121,7 +161,7 @@ export class UpstreamSocket {
         this.pending.delete(id);
         reject(new Error('upstream websocket timeout'));
       }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, onResult });
       ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   }

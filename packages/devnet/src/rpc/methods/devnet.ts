@@ -99,6 +99,15 @@ const timeMethods: MethodTable = {
     params: [],
     handler: (h) => ({ block_hash: toHex(h.devnet.closeBlock().hash ?? 0n) }),
   },
+  // starknet-devnet's shape: {starting_block_id} -> {aborted: [block hashes, latest first]}.
+  devnet_abortBlocks: {
+    params: ['starting_block_id'],
+    handler: (h, p) => ({
+      aborted: h.devnet
+        .abortBlocks(blockIdParam(p, 'starting_block_id'))
+        .map((block) => toHex(block.hash ?? 0n)),
+    }),
+  },
 };
 
 /** The whole chain: dump to a file, load, restart, configuration. The file I/O lives here. */

@@ -40,6 +40,10 @@ export class Connection {
       reading: () => this.ws.readyState === WebSocket.OPEN && this.ws.bufferedAmount <= this.limit,
       keyStillValid: () => this.keyStillValid(),
       closed: () => this.closed,
+      end: (code, reason) => {
+        this.shutDown();
+        this.ws.close(code, reason);
+      },
     });
     ws.on('message', (data, isBinary) => {
       if (this.closed) return; // a dropped client's last messages are read, not answered
@@ -90,7 +94,12 @@ export class Connection {
       const rpcError = ledgerError(error);
       return this.deliver({ status: rpcError.httpStatus, text: errorResponse(id, rpcError) });
     }
-    this.deliver(await this.gateway.handleBody(this.ctx, text, this.subscriptions.local));
+    const message = this.subscriptions.message();
+    try {
+      this.deliver(await this.gateway.handleBody(this.ctx, text, message.local));
+    } finally {
+      message.written();
+    }
   }
 
   /** Writes an answer; its charges are given back if it never reaches an open socket. */

@@ -42,6 +42,11 @@ export function attachWebSocket(
     // The key's controls are judged here for the upgrade, and again for each message.
     gateway
       .authenticate(match[2] || undefined, requestHeaders(request))
+      // A key with no credit left is refused here too: a socket it could not pay for.
+      .then(async (granted) => {
+        await gateway.assertCreditLeft(granted.key);
+        return granted;
+      })
       .then(
         (granted) =>
           wss.handleUpgrade(request, socket, head, (ws) => {
