@@ -92,6 +92,20 @@ describe('l1_accepted and devnet_acceptOnL1', () => {
     expect(bad.error?.code).toBe(-32602);
   });
 
+  test('devnet_abortBlocks refuses a block accepted on L1 and leaves the chain as it was', async () => {
+    const tagged = await t.provider.getBlock('l1_accepted');
+    const latest = await t.provider.getBlock('latest');
+    const reply = await rpc(t.devnet.rpcUrl, 'devnet_abortBlocks', {
+      starting_block_id: { block_number: tagged.block_number },
+    });
+    expect(reply.error).toEqual({
+      code: -1,
+      message: 'Block abortion failed: cannot abort a block accepted on L1',
+    });
+    expect((await t.provider.getBlock('latest')).block_hash).toBe(latest.block_hash);
+    expect((await t.provider.getBlock('l1_accepted')).block_hash).toBe(tagged.block_hash);
+  });
+
   test('a dump keeps what was accepted on L1', async () => {
     const tagged = await t.provider.getBlock('l1_accepted');
     const dump = (await rpc(t.devnet.rpcUrl, 'devnet_dump', {})).result;

@@ -291,6 +291,7 @@ export class Gateway {
   async chargeNotification(key: KeyRecord, kind: SubscriptionKind): Promise<Charge> {
     const method = kind.startsWith('starknet_') ? kind : 'eth_subscription';
     const cost = NOTIFICATION_COSTS[kind];
+    if (cost === 0) return { method, cost, at: this.now() }; // a free kind is not debited
     const at = await this.debit(key, method, cost, errors.balanceExhausted);
     try {
       await this.ledger.durable()(); // right after the debit
@@ -311,7 +312,6 @@ export class Gateway {
     daily: (limit: number) => RpcError,
   ): Promise<number> {
     const at = this.now();
-    if (cost === 0) return { method, cost, at };
     let outcome;
     try {
       outcome = await this.ledger.debit(key, method, cost, at);

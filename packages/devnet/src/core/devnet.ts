@@ -4,7 +4,7 @@ import { BlockId, Chain } from './chain';
 import { ClassStore } from './classes';
 import { Clock } from './clock';
 import { ActionLog, checkDump, DevnetDump, replay } from './dump';
-import { rpcErrors, StarknetRpcError } from './errors';
+import { rpcErrors, StarknetRpcError, UnsupportedActionError } from './errors';
 import { ChainEvents } from './events';
 import { assertMintAmount, mintTransaction, tokenOf, Unit } from './faucet';
 import { Felt } from './felt';
@@ -150,6 +150,13 @@ export class Devnet {
     const id = startingId === 'pre_confirmed' ? (this.closeBlock(), 'latest') : startingId;
     const start = this.chain.block(id);
     if (start.number === 0) throw new StarknetRpcError(-32600, "Genesis block can't be aborted");
+    // As starknet-devnet: what L1 has accepted stays; only blocks still on L2 can be aborted.
+    const onL1 = this.chain.l1AcceptedNumber;
+    if (onL1 !== undefined && start.number <= onL1) {
+      throw new UnsupportedActionError(
+        'Block abortion failed: cannot abort a block accepted on L1',
+      );
+    }
     this.mempool.clear();
     const aborted = this.chain.truncate(start.number);
     this.classes.removeDeclaredFrom(start.number);

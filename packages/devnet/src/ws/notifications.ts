@@ -8,10 +8,17 @@ import type { Block, TransactionRecord } from '../core/blocks';
 import type { ChainEvent, Devnet } from '../core/devnet';
 import type { EmittedEvent } from '../core/execution';
 import { Felt, toHex } from '../core/felt';
+import { type L1HandlerTransaction, l1HandlerToJson } from '../core/messaging';
 import { Transaction, transactionToJson } from '../core/transactions';
 import { keysMatch } from '../rpc/events';
 import { blockHeader, receiptJson, statusJson, transactionJson } from '../rpc/serialize';
 import type { FinalityStatus, Subscription } from './subscriptions';
+
+type ChainTransaction = Transaction | L1HandlerTransaction;
+
+function chainTransactionJson(tx: ChainTransaction): Record<string, unknown> {
+  return tx.type === 'L1_HANDLER' ? l1HandlerToJson(tx) : transactionToJson(tx);
+}
 
 export interface Note {
   method: string;
@@ -26,11 +33,11 @@ function once(make: () => unknown): () => string {
 }
 
 /** A closed block's header as BLOCK_HEADER (no `status`: that belongs to the block reads). */
-export function headerNote(block: Block): Note {
+export function headerNote(devnet: Devnet, block: Block): Note {
   return {
     method: 'starknet_subscriptionNewHeads',
     result: once(() => {
-      const header = blockHeader(block);
+      const header = blockHeader(devnet, block);
       delete header.status;
       return header;
     }),
@@ -38,14 +45,15 @@ export function headerNote(block: Block): Note {
   };
 }
 
-function senderPasses(senders: Set<Felt> | undefined, tx: Transaction): boolean {
-  return !senders || senders.has(tx.senderAddress);
+/** An L1 handler transaction has no sender: a sender filter never passes it. */
+function senderPasses(senders: Set<Felt> | undefined, tx: ChainTransaction): boolean {
+  return !senders || ('senderAddress' in tx && senders.has(tx.senderAddress));
 }
 
 function transactionNotes(
   devnet: Devnet,
   hash: Felt,
-  tx: Transaction,
+  tx: ChainTransaction,
   status: FinalityStatus,
   record?: TransactionRecord,
 ): Note[] {
@@ -55,7 +63,7 @@ function transactionNotes(
       result: once(() => ({
         ...(record
           ? transactionJson(record)
-          : { transaction_hash: toHex(hash), ...transactionToJson(tx) }),
+          : { transaction_hash: toHex(hash), ...chainTransactionJson(tx) }),
         finality_status: status,
       })),
       matches: (s) =>
@@ -135,7 +143,7 @@ export function notesFor(devnet: Devnet, event: ChainEvent): Note[] {
     }
     case 'accepted': {
       const { block } = event;
-      const notes = [headerNote(block)];
+      const notes = [headerNote(devnet, block)];
       for (const record of block.transactions)
         notes.push(...transactionNotes(devnet, record.hash, record.tx, 'ACCEPTED_ON_L2', record));
       for (const record of block.transactions) notes.push(...eventNotes(block, record, true));
@@ -163,7 +171,8 @@ export function notesFor(devnet: Devnet, event: ChainEvent): Note[] {
 export function catchUp(devnet: Devnet, s: Subscription): Note[] {
   const notes: Note[] = [];
   if (s.kind === 'newHeads' && s.from !== undefined) {
-    for (let n = s.from; n < devnet.blocks.length; n += 1) notes.push(headerNote(devnet.blocks[n]));
+    for (let n = s.from; n < devnet.blocks.length; n += 1)
+      notes.push(headerNote(devnet, devnet.blocks[n]));
   } else if (s.kind === 'events') {
     const last = s.preConfirmed ? devnet.pending.number : devnet.latestBlock().number;
     for (let n = s.from; n <= last; n += 1) {
