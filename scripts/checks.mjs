@@ -22,6 +22,8 @@
  */
 // eslint-disable-next-line no-restricted-imports
 import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -90,8 +92,43 @@ function killAll() {
   }
 }
 
+/**
+ * Under `npm run test:profile` (L2_TEST_PROFILE set), `command` run through GNU time, and a
+ * function that records the wall and CPU seconds it took (events.jsonl, as the testkit does).
+ */
+function profiledCommand(command, kind, name) {
+  const dir = process.env.L2_TEST_PROFILE;
+  if (!dir || !existsSync('/usr/bin/time')) return { command, record: () => undefined };
+  const timings = path.join(os.tmpdir(), `checks-time-${process.pid}-${Math.random()}`);
+  return {
+    command: ['/usr/bin/time', '-q', '-f', '%e %U %S', '-o', timings, ...command],
+    record: () => {
+      try {
+        const [wall, user, system] = readFileSync(timings, 'utf8')
+          .trim()
+          .split('\n')
+          .pop()
+          .split(' ');
+        rmSync(timings, { force: true });
+        const event = { kind, name, wall: Number(wall), cpu: Number(user) + Number(system) };
+        appendFileSync(path.join(dir, 'events.jsonl'), `${JSON.stringify(event)}\n`);
+      } catch {
+        // no timing written (the command could not start): nothing to record
+      }
+    },
+  };
+}
+
 /** Runs one command in its own process group; resolves with its exit code and output. */
-function runOne([command, ...args]) {
+function runOne(command, kind, name) {
+  const profiled = profiledCommand(command, kind, name);
+  return runProcess(profiled.command).then((result) => {
+    profiled.record();
+    return result;
+  });
+}
+
+function runProcess([command, ...args]) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: ROOT,
@@ -134,7 +171,7 @@ export async function runSteps(steps) {
   const start = async (step) => {
     const begun = Date.now();
     for (const command of step.run) {
-      const { code, output, signal } = await runOne(command);
+      const { code, output, signal } = await runOne(command, step.group, step.name);
       if (code !== 0) {
         finish(
           step,

@@ -13,6 +13,7 @@
  */
 // eslint-disable-next-line no-restricted-imports
 import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +23,28 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const log = (line) => console.log(`[npm test] ${line}`);
 
+/** CPU seconds of this process and its waited-for children (npm run test:profile's phases). */
+function cpuSoFar() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return (fields[11] + fields[12] + fields[13] + fields[14]) / 100;
+}
+let phaseCpu = 0;
+/** Under npm run test:profile, records a phase's wall and CPU seconds. */
+function recordPhase(name, began) {
+  if (!process.env.L2_TEST_PROFILE || process.platform !== 'linux') return;
+  const cpu = cpuSoFar();
+  const event = { kind: 'phase', name, wall: (Date.now() - began) / 1000, cpu: cpu - phaseCpu };
+  phaseCpu = cpu;
+  appendFileSync(
+    path.join(process.env.L2_TEST_PROFILE, 'events.jsonl'),
+    `${JSON.stringify(event)}\n`,
+  );
+}
+
 let phase = Date.now();
 const prereqs = spawnSync(process.execPath, [path.join(ROOT, 'scripts/prereqs.mjs')], {
   cwd: ROOT,
@@ -29,10 +52,12 @@ const prereqs = spawnSync(process.execPath, [path.join(ROOT, 'scripts/prereqs.mj
 });
 if (prereqs.status !== 0) process.exit(prereqs.status ?? 1);
 log(`prerequisites: ${seconds(Date.now() - phase)}`);
+recordPhase('prerequisites', phase);
 
 phase = Date.now();
 const buildsFailed = await runSteps(STEPS.filter((step) => step.group === 'build'));
 log(`builds: ${seconds(Date.now() - phase)}`);
+recordPhase('builds', phase);
 if (buildsFailed.length > 0) process.exit(1);
 
 phase = Date.now();
@@ -54,6 +79,7 @@ const lintDone = runSteps(STEPS.filter((step) => step.group === 'lint')).then((f
 });
 const [jestCode, lintFailed] = await Promise.all([jestDone, lintDone]);
 log(`jest and lint: ${seconds(Date.now() - phase)}`);
+recordPhase('jest and lint (side by side)', phase);
 if (lintFailed.length > 0) {
   log(`failed: ${lintFailed.join(', ')} (output above)`);
   process.exit(1);

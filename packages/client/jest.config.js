@@ -2,6 +2,7 @@
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
 const {
   jsTransform,
+  tsTransform,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -9,13 +10,12 @@ const {
 
 module.exports = {
   displayName: 'client',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    '^.+\\.tsx?$': tsTransform({ tsconfig: '<rootDir>/tsconfig.json' }),
     '^.+\\.js$': jsTransform,
   },
   // The e2e test loads the testkit's and the devnet's sources: no prior build needed.

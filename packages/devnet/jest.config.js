@@ -1,8 +1,8 @@
-const { nodeEnvironment, sharedSetup } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransform } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'devnet',
-  preset: 'ts-jest',
+  transform: { '^.+\\.tsx?$': tsTransform() },
   testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   setupFilesAfterEnv: [sharedSetup],

@@ -3,6 +3,7 @@
 // 127.0.0.1 (see README.md).
 const {
   jsTransform,
+  tsTransform,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -10,12 +11,11 @@ const {
 
 module.exports = {
   displayName: 'site',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    '^.+\\.tsx?$': tsTransform({ tsconfig: '<rootDir>/tsconfig.json' }),
     '^.+\\.js$': jsTransform,
   },
   // Tests load the client's and the devnet's source: no prior build needed, and no race with a
