@@ -1,5 +1,6 @@
 // What the packages' jest projects (packages/*/jest.config.js) share. Every transform only
-// transpiles: `tsc -b` (npm test's type-check) type-checks the tests and the sources.
+// transpiles, with swc (@swc/jest), module by module as tsconfig.base.json's isolatedModules
+// promises works: `tsc -b` (npm test's type-check) type-checks the tests and the sources.
 const path = require('node:path');
 
 /** ES-module-only dependencies that jest must compile: @scure and @noble (the devnet, the snaps). */
@@ -14,29 +15,38 @@ function transform(transformer, options = {}) {
   return [path.join(__dirname, 'jest.transform.profiled.js'), { transformer, options }];
 }
 
-/** TypeScript with a package's tsconfig (ts-jest's default: the nearest tsconfig.json). */
-const tsTransform = (options = {}) => transform('ts-jest', options);
+/**
+ * swc compiling as tsconfig.base.json says: ES2022 with its class fields (useDefineForClassFields,
+ * TypeScript's default for that target), CommonJS with esModuleInterop's helpers (swc's default
+ * interop), and JSX (react-jsx) from `jsxImportSource`.
+ */
+function swcTransform(parser, jsxImportSource) {
+  return transform('@swc/jest', {
+    jsc: {
+      parser,
+      target: 'es2022',
+      transform: {
+        useDefineForClassFields: true,
+        ...(jsxImportSource
+          ? { react: { runtime: 'automatic', importSource: jsxImportSource } }
+          : {}),
+      },
+    },
+    module: { type: 'commonjs' },
+  });
+}
 
-/** Plain JavaScript (those packages) through ts-jest. */
-const jsTransform = transform('ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } });
+/** TypeScript: .ts, and .tsx with JSX from `jsxImportSource` (React unless said otherwise). */
+const tsTransforms = (jsxImportSource = 'react') => ({
+  '^.+\\.ts$': swcTransform({ syntax: 'typescript' }),
+  '^.+\\.tsx$': swcTransform({ syntax: 'typescript', tsx: true }, jsxImportSource),
+});
+
+/** Plain JavaScript: the ES-module-only packages above, and a package's own .js files. */
+const jsTransform = swcTransform({ syntax: 'ecmascript' });
 
 /** The snaps' TypeScript, JSX (for @metamask/snaps-sdk) and JavaScript. */
-const snapTransform = {
-  '^.+\\.(t|j)sx?$': transform('ts-jest', {
-    tsconfig: {
-      allowJs: true,
-      jsx: 'react-jsx',
-      jsxImportSource: '@metamask/snaps-sdk',
-      esModuleInterop: true,
-      module: 'commonjs',
-      target: 'ES2022',
-      strict: true,
-      types: ['node', 'jest'],
-      isolatedModules: true,
-    },
-    diagnostics: false,
-  }),
-};
+const snapTransform = { ...tsTransforms('@metamask/snaps-sdk'), '^.+\\.js$': jsTransform };
 
 /** The shared setup file (the test timeout), from a package folder. */
 const sharedSetup = '<rootDir>/../../jest.setup.js';
@@ -128,7 +138,7 @@ function profiledEnvironment(Environment) {
 module.exports = {
   profiledEnvironment,
   transformIgnorePatterns,
-  tsTransform,
+  tsTransforms,
   jsTransform,
   snapTransform,
   sharedSetup,

@@ -2,7 +2,7 @@
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
 const {
   jsTransform,
-  tsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -15,7 +15,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],
   transform: {
-    '^.+\\.tsx?$': tsTransform({ tsconfig: '<rootDir>/tsconfig.json' }),
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   // The e2e test loads the testkit's and the devnet's sources: no prior build needed.

@@ -1,8 +1,8 @@
-const { nodeEnvironment, sharedSetup, tsTransform } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'devnet',
-  transform: { '^.+\\.tsx?$': tsTransform() },
+  transform: tsTransforms(),
   testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   setupFilesAfterEnv: [sharedSetup],

@@ -1,6 +1,6 @@
 const {
   jsTransform,
-  tsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -11,7 +11,7 @@ module.exports = {
   testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   // @scure/starknet (ES modules only) cross-checks the hashes and signatures.
-  transform: { '^.+\\.tsx?$': tsTransform(), '^.+\\.js$': jsTransform },
+  transform: { ...tsTransforms(), '^.+\\.js$': jsTransform },
   transformIgnorePatterns,
   // The devnet runs from its source, as in the gateway's and the snap's tests.
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },

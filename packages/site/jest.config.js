@@ -3,7 +3,7 @@
 // 127.0.0.1 (see README.md).
 const {
   jsTransform,
-  tsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -15,7 +15,7 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.tsx?$': tsTransform({ tsconfig: '<rootDir>/tsconfig.json' }),
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   // Tests load the client's and the devnet's source: no prior build needed, and no race with a

@@ -2,7 +2,7 @@
 // define them, and the prerequisite check of `npm test` names what is missing.
 const {
   jsTransform,
-  tsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -14,7 +14,7 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.tsx?$': tsTransform({ tsconfig: '<rootDir>/test/tsconfig.json' }),
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
