@@ -3,12 +3,13 @@
  * `npm test` (and `.ci/run` through it):
  *   1. the prerequisite check (prereqs.mjs), first and alone: a missing chromium or redis-server
  *      is named, or installed, before anything else runs;
- *   2. the builds the tests use, side by side (checks.mjs `build`: the testkit, the gateway, each
- *      snap's production and test builds, the site); a failure stops here;
+ *   2. the builds jest needs from its start, side by side (checks.mjs `build`: the testkit, the
+ *      gateway, the paymaster, each snap's test build); a failure stops here;
  *   3. jest, with the arguments given to npm test (`npm test -- --json --outputFile=...`), and
- *      beside it lint and the type-check (checks.mjs `lint`). jest's first minute is mostly
- *      waiting on servers, snaps and browsers, and lint is mostly one busy thread a step: side by
- *      side they share the 2 cores that each left half idle. npm test fails if either does.
+ *      beside it lint, the type-check (checks.mjs `lint`) and the site's build, which only the
+ *      browser tests use (they wait for it). Much of jest's time is waiting on servers, snaps,
+ *      browsers and timeouts, and lint and the builds are mostly one busy thread a step: side by
+ *      side they share the 2 cores that each left half idle. npm test fails if any of them does.
  * Each phase's wall time is printed as it ends.
  */
 // eslint-disable-next-line no-restricted-imports
@@ -55,7 +56,9 @@ log(`prerequisites: ${seconds(Date.now() - phase)}`);
 recordPhase('prerequisites', phase);
 
 phase = Date.now();
-const buildsFailed = await runSteps(STEPS.filter((step) => step.group === 'build'));
+const buildsFailed = await runSteps(
+  STEPS.filter((step) => step.group === 'build' && !step.besideJest),
+);
 log(`builds: ${seconds(Date.now() - phase)}`);
 recordPhase('builds', phase);
 if (buildsFailed.length > 0) process.exit(1);
@@ -73,8 +76,9 @@ const jestDone = new Promise((resolve) => {
     resolve(code ?? (signal ? 1 : 0));
   });
 });
-const lintDone = runSteps(STEPS.filter((step) => step.group === 'lint')).then((failed) => {
-  log(`lint and type-check: ${seconds(Date.now() - phase)}`);
+const besideJest = STEPS.filter((step) => step.group === 'lint' || step.besideJest);
+const lintDone = runSteps(besideJest).then((failed) => {
+  log(`lint, type-check and the site's build: ${seconds(Date.now() - phase)}`);
   return failed;
 });
 const [jestCode, lintFailed] = await Promise.all([jestDone, lintDone]);
