@@ -171,12 +171,14 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
           stopping = true;
           live.delete(service);
           if (exited) return done();
+          const stopBegan = Date.now();
           if (profiling() && child.pid !== undefined) {
             profileEvent({ kind: 'service-life', name, cpu: processCpuSeconds(child.pid) });
           }
           const force = setTimeout(() => killGroup('SIGKILL'), graceMs);
           child.once('exit', () => {
             clearTimeout(force);
+            profileEvent({ kind: 'service-stop', name, wall: (Date.now() - stopBegan) / 1000 });
             done();
           });
           killGroup(signal);
