@@ -48,6 +48,14 @@ const jsTransform = swcTransform({ syntax: 'ecmascript' });
 /** The snaps' TypeScript, JSX (for @metamask/snaps-sdk) and JavaScript. */
 const snapTransform = { ...tsTransforms('@metamask/snaps-sdk'), '^.+\\.js$': jsTransform };
 
+/**
+ * Dependencies whose loading costs much and whose use is rare, loaded on first use instead (a
+ * project's moduleNameMapper): every test file that loads the snaps simulation paid for them.
+ */
+const lazyModules = {
+  '^@spruceid/siwe-parser$': path.join(__dirname, 'jest.lazy-siwe-parser.js'),
+};
+
 /** The shared setup file (the test timeout), from a package folder. */
 const sharedSetup = '<rootDir>/../../jest.setup.js';
 
@@ -137,6 +145,7 @@ function profiledEnvironment(Environment) {
 
 module.exports = {
   profiledEnvironment,
+  lazyModules,
   transformIgnorePatterns,
   tsTransforms,
   jsTransform,

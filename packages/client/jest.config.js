@@ -2,6 +2,7 @@
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
 const {
   jsTransform,
+  lazyModules,
   tsTransforms,
   nodeEnvironment,
   sharedSetup,
@@ -20,6 +21,7 @@ module.exports = {
   },
   // The e2e test loads the testkit's and the devnet's sources: no prior build needed.
   moduleNameMapper: {
+    ...lazyModules,
     '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },

@@ -3,6 +3,7 @@
 // 127.0.0.1 (see README.md).
 const {
   jsTransform,
+  lazyModules,
   tsTransforms,
   nodeEnvironment,
   sharedSetup,
@@ -21,6 +22,7 @@ module.exports = {
   // Tests load the client's and the devnet's source: no prior build needed, and no race with a
   // package rebuilding its dist while the tests run.
   moduleNameMapper: {
+    ...lazyModules,
     '^@l2wallet/client$': '<rootDir>/../client/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
