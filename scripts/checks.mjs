@@ -94,7 +94,8 @@ export const STEPS = [
 
 const running = new Set();
 
-function killAll() {
+/** Ends every step still running (each command's process group). */
+export function killAll() {
   for (const child of running) {
     try {
       process.kill(-child.pid, 'SIGKILL');
