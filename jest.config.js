@@ -15,4 +15,6 @@ module.exports = {
   // (jest alone, measured here: 125 s with two workers, 98 s with three, 96 s with four);
   // the chain tests have a devnet per file, so none waits for another's port.
   maxWorkers: 3,
+  // The browser tests last while the site's build is being made (jest.sequencer.js).
+  testSequencer: '<rootDir>/jest.sequencer.js',
 };

@@ -1,3 +1,6 @@
-// jest's node environment, with BigInts readable in the worker's messages (jest.shared.js).
-require('./jest.shared').printBigIntsInWorkerMessages();
-module.exports = require('jest-environment-node').TestEnvironment;
+// jest's node environment, with BigInts readable in the worker's messages and, under
+// `npm run test:profile`, each file's time recorded (jest.shared.js).
+const { printBigIntsInWorkerMessages, profiledEnvironment } = require('./jest.shared');
+
+printBigIntsInWorkerMessages();
+module.exports = profiledEnvironment(require('jest-environment-node').TestEnvironment);

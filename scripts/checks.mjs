@@ -6,22 +6,29 @@
  * thread each.
  *
  * A step is one or more commands run in turn; a step starts once the steps it needs (among those
- * run) have passed: the test builds need the testkit built, and a snap's test build waits for
- * its production build, which may rewrite the snap.manifest.json the test build copies. A
- * step's output is printed, whole, only when it fails; every step's time is printed as it ends.
+ * run) have passed: the test builds need the testkit built, and a snap's production build waits
+ * for its test build (both may rewrite the package's snap.manifest.json, which the test build
+ * copies). A step's output is printed, whole, only when it fails; every step's time is printed
+ * as it ends.
  *
  *   node scripts/checks.mjs            every step
  *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder cycle, declared layers), tsc -b
  *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's and the
- *                                      paymaster's dist, each snap's dist and its loopback-only test
- *                                      build (made here rather than one after another in jest's
- *                                      globalSetup), the site's production build
+ *                                      paymaster's dist, each snap's loopback-only test build (made
+ *                                      here rather than one after another in jest's globalSetup),
+ *                                      the site's production build (`besideJest`: npm test makes it
+ *                                      while jest runs; the browser tests wait for it)
+ *   node scripts/checks.mjs dist       each snap's production dist/, which no test installs: the
+ *                                      test build is the same mm-snap build of the same sources
+ *                                      with loopback URLs, so npm test does not build it again
  *
  * It runs before the testkit is built (it builds it), so it starts its commands itself rather
  * than through the testkit.
  */
 // eslint-disable-next-line no-restricted-imports
 import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,7 +40,9 @@ const bin = (file) => path.join(ROOT, 'node_modules', file);
 /** `npm run build` of one workspace package (its own build script stays the one definition). */
 const npmBuild = (pkg) => [NPM, 'run', 'build', '--silent', '-w', `packages/${pkg}`];
 
-/** @typedef {{ name: string, group: string, run: string[][], needs?: string[] }} Step */
+/**
+ * @typedef {{ name: string, group: string, run: string[][], needs?: string[], besideJest?: boolean }} Step
+ */
 /** @type {Step[]} */
 export const STEPS = [
   {
@@ -61,12 +70,15 @@ export const STEPS = [
     name: 'snap',
     group: 'build',
     needs: ['testkit'],
-    run: [npmBuild('snap'), [NODE, 'packages/snap/test/chain/build-e2e-snap.cjs']],
+    run: [[NODE, 'packages/snap/test/chain/build-e2e-snap.cjs']],
   },
   {
     // The browser tests' site (client dist, then gatsby build), reused by every site test file.
+    // Only those files need it, and they wait for it (ensureSiteBuild's lock): npm test makes it
+    // beside jest, in the time jest's other files spend waiting on servers and timeouts.
     name: 'site',
     group: 'build',
+    besideJest: true,
     needs: ['testkit'],
     run: [[NODE, '-e', "require('@l2wallet/testkit').ensureSiteBuild()"]],
   },
@@ -74,13 +86,16 @@ export const STEPS = [
     name: 'keyring-snap',
     group: 'build',
     needs: ['testkit'],
-    run: [npmBuild('keyring-snap'), [NODE, 'packages/keyring-snap/test/build-test-snap.cjs']],
+    run: [[NODE, 'packages/keyring-snap/test/build-test-snap.cjs']],
   },
+  { name: 'snap dist', group: 'dist', needs: ['snap'], run: [npmBuild('snap')] },
+  { name: 'keyring dist', group: 'dist', needs: ['keyring-snap'], run: [npmBuild('keyring-snap')] },
 ];
 
 const running = new Set();
 
-function killAll() {
+/** Ends every step still running (each command's process group). */
+export function killAll() {
   for (const child of running) {
     try {
       process.kill(-child.pid, 'SIGKILL');
@@ -90,8 +105,43 @@ function killAll() {
   }
 }
 
+/**
+ * Under `npm run test:profile` (L2_TEST_PROFILE set), `command` run through GNU time, and a
+ * function that records the wall and CPU seconds it took (events.jsonl, as the testkit does).
+ */
+function profiledCommand(command, kind, name) {
+  const dir = process.env.L2_TEST_PROFILE;
+  if (!dir || !existsSync('/usr/bin/time')) return { command, record: () => undefined };
+  const timings = path.join(os.tmpdir(), `checks-time-${process.pid}-${Math.random()}`);
+  return {
+    command: ['/usr/bin/time', '-q', '-f', '%e %U %S', '-o', timings, ...command],
+    record: () => {
+      try {
+        const [wall, user, system] = readFileSync(timings, 'utf8')
+          .trim()
+          .split('\n')
+          .pop()
+          .split(' ');
+        rmSync(timings, { force: true });
+        const event = { kind, name, wall: Number(wall), cpu: Number(user) + Number(system) };
+        appendFileSync(path.join(dir, 'events.jsonl'), `${JSON.stringify(event)}\n`);
+      } catch {
+        // no timing written (the command could not start): nothing to record
+      }
+    },
+  };
+}
+
 /** Runs one command in its own process group; resolves with its exit code and output. */
-function runOne([command, ...args]) {
+function runOne(command, kind, name) {
+  const profiled = profiledCommand(command, kind, name);
+  return runProcess(profiled.command).then((result) => {
+    profiled.record();
+    return result;
+  });
+}
+
+function runProcess([command, ...args]) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: ROOT,
@@ -134,7 +184,7 @@ export async function runSteps(steps) {
   const start = async (step) => {
     const begun = Date.now();
     for (const command of step.run) {
-      const { code, output, signal } = await runOne(command);
+      const { code, output, signal } = await runOne(command, step.group, step.name);
       if (code !== 0) {
         finish(
           step,
@@ -184,7 +234,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const groups = process.argv.slice(2);
   const steps = groups.length ? STEPS.filter((step) => groups.includes(step.group)) : STEPS;
   if (steps.length === 0) {
-    console.error(`No steps in ${groups.join(', ')}; groups: lint, build.`);
+    console.error(`No steps in ${groups.join(', ')}; groups: lint, build, dist.`);
     process.exit(2);
   }
   const failed = await runSteps(steps);

@@ -2,6 +2,8 @@
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
 const {
   jsTransform,
+  lazyModules,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -9,17 +11,17 @@ const {
 
 module.exports = {
   displayName: 'client',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   // The e2e test loads the testkit's and the devnet's sources: no prior build needed.
   moduleNameMapper: {
+    ...lazyModules,
     '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },

@@ -1,8 +1,8 @@
-const { nodeEnvironment, sharedSetup } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'devnet',
-  preset: 'ts-jest',
+  transform: tsTransforms(),
   testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   setupFilesAfterEnv: [sharedSetup],

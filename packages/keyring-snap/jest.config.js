@@ -1,7 +1,12 @@
 // End-to-end tests of the real keyring snap in @metamask/snaps-jest, installed from a
 // loopback-only build (test/build-test-snap.cjs, made by globalSetup), never dist/.
 const { TEST_SNAP_DIR } = require('./test/build-test-snap.cjs');
-const { sharedSetup, snapTransform, transformIgnorePatterns } = require('../../jest.shared');
+const {
+  lazyModules,
+  sharedSetup,
+  snapTransform,
+  transformIgnorePatterns,
+} = require('../../jest.shared');
 
 module.exports = {
   displayName: 'keyring-snap',
@@ -13,6 +18,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: snapTransform,
   transformIgnorePatterns,
+  moduleNameMapper: lazyModules,
   setupFilesAfterEnv: [
     ...require('@metamask/snaps-jest/jest-preset').setupFilesAfterEnv,
     sharedSetup,

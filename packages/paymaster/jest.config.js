@@ -1,5 +1,6 @@
 const {
   jsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -7,11 +8,10 @@ const {
 
 module.exports = {
   displayName: 'paymaster',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   roots: ['<rootDir>/src', '<rootDir>/test'],
   // @scure/starknet (ES modules only) cross-checks the hashes and signatures.
-  transform: { '^.+\\.tsx?$': 'ts-jest', '^.+\\.js$': jsTransform },
+  transform: { ...tsTransforms(), '^.+\\.js$': jsTransform },
   transformIgnorePatterns,
   // The devnet runs from its source, as in the gateway's and the snap's tests.
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },

@@ -3,6 +3,8 @@
 // 127.0.0.1 (see README.md).
 const {
   jsTransform,
+  lazyModules,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -10,17 +12,17 @@ const {
 
 module.exports = {
   displayName: 'site',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   // Tests load the client's and the devnet's source: no prior build needed, and no race with a
   // package rebuilding its dist while the tests run.
   moduleNameMapper: {
+    ...lazyModules,
     '^@l2wallet/client$': '<rootDir>/../client/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },

@@ -3,6 +3,7 @@
 // dist/. @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
 const { OFFLINE_SNAP_DIR } = require('./test/chain/build-e2e-snap.cjs');
 const {
+  lazyModules,
   sharedSetup,
   snapsEnvironment,
   snapTransform,
@@ -19,7 +20,7 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: snapTransform,
   // The chain tests start the devnet from its source, through the package's public entry point.
-  moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
+  moduleNameMapper: { ...lazyModules, '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
   transformIgnorePatterns,
   // Keep the preset's setup (snaps-jest matchers) and add the shared timeout.
   setupFilesAfterEnv: [

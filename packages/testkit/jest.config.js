@@ -2,6 +2,7 @@
 // define them, and the prerequisite check of `npm test` names what is missing.
 const {
   jsTransform,
+  tsTransforms,
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
@@ -9,12 +10,11 @@ const {
 
 module.exports = {
   displayName: 'testkit',
-  preset: 'ts-jest',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
+    ...tsTransforms(),
     '^.+\\.js$': jsTransform,
   },
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },

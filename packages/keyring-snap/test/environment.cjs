@@ -3,10 +3,9 @@
 // events on this realm's globalThis, and hands them to MetaMask's real bridge when a test puts
 // one in the shared holder (test/metamaskBridge.ts). The same array and holder are given to the test
 // realm.
-const { TestEnvironment: SnapsEnvironment } = require('@metamask/snaps-jest');
-
-// BigInts readable in the worker's messages, as in every project (../../../jest.shared.js).
-require('../../../jest.shared').printBigIntsInWorkerMessages();
+// The root's snaps-jest environment: BigInts readable in the worker's messages, as in every project,
+// and the test profile (../../../jest.shared.js).
+const SnapsEnvironment = require('../../../jest.environment.snaps.js');
 
 const EVENTS = Symbol.for('snaps-simulation.snapKeyringEvents');
 const BRIDGE = Symbol.for('snaps-simulation.snapKeyringBridge');

@@ -303,6 +303,12 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
     'TokenAmount',
     'NftId',
   ];
+  // The rows are refused before any dialog or state change: they share one installed snap
+  // (snaps-jest runs one snap at a time; the last test below installs its own).
+  let account0: Awaited<ReturnType<typeof withAccount0>>;
+  beforeAll(async () => {
+    account0 = await withAccount0();
+  });
 
   it.each(
     names.flatMap((name) => [
@@ -327,7 +333,7 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
       domain: base.domain,
       message: { approved: { recipient: '0xbad', amount: '1000000' } },
     };
-    const { request, address } = await withAccount0();
+    const { request, address } = account0;
     expectError(
       await request({
         method: 'l2_signMessage',

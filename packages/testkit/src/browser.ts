@@ -10,6 +10,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import { injectedProviderScript } from './flask';
 import { findExecutable, installHint } from './prerequisites';
+import { profiled } from './profile';
 
 export interface LaunchedBrowser {
   context: BrowserContext;
@@ -33,21 +34,23 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
   const executablePath = chromiumPath();
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const profile = mkdtempSync(path.join(os.tmpdir(), 'browser-test-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const context = await profiled('service-start', 'chromium', () =>
+    chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    }),
+  );
   return {
     context,
     close: async () => {

@@ -3,6 +3,7 @@
  * jest worker (or test file) can have its own, or on a given port.
  */
 import { LOOPBACK } from './constants';
+import { profiled } from './profile';
 
 /** The members of @l2wallet/devnet's DevnetServer every caller gets (pass the full type as T). */
 export interface DevnetLike {
@@ -45,7 +46,9 @@ export async function startDevnet<T extends DevnetLike = DevnetLike>(
   const deadline = Date.now() + portWaitMs;
   for (;;) {
     try {
-      const server = await startDevnetServer({ ...rest, host: LOOPBACK, port: rest.port ?? 0 });
+      const server = await profiled('service-start', 'devnet', () =>
+        startDevnetServer({ ...rest, host: LOOPBACK, port: rest.port ?? 0 }),
+      );
       return Object.assign(server, { stop: () => server.close() });
     } catch (error) {
       // A port given by the caller may still be held for a moment by the previous owner.

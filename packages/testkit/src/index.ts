@@ -24,3 +24,4 @@ export * from './devnet';
 export * from './starknet';
 export * from './gateway';
 export * from './paymaster';
+export * from './profile';

@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import { LOOPBACK } from './constants';
 import { installHint, requireExecutable } from './prerequisites';
+import { processCpuSeconds, profileEvent, profiling, reapedChildrenCpuSeconds } from './profile';
 
 export interface Service {
   name: string;
@@ -116,6 +117,7 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
   } catch (error) {
     return Promise.reject(error);
   }
+  const began = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
@@ -169,9 +171,14 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
           stopping = true;
           live.delete(service);
           if (exited) return done();
+          const stopBegan = Date.now();
+          if (profiling() && child.pid !== undefined) {
+            profileEvent({ kind: 'service-life', name, cpu: processCpuSeconds(child.pid) });
+          }
           const force = setTimeout(() => killGroup('SIGKILL'), graceMs);
           child.once('exit', () => {
             clearTimeout(force);
+            profileEvent({ kind: 'service-stop', name, wall: (Date.now() - stopBegan) / 1000 });
             done();
           });
           killGroup(signal);
@@ -193,6 +200,10 @@ export function spawnService(options: SpawnOptions): Promise<Service> {
       settled = true;
       clearTimeout(timer);
       if (poll) clearInterval(poll);
+      if (profiling() && child.pid !== undefined) {
+        const cpu = processCpuSeconds(child.pid);
+        profileEvent({ kind: 'service-start', name, wall: (Date.now() - began) / 1000, cpu });
+      }
       resolve(service);
     }
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -236,6 +247,8 @@ export function runCommand(
   } catch (error) {
     return Promise.reject(error);
   }
+  const began = Date.now();
+  const childrenCpu = reapedChildrenCpuSeconds();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
@@ -269,6 +282,12 @@ export function runCommand(
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      if (profiling()) {
+        // Other children that ended meanwhile count here too: an upper bound.
+        const cpu = reapedChildrenCpuSeconds() - childrenCpu;
+        const name = [path.basename(command), ...args.slice(0, 2)].join(' ');
+        profileEvent({ kind: 'command', name, wall: (Date.now() - began) / 1000, cpu });
+      }
       if (code === 0) resolve(output);
       else
         reject(

@@ -6,6 +6,7 @@
  * redis-cli comes with Debian's redis-server package (its dependency redis-tools).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -80,6 +81,50 @@ function startNode(
   });
 }
 
+/**
+ * One Redis command on 127.0.0.1:`port` over its own connection, answered with the reply's text
+ * (a simple or bulk string; an error reply rejects). The readiness polls use it rather than a
+ * redis-cli process per node and poll.
+ */
+export function redisCommand(port: number, args: string[], timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: LOOPBACK, port });
+    let reply = Buffer.alloc(0);
+    const done = (error: Error | undefined, text = '') => {
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(text);
+    };
+    socket.setTimeout(timeoutMs, () =>
+      done(new Error(`redis :${port}: no answer in ${timeoutMs} ms`)),
+    );
+    socket.once('error', (error) => done(error));
+    socket.on('data', (chunk) => {
+      reply = Buffer.concat([reply, chunk]);
+      const lineEnd = reply.indexOf('\r\n');
+      if (lineEnd < 0) return;
+      const head = reply.subarray(1, lineEnd).toString();
+      if (reply[0] === 0x2b)
+        done(undefined, head); // +simple
+      else if (reply[0] === 0x2d)
+        done(new Error(`redis :${port}: ${head}`)); // -error
+      else if (reply[0] === 0x24) {
+        // $length, then the bulk string and its CRLF.
+        const length = Number(head);
+        if (length < 0) done(undefined, '');
+        else if (reply.length >= lineEnd + 2 + length + 2) {
+          done(undefined, reply.subarray(lineEnd + 2, lineEnd + 2 + length).toString());
+        }
+      } else done(new Error(`redis :${port}: unexpected reply ${head}`));
+    });
+    socket.once('connect', () => {
+      socket.write(
+        `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`,
+      );
+    });
+  });
+}
+
 export async function startRedisCluster(
   options: {
     masters?: number;
@@ -113,7 +158,9 @@ export async function startRedisCluster(
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const states = await Promise.all(
-        nodes.map((_, i) => cli(i, ['cluster', 'info']).catch((error: Error) => error.message)),
+        nodes.map((node) =>
+          redisCommand(node.port, ['CLUSTER', 'INFO']).catch((error: Error) => error.message),
+        ),
       );
       if (states.every((info) => /cluster_state:ok/.test(info))) return;
       if (Date.now() > deadline) {

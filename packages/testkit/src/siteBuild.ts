@@ -46,8 +46,20 @@ async function gatsbyBuild(): Promise<string> {
   await runCommand(bin('gatsby'), ['build'], {
     cwd: SITE_DIR,
     env: { GATSBY_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+    // npm test runs it beside jest: on 2 busy cores it can take minutes. A guard, not a limit.
+    timeoutMs: 900_000,
   });
   return path.join(SITE_DIR, 'public');
+}
+
+/** Whether the site's public/ was built after the last change to the site's or client's sources. */
+export function siteBuildFresh(): boolean {
+  const page = path.join(SITE_DIR, 'public/index.html');
+  const sources = Math.max(
+    newestMtime(path.join(SITE_DIR, 'src')),
+    newestMtime(path.join(CLIENT_DIR, 'src')),
+  );
+  return existsSync(page) && statSync(page).mtimeMs > sources;
 }
 
 /**
@@ -55,12 +67,7 @@ async function gatsbyBuild(): Promise<string> {
  * sources, else a fresh build: one gatsby build serves every page's test.
  */
 export async function ensureSiteBuild(): Promise<string> {
-  const page = path.join(SITE_DIR, 'public/index.html');
-  const sources = Math.max(
-    newestMtime(path.join(SITE_DIR, 'src')),
-    newestMtime(path.join(CLIENT_DIR, 'src')),
-  );
-  const fresh = () => existsSync(page) && statSync(page).mtimeMs > sources;
+  const fresh = siteBuildFresh;
   if (fresh()) return path.join(SITE_DIR, 'public');
   // Another process may be building it: wait for it, then build only if it is still stale.
   return withBuildLock(async () => (fresh() ? path.join(SITE_DIR, 'public') : gatsbyBuild()));

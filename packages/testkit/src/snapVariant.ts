@@ -7,8 +7,8 @@
  * snaps-simulation checks it. A variant takes milliseconds; the build is cached and shared by
  * every variant (and rebuilt only when the snap's sources change).
  *
- * A URL variable (an http(s) URL) varies by its origin: the build has a marker origin, the path
- * kept. A timeout variable (named *_TIMEOUT_MS, a whole number) varies whole: the build has a
+ * A URL variable (an http(s) URL) varies whole: the build has a marker URL in its place, so URLs
+ * with other paths (a gateway's /v3/<key>, say) share the build too. A timeout variable (named *_TIMEOUT_MS, a whole number) varies whole: the build has a
  * marker string, which the bundle keeps as a string literal (the snap reads the number from it
  * when it starts). A marker the bundle does not hold fails the variant, naming the variable.
  * Other variables go into the build as they are, so they are part of the build's key.
@@ -26,13 +26,13 @@ const KEEP_VARIANTS = 32;
 /** One variable of a variant: `marker` stands in the build's bundle, `value` in the variant's. */
 type Swap = { key: string; marker: string; value: string };
 
-/** `value`'s origin when it is an http(s) URL that starts with it, else undefined. */
-function originOf(value: string): string | undefined {
+/** Whether `value` is an http(s) URL as written (starts with its origin). */
+function isUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return /^https?:$/u.test(url.protocol) && value.startsWith(url.origin) ? url.origin : undefined;
+    return /^https?:$/u.test(url.protocol) && value.startsWith(url.origin);
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -51,12 +51,11 @@ function splitVariables(env: Record<string, string>): {
   const swaps: Swap[] = [];
   for (const key of Object.keys(env).sort()) {
     const value = env[key];
-    const origin = originOf(value);
-    if (origin !== undefined) {
+    if (isUrl(value)) {
       // A host no resolver answers (.invalid), unique per variable, so no other text matches.
       const marker = `http://${key.toLowerCase().replace(/_/gu, '-')}.${MARKER_TEXT}.invalid`;
-      buildEnv[key] = `${marker}${value.slice(origin.length)}`;
-      swaps.push({ key, marker, value: origin });
+      buildEnv[key] = marker;
+      swaps.push({ key, marker, value });
     } else if (isTimeout(key, value)) {
       buildEnv[key] = `${MARKER_TEXT}:${key}`;
       // The whole string literal, quotes included: the variant holds the number as a string.

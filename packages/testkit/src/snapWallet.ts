@@ -3,6 +3,7 @@
  * helpers every snap test uses, whichever runner installed the snap (snaps-jest's requests and
  * snaps-simulation's have the same getInterface()).
  */
+import { profiled } from './profile';
 import { serveDirectory, type StaticServer } from './staticServer';
 
 /** A snap UI element as the simulation hands it over (JSX-like). */
@@ -123,10 +124,12 @@ export function installSimulatedSnap(
   snapId: string,
   options?: Record<string, unknown>,
 ): Promise<SimulatedSnap> {
-  return simulation().installSnap(snapId, {
-    executionService: executionService(),
-    ...(options ? { options } : {}),
-  });
+  return profiled('snap-install', snapId.replace(/:\d+/, ''), () =>
+    simulation().installSnap(snapId, {
+      executionService: executionService(),
+      ...(options ? { options } : {}),
+    }),
+  );
 }
 
 export interface ServedSnap extends StaticServer {

@@ -21,6 +21,8 @@ function variables(port: number): Record<string, string> {
     SNAP_MAINNET_EXPLORER_URL: CLOSED_URL,
     SNAP_TESTNET_RPC_URL: `http://127.0.0.1:${port}/rpc`,
     SNAP_TESTNET_EXPLORER_URL: `http://127.0.0.1:${port}`,
+    SNAP_MAINNET_PAYMASTER_URL: CLOSED_URL,
+    SNAP_TESTNET_PAYMASTER_URL: CLOSED_URL,
     SNAP_RPC_TIMEOUT_MS: '4000',
   };
 }
