@@ -55,15 +55,6 @@ export function contractTargets(method: string, params: unknown): Targets {
       const address = named(method, params).contract_address;
       return typeof address === 'string' ? [address] : null;
     }
-    case 'starknet_subscribeEvents': {
-      // By name, or by position (from_address first), as the WebSocket spec lists them.
-      const address = Array.isArray(params)
-        ? params[0]
-        : isObject(params)
-          ? params.from_address
-          : undefined;
-      return typeof address === 'string' ? [address] : null;
-    }
     case 'starknet_call': {
       const request = named(method, params).request;
       return isObject(request) && typeof request.contract_address === 'string'
