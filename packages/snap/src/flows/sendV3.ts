@@ -16,7 +16,13 @@ import {
   withAccountLock,
 } from '../node/nonces';
 import { submitTransaction } from '../node/submit';
-import { estimateDetails, givenBounds, givenDetails, type V3Details } from '../starknet/details';
+import {
+  estimateDetails,
+  givenBounds,
+  givenDetails,
+  v3Tip,
+  type V3Details,
+} from '../starknet/details';
 import type { ResourceBounds } from '../starknet/fees';
 import {
   declareTransaction,
@@ -45,7 +51,8 @@ export type PreparedV3 = PreparedCommon & {
 const sign = (key: AccountKey, tx: Transaction): Transaction =>
   withSignature(tx, signHash(key, tx.hash));
 
-function deployTransaction(
+/** The account's deployment transaction, unsigned (the query version for a simulation). */
+export function deployTransaction(
   key: AccountKey,
   chainId: string,
   resourceBounds: ResourceBounds,
@@ -99,6 +106,7 @@ export async function prepareV3(
   common: PreparedCommon,
   alwaysEstimate: boolean | undefined,
   field: string,
+  preview = false,
 ): Promise<PreparedV3> {
   const { chain, key, request, details, includeDeploy, snapshot } = common;
   const chainId = chain.network.chainId;
@@ -120,12 +128,13 @@ export async function prepareV3(
     QUERY_TX_VERSION,
   );
   if (own) {
-    transactions.push({ query: own, given: givenBounds(details), tip: details?.tip ?? 0n });
+    transactions.push({ query: own, given: givenBounds(details), tip: v3Tip(details, field) });
   }
   const plan = await planFees(chain, transactions, {
     maxFee: details?.maxFee,
     skipValidate: details?.skipValidate,
     alwaysEstimate,
+    preview,
     field,
     sign: (tx) => sign(key, tx),
   });

@@ -14,6 +14,7 @@ import {
   coerce,
   defaulted,
   define,
+  enums,
   literal,
   number,
   optional,
@@ -25,6 +26,7 @@ import {
   type Struct,
 } from 'superstruct';
 
+import { invalidParams } from '../errors';
 import { ZERO_BOUNDS, type ResourceBounds } from './fees';
 import { AddressStruct, boundedUint, FeltStruct, UintStruct } from './structs';
 
@@ -105,12 +107,16 @@ const Member = {
   feeMode: FeeModeStruct,
 };
 
+/** SNIP-29's named tips, for a relayed transaction (`feeMode`) only. */
+export const TIP_SPEEDS = ['slow', 'normal', 'fast'] as const;
+
 /** TxDetails of the methods that send: every member optional. */
 export const TxDetailsStruct = type({
   nonce: optional(Member.nonce),
   maxFee: optional(Member.maxFee),
   resourceBounds: optional(Member.resourceBounds),
-  tip: optional(Member.tip),
+  /** A u64; with `feeMode` it is SNIP-29's tip (`{custom}`), or one of TIP_SPEEDS. */
+  tip: optional(union([Member.tip, enums(TIP_SPEEDS)])),
   paymasterData: optional(Member.paymasterData),
   accountDeploymentData: optional(Member.accountDeploymentData),
   nonceDataAvailabilityMode: optional(Member.nonceDataAvailabilityMode),
@@ -170,7 +176,7 @@ export function givenDetails(
   details: TxDetails | undefined,
 ): Omit<V3Details, 'nonce' | 'resourceBounds'> {
   return {
-    tip: details?.tip ?? 0n,
+    tip: v3Tip(details),
     paymasterData: details?.paymasterData ?? [],
     accountDeploymentData: details?.accountDeploymentData ?? [],
     nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
@@ -197,4 +203,16 @@ export function estimateDetails(nonce: bigint, base?: Partial<V3Details>): V3Det
     nonceDataAvailabilityMode: base?.nonceDataAvailabilityMode,
     feeDataAvailabilityMode: base?.feeDataAvailabilityMode,
   };
+}
+
+/** The tip of a v3 transaction: a u64; a named SNIP-29 tip applies with `feeMode` only. */
+export function v3Tip(details: TxDetails | undefined, field = 'details'): bigint {
+  const tip = details?.tip ?? 0n;
+  if (typeof tip === 'string') {
+    throw invalidParams(
+      `${field}.tip`,
+      `"${tip}" is a paymaster tip (SNIP-29), which applies with feeMode only: the tip of a v3 transaction is a u64 (FRI per L2 gas unit)`,
+    );
+  }
+  return tip;
 }
