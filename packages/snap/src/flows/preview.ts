@@ -72,7 +72,12 @@ export async function buildPreview(
 ): Promise<PreviewView> {
   const base = { fee, ...(tip === undefined ? {} : { tip }) };
   if (!simulation) {
-    return { ...base, unavailable: 'the transaction was not simulated', changes: [], approvals: [] };
+    return {
+      ...base,
+      unavailable: 'the transaction was not simulated',
+      changes: [],
+      approvals: [],
+    };
   }
   if ('unavailable' in simulation) {
     return { ...base, unavailable: simulation.unavailable, changes: [], approvals: [] };

@@ -46,8 +46,7 @@ export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement =
     ))}
     {preview.unavailable === undefined &&
     preview.revertReason === undefined &&
-    preview.changes.length === 0 &&
-    preview.approvals.length === 0 ? (
+    preview.changes.length === 0 ? (
       <Text>No token balance changes besides the fee.</Text>
     ) : null}
     <Field label="Fee" value={preview.fee} />
