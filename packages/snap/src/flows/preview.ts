@@ -5,6 +5,8 @@
  * and the fee the account may pay at most. Never a guess: a node that could not simulate gives
  * "preview unavailable" and why.
  */
+import { TransactionRejected } from '@metamask/snaps-sdk';
+
 import type { ChainContext } from '../node/chain';
 import { simulateTransactions, type SimulationAnswer } from '../node/simulate';
 import { readTokenMetadata } from '../node/tokens';
@@ -14,7 +16,7 @@ import { estimateDetails } from '../starknet/details';
 import { invokeTransaction, QUERY_TX_VERSION, type TxCall } from '../starknet/transaction';
 import { formatUnits } from '../starknet/units';
 import { stateStore, tokensOf } from '../state';
-import type { PreviewView } from '../ui';
+import { alert, RefusedRevertScreen, type PreviewView } from '../ui';
 import type { PreparedCommon } from './sendTypes';
 import { deployTransaction } from './sendV3';
 
@@ -140,4 +142,47 @@ export async function simulateRelayedCalls(
       unavailable: `the simulation failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+}
+
+/**
+ * The paymaster refused to build a transaction whose calls revert in the snap's own simulation:
+ * there is nothing to sign, but the user is told why (alert) and the site gets the reason.
+ */
+export class RefusedReverting extends Error {
+  constructor(
+    readonly refusal: Error,
+    readonly reason: string,
+    readonly host: string,
+  ) {
+    super(refusal.message);
+  }
+}
+
+/** The paymaster's refusal, as a RefusedReverting when the simulation says the calls revert. */
+export async function withRevertReason(
+  refusal: unknown,
+  simulating: Promise<SimulationAnswer | undefined>,
+  host: string,
+): Promise<unknown> {
+  const simulation = await simulating;
+  if (!(refusal instanceof TransactionRejected) || !simulation || !('simulated' in simulation)) {
+    return refusal;
+  }
+  const reason = simulation.simulated.find((tx) => tx.revertReason)?.revertReason;
+  return reason === undefined ? refusal : new RefusedReverting(refusal, reason, host);
+}
+
+/**
+ * A send that cannot reach a dialog because it reverts: the user sees the warning and the reason
+ * (nothing was signed or sent), and the site gets -32003 with the decoded reason.
+ */
+export async function explainRefusal(origin: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof RefusedReverting)) {
+    return error;
+  }
+  await alert(origin, RefusedRevertScreen({ reason: error.reason, host: error.host }));
+  return new TransactionRejected(
+    `${error.refusal.message} The simulation of the calls reverts: ${error.reason}. Nothing was signed or sent.`,
+    { revertReason: error.reason },
+  );
 }

@@ -36,7 +36,7 @@ import { findTokenIn } from '../starknet/tokens';
 import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
 import { accountDeploymentData, saveDeployment } from './accounts';
-import { simulateRelayedCalls } from './preview';
+import { simulateRelayedCalls, withRevertReason } from './preview';
 import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
 
 /** A send relayed by the network's paymaster, the fee paid in a gas token. */
@@ -105,10 +105,13 @@ export async function prepareRelayed(
   const deployment = includeDeploy ? accountDeploymentData(key) : undefined;
   const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
   const tokens = tokensOf(await stateStore.read(), chainId);
+  const simulating = preview ? simulateRelayedCalls(common, calls) : Promise.resolve(undefined);
   const [built, token, simulation] = await Promise.all([
-    chain.paymaster.buildTransaction(transaction, parameters),
+    chain.paymaster.buildTransaction(transaction, parameters).catch(async (error: unknown) => {
+      throw await withRevertReason(error, simulating, chain.paymaster.host);
+    }),
     findTokenIn(tokens, feeMode.gasToken) ?? readTokenMetadata(chain, feeMode.gasToken),
-    preview ? simulateRelayedCalls(common, calls) : undefined,
+    simulating,
   ]);
   if (built.type !== transaction.type) {
     throw notSigned(chain, `it built a ${built.type} where ${String(transaction.type)} was asked`);

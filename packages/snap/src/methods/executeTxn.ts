@@ -2,6 +2,7 @@ import { any, optional, type, union } from 'superstruct';
 
 import { userRejected } from '../errors';
 import { requireOwnAccountKey } from '../flows/accounts';
+import { explainRefusal } from '../flows/preview';
 import { prepareSend, requireFunds, send, sendFields } from '../flows/send';
 import { getChain } from '../node/chain';
 import { readContractAbis } from '../node/classAbi';
@@ -56,7 +57,11 @@ export const executeTxn = defineMethod({
     const chain = getChain(chainId);
     // The contracts' ABIs from the chain, read beside the plan: names the site cannot dictate.
     const [prepared, chainAbis] = await Promise.all([
-      prepareSend(chain, key, { kind: 'invoke', calls }, details, { preview: true }),
+      prepareSend(chain, key, { kind: 'invoke', calls }, details, { preview: true }).catch(
+        async (error: unknown) => {
+          throw await explainRefusal(origin, error);
+        },
+      ),
       readContractAbis(
         chain,
         calls.map((call) => call.contractAddress),

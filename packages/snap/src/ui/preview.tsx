@@ -54,3 +54,20 @@ export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement =
     <Divider />
   </Box>
 );
+
+/** A relayed send the paymaster will not build because its calls revert: nothing to sign. */
+export const RefusedRevertScreen = ({
+  reason,
+  host,
+}: {
+  reason: string;
+  host: string;
+}): JSXElement => (
+  <Box>
+    <Heading>Transaction not sent</Heading>
+    <Banner title="This transaction is expected to fail" severity="warning">
+      <Text>{`The simulation reverted: ${reason}.`}</Text>
+    </Banner>
+    <Text>{`The paymaster (${host}) will not relay a transaction that fails, so there was nothing to sign. Nothing was signed or sent.`}</Text>
+  </Box>
+);
