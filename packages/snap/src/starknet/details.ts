@@ -14,7 +14,6 @@ import {
   coerce,
   defaulted,
   define,
-  enums,
   literal,
   number,
   optional,
@@ -27,6 +26,7 @@ import {
 } from 'superstruct';
 
 import { invalidParams } from '../errors';
+import { DECIMAL, HEX } from './felt';
 import { ZERO_BOUNDS, type ResourceBounds } from './fees';
 import { AddressStruct, boundedUint, FeltStruct, UintStruct } from './structs';
 
@@ -109,6 +109,27 @@ const Member = {
 
 /** SNIP-29's named tips, for a relayed transaction (`feeMode`) only. */
 export const TIP_SPEEDS = ['slow', 'normal', 'fast'] as const;
+type TipSpeed = (typeof TIP_SPEEDS)[number];
+const isTipSpeed = (value: unknown): value is TipSpeed =>
+  (TIP_SPEEDS as readonly unknown[]).includes(value);
+
+/** A u64 tip, or a SNIP-29 speed; the error of anything else is the u64's. */
+const TipStruct: Struct<bigint | TipSpeed, null> = coerce(
+  define<bigint | TipSpeed>('tip', (value) =>
+    isTipSpeed(value)
+      ? true
+      : typeof value === 'bigint' && value >= 0n && value <= U64_MAX
+        ? true
+        : `expected a u64 tip: a non-negative integer up to ${U64_MAX}, or "slow", "normal" or "fast" with feeMode`,
+  ),
+  union([string(), number()]),
+  (value) => {
+    if (typeof value === 'number') {
+      return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : value;
+    }
+    return HEX.test(value) || DECIMAL.test(value) ? BigInt(value) : value;
+  },
+);
 
 /** TxDetails of the methods that send: every member optional. */
 export const TxDetailsStruct = type({
@@ -116,7 +137,7 @@ export const TxDetailsStruct = type({
   maxFee: optional(Member.maxFee),
   resourceBounds: optional(Member.resourceBounds),
   /** A u64; with `feeMode` it is SNIP-29's tip (`{custom}`), or one of TIP_SPEEDS. */
-  tip: optional(union([Member.tip, enums(TIP_SPEEDS)])),
+  tip: optional(TipStruct),
   paymasterData: optional(Member.paymasterData),
   accountDeploymentData: optional(Member.accountDeploymentData),
   nonceDataAvailabilityMode: optional(Member.nonceDataAvailabilityMode),
