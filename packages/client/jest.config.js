@@ -1,11 +1,6 @@
 // Unit tests (fake provider) and *.e2e.test.ts: starknet.js' WalletAccount / WalletAccountV5 on
 // the real snap bundle in @metamask/snaps-simulation against a packages/devnet on 127.0.0.1.
-const {
-  jsTransform,
-  nodeEnvironment,
-  sharedSetup,
-  transformIgnorePatterns,
-} = require('../../jest.shared');
+const { jsTransform, nodeEnvironment, sharedSetup } = require('../../jest.shared');
 
 module.exports = {
   displayName: 'client',
@@ -23,5 +18,7 @@ module.exports = {
     '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
-  transformIgnorePatterns,
+  // get-starknet-wallet-standard's StarknetInjectedWallet (the get-starknet object wrapped, as
+  // get-starknet does) loads ox, published as ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|ox)/)'],
 };

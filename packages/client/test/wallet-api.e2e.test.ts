@@ -146,7 +146,11 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
 
     it('supportedSpecs, supportedWalletApi, addStarknetChain of a listed chain', async () => {
       await expect(walletApi.supportedSpecs(wallet)).resolves.toEqual(['0.9', '0.10']);
-      await expect(walletApi.supportedWalletApi(wallet)).resolves.toEqual(['0.7', '0.8']);
+      await expect(walletApi.supportedWalletApi(wallet)).resolves.toEqual([
+        '0.7',
+        '0.8',
+        '0.10',
+      ]);
       await expect(
         account.addStarknetChain({ id: 'sepolia', chain_id: SEPOLIA, chain_name: 'Sepolia' }),
       ).resolves.toBe(true);
