@@ -15,7 +15,14 @@ import {
   startDevnet,
   type CountingProxy,
 } from '@l2wallet/testkit';
-import { dialogText, expectError, resultOf, type ExpectedAccount } from '../helpers';
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
 import {
   approve,
   balanceOf,
@@ -24,6 +31,8 @@ import {
   devnetPort,
   dialogOf,
   erc20Transfer,
+  isDeployed,
+  mintStrk,
   nodeTransaction,
   provider,
   serveE2eSnap,
@@ -277,5 +286,56 @@ describe('l2_executeTxn previews (STRK route)', () => {
     const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
     await provider(devnet).waitForTransaction(hash);
     expect(await balanceOf(devnet, STRK, RECIPIENT)).toBe(balance + 5n);
+  });
+});
+
+describe('previews of deployments (STRK route)', () => {
+  /** The snap's account at `index`, funded with 10 STRK, not deployed. */
+  async function fundedUndeployed(index: number): Promise<ExpectedAccount> {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: index } }));
+    const account = await expectedAccount(DEFAULT_SRP, index);
+    await mintStrk(devnet, account.address, 10n * STRK_UNIT);
+    return account;
+  }
+
+  it('l2_createAccount deploy: true shows the deployment changes no balance but the fee', async () => {
+    const account = await fundedUndeployed(1);
+    const pending = snap.request({
+      method: 'l2_createAccount',
+      params: { addressIndex: 1, deploy: true },
+    });
+    const dialog = await dialogOf(pending);
+    const text = dialogText(dialog.content);
+    await dialog.ok();
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(await pending);
+    expect(text).toContain('Deploy account');
+    expect(previewOf(text)).toContain('No token balance changes besides the fee.');
+    const max = Number(/Fee\nup to (0\.\d+) STRK/u.exec(text)?.[1]);
+    await provider(devnet).waitForTransaction(hash);
+    expect(await isDeployed(devnet, account.address)).toBe(true);
+    const paid = 10n * STRK_UNIT - (await balanceOf(devnet, STRK, account.address));
+    expect(paid).toBeGreaterThan(0n);
+    expect(Number(paid) / 1e18).toBeLessThanOrEqual(max);
+  });
+
+  it('previews a first transaction with the deployment riding along', async () => {
+    const account = await fundedUndeployed(2);
+    const { text, response } = await answer(
+      snap.request({
+        method: 'l2_executeTxn',
+        params: { address: account.address, calls: [erc20Transfer(RECIPIENT, STRK_UNIT)] },
+      }),
+      true,
+    );
+    expect(text).toContain('Account deployment included');
+    expect(previewOf(text)).toContain(`STRK\n${MINUS}1 STRK`);
+    const max = Number(/Fee\nup to (0\.\d+) STRK/u.exec(text)?.[1]);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    await provider(devnet).waitForTransaction(hash);
+    expect(await isDeployed(devnet, account.address)).toBe(true);
+    const spent = 10n * STRK_UNIT - (await balanceOf(devnet, STRK, account.address));
+    // The transfer, and the fees of both transactions, within the most the preview showed.
+    expect(spent).toBeGreaterThan(STRK_UNIT);
+    expect(Number(spent - STRK_UNIT) / 1e18).toBeLessThanOrEqual(max);
   });
 });
