@@ -24,9 +24,7 @@ import {
   type ExpectedAccount,
 } from '../helpers';
 import {
-  approve,
   balanceOf,
-  decline,
   deployedSender,
   devnetPort,
   dialogOf,
