@@ -151,6 +151,8 @@ export async function planFees(
     skipValidate?: boolean | undefined;
     alwaysEstimate?: boolean;
     preview?: boolean;
+    /** The preview's simulation, when it rode along in an earlier batch. */
+    simulated?: SimulationAnswer | undefined;
     field: string;
     sign: (tx: Transaction) => Transaction;
   },
@@ -159,9 +161,9 @@ export async function planFees(
   const estimate = options.alwaysEstimate === true || transactions.some((tx) => !tx.given);
   const queries = (): Transaction[] =>
     transactions.map((tx) => (skipValidate ? tx.query : options.sign(tx.query)));
-  const simulation = options.preview
-    ? await simulateTransactions(chain.rpc, queries(), skipValidate)
-    : undefined;
+  const simulation =
+    options.simulated ??
+    (options.preview ? await simulateTransactions(chain.rpc, queries(), skipValidate) : undefined);
   let estimates: FeeEstimate[] = [];
   if (simulation && 'simulated' in simulation) {
     estimates = estimate ? simulation.simulated.map((tx) => tx.estimate) : [];

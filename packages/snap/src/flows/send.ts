@@ -17,6 +17,7 @@ import { InvalidInputError } from '@metamask/snaps-sdk';
 import type { AccountKey } from '../keys';
 import { readAccountSnapshot, type AccountSnapshot } from '../node/accounts';
 import type { BatchResult, RpcCall } from '../node/client';
+import { readSimulation, type SimulationAnswer } from '../node/simulate';
 import type { ChainContext } from '../node/chain';
 import type { TxDetails } from '../starknet/details';
 import { declareRecord, invokeRecord } from '../starknet/records';
@@ -33,7 +34,7 @@ import {
   type PreparedRelayed,
 } from './sendRelayed';
 import type { SendOutcome, SendRequest } from './sendTypes';
-import { prepareV3, sendV3, transactionFields, type PreparedV3 } from './sendV3';
+import { batchedSimulation, prepareV3, sendV3, transactionFields, type PreparedV3 } from './sendV3';
 
 export type PreparedSend = (PreparedV3 | PreparedRelayed) & {
   /** With `options.preview`: what the dialog shows of the transaction's effect. */
@@ -65,15 +66,26 @@ export async function prepareSend(
 ): Promise<PreparedSend> {
   const field = options.field ?? 'details';
   const feeMode = details?.feeMode ? requireRelayable(request, details, field) : undefined;
+  const preview = options.preview === true;
   let { snapshot } = options;
+  let simulated: SimulationAnswer | undefined;
   if (!snapshot) {
+    const riding =
+      preview && !feeMode
+        ? batchedSimulation(key, chain.network.chainId, request, details)
+        : undefined;
     let also: BatchResult[];
     [snapshot, also] = await readAccountSnapshot(
       chain,
       key.address,
       feeMode?.gasToken ?? STRK_TOKEN_ADDRESS,
-      options.also,
+      riding ? [...(options.also ?? []), riding] : options.also,
     );
+    if (riding) {
+      const answer = also.pop() as BatchResult;
+      // Simulated as deployed: an undeployed account's is simulated again with its deployment.
+      simulated = snapshot.deployed ? readSimulation(answer, 1, chain.rpc.url) : undefined;
+    }
     options.check?.(snapshot, also);
   }
   const common = {
@@ -84,10 +96,9 @@ export async function prepareSend(
     snapshot,
     includeDeploy: request.kind === 'deploy' || !snapshot.deployed,
   };
-  const preview = options.preview === true;
   const prepared: PreparedSend = feeMode
     ? await prepareRelayed(common, feeMode, preview)
-    : await prepareV3(common, options.alwaysEstimate, field, preview);
+    : await prepareV3(common, options.alwaysEstimate, field, preview, simulated);
   if (preview) {
     prepared.preview = await buildPreview(
       chain,

@@ -9,7 +9,13 @@
  */
 import { parseSimulatedTransaction, type SimulatedTransaction } from '../starknet/preview';
 import type { Transaction } from '../starknet/transaction';
-import { describeEndpoint, StarknetRpcError, type RpcClient } from './client';
+import {
+  describeEndpoint,
+  StarknetRpcError,
+  type BatchResult,
+  type RpcCall,
+  type RpcClient,
+} from './client';
 import { nodeErrorReason, toChainError } from './errors';
 
 export type SimulationAnswer =
@@ -21,40 +27,64 @@ export type SimulationAnswer =
 const TRANSACTION_ERRORS = new Set([41, 52, 53, 54, 55]);
 
 /**
- * Simulates transactions that run one after another (e.g. deploy then invoke), at pre_confirmed,
- * without charging the fee (the preview shows the most the signed bounds allow) and, with
- * `skipValidate`, without the account's validation (the query transactions are not signed).
+ * The simulation of transactions that run one after another (e.g. deploy then invoke), at
+ * pre_confirmed, without charging the fee (the preview shows the most the signed bounds allow)
+ * and, with `skipValidate`, without the account's validation (the query transactions are not
+ * signed): a call that can ride in another batch.
  */
-export async function simulateTransactions(
-  rpc: RpcClient,
+export function simulationCall(
   transactions: readonly Transaction[],
   skipValidate: boolean,
-): Promise<SimulationAnswer> {
-  let result: unknown;
-  try {
-    result = await rpc.request<unknown>('starknet_simulateTransactions', {
+): RpcCall {
+  return {
+    method: 'starknet_simulateTransactions',
+    params: {
       block_id: 'pre_confirmed',
       transactions: transactions.map((tx) => tx.payload),
       simulation_flags: skipValidate ? ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'] : ['SKIP_FEE_CHARGE'],
-    });
-  } catch (error) {
-    if (error instanceof StarknetRpcError && !TRANSACTION_ERRORS.has(error.code)) {
+    },
+  };
+}
+
+/** The node's answer to simulationCall of `count` transactions. */
+export function readSimulation(answer: BatchResult, count: number, url: string): SimulationAnswer {
+  const node = describeEndpoint(url);
+  if (!answer.ok) {
+    if (!TRANSACTION_ERRORS.has(answer.error.code)) {
       return {
-        unavailable: `the node (${describeEndpoint(rpc.url)}) did not simulate it: ${nodeErrorReason(error)}`,
+        unavailable: `the node (${node}) did not simulate it: ${nodeErrorReason(answer.error)}`,
       };
     }
-    throw toChainError(error, 'Fee estimation');
+    throw toChainError(answer.error, 'Fee estimation');
   }
-  if (!Array.isArray(result) || result.length !== transactions.length) {
+  const { result } = answer;
+  if (!Array.isArray(result) || result.length !== count) {
     return {
-      unavailable: `the node (${describeEndpoint(rpc.url)}) answered the simulation with the wrong number of entries`,
+      unavailable: `the node (${node}) answered the simulation with the wrong number of entries`,
     };
   }
   try {
     return { simulated: result.map(parseSimulatedTransaction) };
   } catch {
-    return {
-      unavailable: `the node (${describeEndpoint(rpc.url)}) answered a simulation the snap cannot read`,
-    };
+    return { unavailable: `the node (${node}) answered a simulation the snap cannot read` };
   }
+}
+
+/** simulationCall in a round trip of its own. */
+export async function simulateTransactions(
+  rpc: RpcClient,
+  transactions: readonly Transaction[],
+  skipValidate: boolean,
+): Promise<SimulationAnswer> {
+  const call = simulationCall(transactions, skipValidate);
+  let answer: BatchResult;
+  try {
+    answer = { ok: true, result: await rpc.request<unknown>(call.method, call.params) };
+  } catch (error) {
+    if (!(error instanceof StarknetRpcError)) {
+      throw toChainError(error, 'Fee estimation');
+    }
+    answer = { ok: false, error };
+  }
+  return readSimulation(answer, transactions.length, rpc.url);
 }

@@ -144,6 +144,30 @@ describe('l2_executeTxn previews (STRK route)', () => {
     expect(Number(fee) / 1e18).toBeLessThanOrEqual(Number(max));
   });
 
+  it("with the caller's nonce and bounds, the simulation rides in the account batch", async () => {
+    const nonce = await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed');
+    const details = {
+      nonce,
+      resourceBounds: {
+        l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },
+        l2_gas: { max_amount: '0x2000000', max_price_per_unit: '0x2540be400' },
+        l1_data_gas: { max_amount: '0x400', max_price_per_unit: '0x2540be400' },
+      },
+    };
+    proxy.reset();
+    const { text, before, response } = await answer(
+      execute([erc20Transfer(RECIPIENT, 3n * STRK_UNIT)], details),
+      true,
+    );
+    expect(previewOf(text)).toContain(`STRK\n${MINUS}3 STRK`);
+    // The account batch (with the simulation), the class hashes of the ABIs: no estimate needed.
+    expect(before).toHaveLength(2);
+    expect(before.find((batch) => batch.includes('starknet_getNonce'))).toContain(
+      'starknet_simulateTransactions',
+    );
+    resultOf(response);
+  });
+
   it('simulates the very transaction it signs: same sender and calldata as the one submitted', async () => {
     const simulated: unknown[] = [];
     proxy.rewriteAnswers((result, request) => {
