@@ -27,7 +27,12 @@ async function tokenLabels(
   chain: ChainContext,
   addresses: readonly string[],
 ): Promise<Map<string, TokenLabel>> {
-  const listed = tokensOf(await stateStore.read(), chain.network.chainId);
+  if (addresses.length === 0) {
+    return new Map();
+  }
+  const listed = await stateStore.pick((state) =>
+    tokensOf(state, chain.network.chainId).map((token) => ({ ...token })),
+  );
   const labels = await Promise.all(
     addresses.map(async (address): Promise<TokenLabel> => {
       const known = findTokenIn(listed, address);

@@ -141,6 +141,31 @@ describe('previews on the paymaster route', () => {
   });
 });
 
+describe('the preview of a relayed deployment alone', () => {
+  it('l2_createAccount deploy: true with the fee in ETH: no balance change but the fee', async () => {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
+    const { address: second } = await expectedAccount(DEFAULT_SRP, 1);
+    await mintEth(devnet.rpcUrl, second, ONE_ETH);
+    const pending = snap.request({
+      method: 'l2_createAccount',
+      params: { addressIndex: 1, deploy: true, details: { feeMode: FEE_IN_ETH } },
+    });
+    const dialog = await dialogOf(pending);
+    const text = dialogText(dialog.content);
+    await dialog.ok();
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(await pending);
+    expect(text).toContain('Estimated changes');
+    expect(text).toContain('No token balance changes besides the fee.');
+    const max = /Fee\nup to (0\.[0-9]+) ETH/u.exec(text)?.[1] as string;
+    expect(max).toBeDefined();
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const paid = ONE_ETH - (await balanceOf(devnet, ETH, second));
+    expect(paid).toBeGreaterThan(0n);
+    expect(Number(paid) / 1e18).toBeLessThanOrEqual(Number(max));
+  });
+});
+
 describe('the SNIP-29 tip', () => {
   it('passes a named tip to both paymaster requests and shows it', async () => {
     const { text, response } = await answer(send(1n, { tip: 'fast' }), true);
