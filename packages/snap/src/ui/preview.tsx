@@ -4,7 +4,7 @@
  * flows/preview.ts); a warning when it reverts; "Preview unavailable" and why when the node could
  * not simulate it.
  */
-import { Banner, Box, Divider, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
+import { Banner, Box, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import { Field } from './components';
 
@@ -25,10 +25,8 @@ export type PreviewView = {
 
 export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement => (
   <Box>
-    <Heading size="sm">Estimated changes</Heading>
-    {preview.unavailable === undefined ? (
-      <Text>Simulated by the node from the exact transaction you sign.</Text>
-    ) : (
+    <Heading size="sm">Estimated changes (simulated from the transaction you sign)</Heading>
+    {preview.unavailable === undefined ? null : (
       <Banner title="Preview unavailable" severity="info">
         <Text>{`No preview: ${preview.unavailable}. Check the calls below before you approve.`}</Text>
       </Banner>
@@ -51,7 +49,6 @@ export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement =
     ) : null}
     <Field label="Fee" value={preview.fee} />
     {preview.tip === undefined ? null : <Field label="Tip" value={preview.tip} />}
-    <Divider />
   </Box>
 );
 
