@@ -6,7 +6,8 @@
 //   - node round trips per method, counted at the devnet (devnet.metrics: HTTP requests to
 //     /rpc, each one JSON-RPC call or batch), split before/after the dialog where there is one,
 //     plus explorer GETs (counted by a pass-through counter in front of the devnet);
-//   - p50/p95 latency of l2_estimateFee and l2_executeTxn;
+//   - p50/p95 latency of l2_estimateFee and l2_executeTxn, and of l2_executeTxn's dialog opening
+//     (request to dialog: the reads, the fee plan or simulation, the preview);
 //   - l2_recoverAccounts over 20 addresses;
 //   - l2_getTransactions from the node alone (the bundle whose explorer is a closed port) for an
 //     account with 50 transactions spread over a devnet of 20,000 blocks a minute apart: round
@@ -33,7 +34,7 @@ import {
   ROOT,
   serveSnapFolder,
 } from '../lib/snapSimulation.mjs';
-import { latency, machine } from '../lib/stats.mjs';
+import { latency, machine, percentile } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
@@ -210,6 +211,28 @@ async function historyRows() {
 let executeAfter = 0;
 let recovery;
 
+/** p50/p95 of the time from an l2_executeTxn request to its dialog (then approved, untimed). */
+async function dialogOpenLatency(make) {
+  const times = [];
+  for (let index = 0; index < WARMUP + CALLS; index += 1) {
+    const params = make(index);
+    const started = performance.now();
+    const pending = snap.request({ method: 'l2_executeTxn', params });
+    const ui = await pending.getInterface();
+    const ms = performance.now() - started;
+    await ui.ok();
+    const { response } = await pending;
+    if (response.error) {
+      throw new Error(`l2_executeTxn: ${JSON.stringify(response.error)}`);
+    }
+    if (index >= WARMUP) {
+      times.push(ms);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
 try {
   const { address } = (await call('l2_createAccount', { addressIndex: 0 }, false)).result;
   await rpc(devnet, 'devnet_mint', { address, amount: (10n ** 21n).toString(), unit: 'FRI' });
@@ -230,12 +253,19 @@ try {
     false,
   );
   const executed = await call('l2_executeTxn', { address, calls: [transfer(2n)] }, true);
+  const executedWarm = await call('l2_executeTxn', { address, calls: [transfer(2n)] }, true);
   executeAfter = executed.after.http;
   row(
     'l2_executeTxn',
     executed,
     true,
     'before the dialog: the class ABI from the chain, getClassHashAt + getClass (class not cached yet), beside the plan',
+  );
+  row(
+    'l2_executeTxn (a transfer, class cached)',
+    executedWarm,
+    true,
+    'before the dialog: the account batch, getClassHashAt, the fee plan (estimate or simulation)',
   );
   row(
     'l2_executeTxn (details.nonce + resourceBounds)',
@@ -349,6 +379,10 @@ try {
       calls: CALLS,
     });
   }
+  latencies['l2_executeTxn dialog open'] = await dialogOpenLatency((index) => ({
+    address,
+    calls: [transfer(BigInt(index + 1))],
+  }));
 
   const history = await historyRows();
 

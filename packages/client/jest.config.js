@@ -6,7 +6,6 @@ const {
   tsTransforms,
   nodeEnvironment,
   sharedSetup,
-  transformIgnorePatterns,
 } = require('../../jest.shared');
 
 module.exports = {
@@ -25,5 +24,7 @@ module.exports = {
     '^@l2wallet/testkit$': '<rootDir>/../testkit/src/index.ts',
     '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts',
   },
-  transformIgnorePatterns,
+  // get-starknet-wallet-standard's StarknetInjectedWallet (the get-starknet object wrapped, as
+  // get-starknet does) loads ox, published as ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|ox)/)'],
 };

@@ -429,7 +429,43 @@ describe('wallet API methods and error codes', () => {
     await expect(wallet.request({ type: 'wallet_supportedWalletApi' })).resolves.toEqual([
       '0.7',
       '0.8',
+      '0.10',
     ]);
+  });
+
+  it('wallet API 0.10: api_version 0.10.x is answered; the STRK20 requests are 118, nothing sent', async () => {
+    const { client, provider } = fakeSnap({ accounts: ACCOUNTS });
+    const wallet = createStarknetWindowObject(client);
+    await expect(
+      wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.10.4' } }),
+    ).resolves.toBe(TESTNET_CHAIN_ID);
+    await expectWalletError(
+      wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.11' } }),
+      162,
+    );
+    const sent = provider.requests.length;
+    const requests = [
+      { type: 'wallet_strk20Balances', params: { tokens: [] } },
+      { type: 'wallet_strk20PrepareInvoke', params: { actions: [], simulate: true } },
+      { type: 'wallet_strk20InvokeTransaction', params: { actions: [] } },
+      { type: 'wallet_strk20ShadowAccountCommitment', params: { dapp_name: 'dapp' } },
+    ] as const;
+    for (const request of requests) {
+      await expectWalletError(wallet.request(request as never), 118, /STRK20.*not public/);
+    }
+    // A SNIP-36 proof is never dropped silently: the invoke is refused, nothing sent.
+    await expectWalletError(
+      wallet.request({
+        type: 'wallet_addInvokeTransaction',
+        params: {
+          calls: [{ contract_address: '0x1', entry_point: 'f', calldata: [] }],
+          proof: { data: [], proof_facts: [] } as never,
+        },
+      }),
+      163,
+      /SNIP-36 proofs/,
+    );
+    expect(provider.requests.length).toBe(sent);
   });
 
   it('wallet_addStarknetChain: true for a listed chain, 114 naming chain_id otherwise', async () => {

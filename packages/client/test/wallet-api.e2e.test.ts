@@ -146,7 +146,7 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
 
     it('supportedSpecs, supportedWalletApi, addStarknetChain of a listed chain', async () => {
       await expect(walletApi.supportedSpecs(wallet)).resolves.toEqual(['0.9', '0.10']);
-      await expect(walletApi.supportedWalletApi(wallet)).resolves.toEqual(['0.7', '0.8']);
+      await expect(walletApi.supportedWalletApi(wallet)).resolves.toEqual(['0.7', '0.8', '0.10']);
       await expect(
         account.addStarknetChain({ id: 'sepolia', chain_id: SEPOLIA, chain_name: 'Sepolia' }),
       ).resolves.toBe(true);
@@ -272,14 +272,31 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
         wallet.request({ type: 'wallet_requestChainId', params: { api_version: '0.1' } }),
         162,
       );
-      // 163: anything else, with the snap's own explanation (here: not enough STRK).
+      // A transfer that would revert reaches the dialog with a warning (the preview); declined,
+      // it is 113 and nothing is sent.
+      flask.declineNextDialog();
       await expectWalletError(
         account.execute({
           contractAddress: STRK_TOKEN,
           entrypoint: 'transfer',
           calldata: CallData.compile({ recipient: address, amount: cairo.uint256(10n ** 30n) }),
         }),
+        113,
+      );
+      expect(flask.dialogs.at(-1)?.text).toContain(
+        'The simulation reverted: ERC20: insufficient balance.',
+      );
+      // 163: anything else, with the wallet's own explanation (here: a SNIP-36 proof).
+      await expectWalletError(
+        wallet.request({
+          type: 'wallet_addInvokeTransaction',
+          params: {
+            calls: [{ contract_address: STRK_TOKEN, entry_point: 'transfer', calldata: [] }],
+            proof: { data: [], proof_facts: [] } as never,
+          },
+        }),
         163,
+        /SNIP-36/,
       );
       expect(await provider.getNonceForAddress(address)).toBe(nonce);
     });

@@ -262,12 +262,22 @@ describe('site in the browser with the snap in snaps-simulation', () => {
   });
 
   it('executes a transfer and shows its status going from pending to ACCEPTED_ON_L2', async () => {
+    const dialogsBefore = stack.wallet.dialogs.length;
     const result = await waitForText(
       await callCard(page, 'l2_executeTxn'),
       /"transaction_hash": "0x[0-9a-f]+"/,
       60_000,
     );
     const hash = /"transaction_hash": "(0x[0-9a-f]+)"/.exec(result)?.[1] ?? '';
+    // The approved dialog opened with the preview of the transfer (to the account itself: no
+    // balance change but the fee), from the node's simulation.
+    const sent = stack.wallet.dialogs
+      .slice(dialogsBefore)
+      .find((d) => d.method === 'l2_executeTxn');
+    expect(sent?.action).toBe('approve');
+    expect(sent?.text).toContain('Estimated changes');
+    expect(sent?.text).toContain('No token balance changes besides the fee.');
+    expect(sent?.text).toMatch(/Fee\nup to 0\.[0-9]+ STRK/);
     const row = page.getByTestId('tx-row').filter({ hasText: hash.slice(0, 8) });
     await row.scrollIntoViewIfNeeded();
     await waitForText(row, /executeTxn/);

@@ -25,7 +25,11 @@ export type WalletRequest<T extends WalletRequestType = WalletRequestType> = Req
 export type WalletResult<T extends WalletRequestType> = RpcTypeToMessageMap[T]['result'];
 
 /** Wallet API versions this object implements (`api_version` accepts these, with any patch). */
-export const SUPPORTED_WALLET_API_VERSIONS = ['0.7', '0.8'] as const satisfies API_VERSION[];
+export const SUPPORTED_WALLET_API_VERSIONS = [
+  '0.7',
+  '0.8',
+  '0.10',
+] as const satisfies API_VERSION[];
 /** Starknet JSON-RPC versions the snap speaks to its node. */
 export const SUPPORTED_SPEC_VERSIONS = SNAP_SPEC_VERSIONS satisfies readonly SpecVersion[];
 /** The wallet API requests this object answers. */
@@ -42,6 +46,11 @@ export const WALLET_API_METHODS = [
   'wallet_addStarknetChain',
   'wallet_supportedSpecs',
   'wallet_supportedWalletApi',
+  // Wallet API 0.10's STRK20 privacy requests: answered NOT_REGISTERED (router.ts).
+  'wallet_strk20InvokeTransaction',
+  'wallet_strk20PrepareInvoke',
+  'wallet_strk20Balances',
+  'wallet_strk20ShadowAccountCommitment',
 ] as const satisfies WalletRequestType[];
 
 /** The networks the snap lists, by the short names the wallet API also accepts. */

@@ -39,7 +39,23 @@ async function deploymentData(session: WalletSession): Promise<AccountDeployment
   return deployment;
 }
 
+/**
+ * The STRK20 privacy requests: the user has no registration in the privacy pool, and this
+ * wallet cannot make one (the STRK20 prover is not public; see the README).
+ */
+function notRegistered(): never {
+  throw new WalletApiError(
+    'NOT_REGISTERED',
+    'This wallet has no STRK20 privacy pool registration and cannot make one: the STRK20 (SNIP-36) prover is not public, so it neither registers, proves nor reads private balances.',
+  );
+}
+
 async function addInvokeTransaction(session: WalletSession, params: unknown) {
+  if ((params as { proof?: unknown } | undefined)?.proof !== undefined)
+    throw new WalletApiError(
+      'UNKNOWN_ERROR',
+      'This wallet does not send SNIP-36 proofs (STRK20 calls): the invoke was not sent.',
+    );
   const calls = toSnapCalls(params as AddInvokeTransactionParameters);
   const { address, chainId } = await session.currentAccount();
   return session.client.executeTxn({ address, calls, chainId });
@@ -96,6 +112,10 @@ const HANDLERS: Record<WalletApiMethod, Handler> = {
   },
   wallet_supportedSpecs: () => [...SUPPORTED_SPEC_VERSIONS],
   wallet_supportedWalletApi: () => [...SUPPORTED_WALLET_API_VERSIONS],
+  wallet_strk20InvokeTransaction: notRegistered,
+  wallet_strk20PrepareInvoke: notRegistered,
+  wallet_strk20Balances: notRegistered,
+  wallet_strk20ShadowAccountCommitment: notRegistered,
 };
 
 /** Answers one request `{type, params}` once its envelope is checked (checkRequest). */

@@ -60,7 +60,7 @@ export async function deployAccount(
     key,
     { kind: 'deploy' },
     feeMode ? { feeMode, blockIdentifier: undefined } : undefined,
-    { snapshot },
+    { snapshot, preview: true },
   );
   requireFunds(prepared, 'the account deployment');
   const approved = await confirm(
@@ -68,6 +68,7 @@ export async function deployAccount(
     DeployAccountScreen({
       address: key.address,
       network: chain.network,
+      preview: prepared.preview,
       ...(prepared.route === 'paymaster'
         ? { fee: { relayed: relayedFee(prepared) }, calls: prepared.calls.map(rawCall) }
         : { fee: { maxCharge: prepared.plan.maxCharge, estimatedFee: prepared.plan.overallFee } }),

@@ -18,6 +18,7 @@
 import { InvalidInputError } from '@metamask/snaps-sdk';
 
 import type { ChainContext } from '../node/chain';
+import { simulateTransactions, type SimulationAnswer } from '../node/simulate';
 import { estimateTransactions } from '../node/submit';
 import {
   boundsFromEstimate,
@@ -50,6 +51,8 @@ export type FeePlan = {
   overallFee?: bigint | undefined;
   /** The SPEC 2.4 fee estimate of the request. */
   fee: FeeEstimateResult;
+  /** With `preview`: the simulation of the transactions, or why there is none. */
+  simulation?: SimulationAnswer | undefined;
 };
 
 /**
@@ -136,7 +139,9 @@ export function chooseBounds(
 /**
  * Estimates the transactions (one round trip) unless every one has the caller's bounds and no
  * estimate is asked for, then chooses the bounds. `sign` signs a query transaction, for an
- * estimate that runs the account's validation (skipValidate: false).
+ * estimate that runs the account's validation (skipValidate: false). With `preview` the one round
+ * trip is a simulation of the same transactions, which gives the estimates too (and runs even
+ * when every bound is given); only a node that cannot simulate costs the estimate on top.
  */
 export async function planFees(
   chain: ChainContext,
@@ -145,18 +150,28 @@ export async function planFees(
     maxFee?: bigint | undefined;
     skipValidate?: boolean | undefined;
     alwaysEstimate?: boolean;
+    preview?: boolean;
+    /** The preview's simulation, when it rode along in an earlier batch. */
+    simulated?: SimulationAnswer | undefined;
     field: string;
     sign: (tx: Transaction) => Transaction;
   },
 ): Promise<FeePlan> {
   const skipValidate = options.skipValidate ?? true;
   const estimate = options.alwaysEstimate === true || transactions.some((tx) => !tx.given);
-  const estimates = estimate
-    ? await estimateTransactions(
-        chain.rpc,
-        transactions.map((tx) => (skipValidate ? tx.query : options.sign(tx.query))),
-        skipValidate,
-      )
-    : [];
-  return chooseBounds(transactions, estimates, options.maxFee, options.field);
+  const queries = (): Transaction[] =>
+    transactions.map((tx) => (skipValidate ? tx.query : options.sign(tx.query)));
+  const simulation =
+    options.simulated ??
+    (options.preview ? await simulateTransactions(chain.rpc, queries(), skipValidate) : undefined);
+  let estimates: FeeEstimate[] = [];
+  if (simulation && 'simulated' in simulation) {
+    estimates = estimate ? simulation.simulated.map((tx) => tx.estimate) : [];
+  } else if (estimate) {
+    estimates = await estimateTransactions(chain.rpc, queries(), skipValidate);
+  }
+  return {
+    ...chooseBounds(transactions, estimates, options.maxFee, options.field),
+    simulation,
+  };
 }

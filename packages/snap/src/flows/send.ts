@@ -17,23 +17,29 @@ import { InvalidInputError } from '@metamask/snaps-sdk';
 import type { AccountKey } from '../keys';
 import { readAccountSnapshot, type AccountSnapshot } from '../node/accounts';
 import type { BatchResult, RpcCall } from '../node/client';
+import { readSimulation, type SimulationAnswer } from '../node/simulate';
 import type { ChainContext } from '../node/chain';
 import type { TxDetails } from '../starknet/details';
 import { declareRecord, invokeRecord } from '../starknet/records';
-import { formatUnits } from '../starknet/units';
+import { formatStrk, formatUnits } from '../starknet/units';
 import { stateStore, upsertTransaction, type TransactionRecord } from '../state';
-import type { SendFeeView } from '../ui';
+import type { PreviewView, SendFeeView } from '../ui';
+import { buildPreview } from './preview';
 import {
   prepareRelayed,
   relayedFee,
+  relayedTip,
   requireRelayable,
   sendRelayed,
   type PreparedRelayed,
 } from './sendRelayed';
 import type { SendOutcome, SendRequest } from './sendTypes';
-import { prepareV3, sendV3, transactionFields, type PreparedV3 } from './sendV3';
+import { batchedSimulation, prepareV3, sendV3, transactionFields, type PreparedV3 } from './sendV3';
 
-export type PreparedSend = PreparedV3 | PreparedRelayed;
+export type PreparedSend = (PreparedV3 | PreparedRelayed) & {
+  /** With `options.preview`: what the dialog shows of the transaction's effect. */
+  preview?: PreviewView | undefined;
+};
 
 export type SendOptions = {
   /** Reads the snapshot goes out with (one batch); their answers come back as they are. */
@@ -44,6 +50,8 @@ export type SendOptions = {
   snapshot?: AccountSnapshot;
   /** Estimate even when the caller gave every bound (l2_estimateFee). */
   alwaysEstimate?: boolean;
+  /** Simulate the transactions for the dialog's preview (in place of the estimate). */
+  preview?: boolean;
   /** The name of the details param, for errors. */
   field?: string;
 };
@@ -58,15 +66,26 @@ export async function prepareSend(
 ): Promise<PreparedSend> {
   const field = options.field ?? 'details';
   const feeMode = details?.feeMode ? requireRelayable(request, details, field) : undefined;
+  const preview = options.preview === true;
   let { snapshot } = options;
+  let simulated: SimulationAnswer | undefined;
   if (!snapshot) {
+    const riding =
+      preview && !feeMode
+        ? batchedSimulation(key, chain.network.chainId, request, details)
+        : undefined;
     let also: BatchResult[];
     [snapshot, also] = await readAccountSnapshot(
       chain,
       key.address,
       feeMode?.gasToken ?? STRK_TOKEN_ADDRESS,
-      options.also,
+      riding ? [...(options.also ?? []), riding] : options.also,
     );
+    if (riding) {
+      const answer = also.pop() as BatchResult;
+      // Simulated as deployed: an undeployed account's is simulated again with its deployment.
+      simulated = snapshot.deployed ? readSimulation(answer, 1, chain.rpc.url) : undefined;
+    }
     options.check?.(snapshot, also);
   }
   const common = {
@@ -77,9 +96,34 @@ export async function prepareSend(
     snapshot,
     includeDeploy: request.kind === 'deploy' || !snapshot.deployed,
   };
-  return feeMode
-    ? prepareRelayed(common, feeMode)
-    : prepareV3(common, options.alwaysEstimate, field);
+  const prepared: PreparedSend = feeMode
+    ? await prepareRelayed(common, feeMode, preview)
+    : await prepareV3(common, options.alwaysEstimate, field, preview, simulated);
+  if (preview) {
+    prepared.preview = await buildPreview(
+      chain,
+      key.address,
+      prepared.route === 'v3' ? prepared.plan.simulation : prepared.simulation,
+      ...feeAndTip(prepared),
+    );
+  }
+  return prepared;
+}
+
+/** The preview's fee ("up to 0.003 STRK") and tip, on either route. */
+function feeAndTip(prepared: PreparedV3 | PreparedRelayed): [string, string | undefined] {
+  if (prepared.route === 'v3') {
+    const tip = prepared.details?.tip;
+    return [
+      `up to ${formatStrk(prepared.plan.maxCharge)}`,
+      tip ? `${tip} FRI per L2 gas unit (within the fee)` : undefined,
+    ];
+  }
+  const { fee, gasToken, chain } = prepared;
+  return [
+    `up to ${formatUnits(fee.amount, gasToken.decimals, gasToken.symbol)} (through ${chain.paymaster.host})`,
+    relayedTip(prepared),
+  ];
 }
 
 /** Fails before any dialog when the account cannot pay the most the transactions may cost. */

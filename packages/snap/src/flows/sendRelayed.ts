@@ -17,9 +17,11 @@ import { readTokenMetadata } from '../node/tokens';
 import { noteDeploySubmitted, withAccountLock } from '../node/nonces';
 import { invalidParams } from '../errors';
 import { V3_ONLY_MEMBERS, type TxDetails } from '../starknet/details';
+import type { SimulationAnswer } from '../node/simulate';
 import {
   buildRequest,
   checkRelayedExecution,
+  tipText,
   executionParameters,
   NotAsApproved,
   type FeeMode,
@@ -34,6 +36,7 @@ import { findTokenIn } from '../starknet/tokens';
 import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
 import { accountDeploymentData, saveDeployment } from './accounts';
+import { simulateRelayedCalls, withRevertReason } from './preview';
 import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
 
 /** A send relayed by the network's paymaster, the fee paid in a gas token. */
@@ -49,6 +52,8 @@ export type PreparedRelayed = PreparedCommon & {
   messageHash: string;
   fee: RelayedFee;
   gasToken: { symbol: string; decimals: number };
+  /** With a preview: the simulation of the calls as the account runs them. */
+  simulation?: SimulationAnswer | undefined;
 };
 
 /** Refuses the TxDetails members a relayed transaction cannot carry. */
@@ -61,14 +66,15 @@ export function requireRelayable(request: SendRequest, details: TxDetails, field
     );
   }
   for (const member of V3_ONLY_MEMBERS) {
-    if (details[member] !== undefined) {
+    // The tip is SNIP-29's too: it goes in the fee mode.
+    if (member !== 'tip' && details[member] !== undefined) {
       throw invalidParams(
         `${field}.${member}`,
         'does not apply with feeMode: a relayer sends the transaction and the account signs only its calls and the fee transfer',
       );
     }
   }
-  return feeMode;
+  return details.tip === undefined ? feeMode : { ...feeMode, tip: details.tip };
 }
 
 /** The paymaster built something the snap will not sign: -32002, nothing signed or sent. */
@@ -91,6 +97,7 @@ function deploymentCall(key: AccountKey, gasToken: string): TxCall {
 export async function prepareRelayed(
   common: PreparedCommon,
   feeMode: FeeMode,
+  preview = false,
 ): Promise<PreparedRelayed> {
   const { chain, key, request, includeDeploy } = common;
   const chainId = chain.network.chainId;
@@ -98,9 +105,13 @@ export async function prepareRelayed(
   const deployment = includeDeploy ? accountDeploymentData(key) : undefined;
   const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
   const tokens = tokensOf(await stateStore.read(), chainId);
-  const [built, token] = await Promise.all([
-    chain.paymaster.buildTransaction(transaction, parameters),
+  const simulating = preview ? simulateRelayedCalls(common, calls) : Promise.resolve(undefined);
+  const [built, token, simulation] = await Promise.all([
+    chain.paymaster.buildTransaction(transaction, parameters).catch(async (error: unknown) => {
+      throw await withRevertReason(error, simulating, chain.paymaster.host);
+    }),
     findTokenIn(tokens, feeMode.gasToken) ?? readTokenMetadata(chain, feeMode.gasToken),
+    simulating,
   ]);
   if (built.type !== transaction.type) {
     throw notSigned(chain, `it built a ${built.type} where ${String(transaction.type)} was asked`);
@@ -143,7 +154,14 @@ export async function prepareRelayed(
     messageHash,
     fee,
     gasToken: { symbol: token.symbol, decimals: token.decimals },
+    simulation,
   };
+}
+
+/** The tip the relayed transaction pays, as the dialog shows it; none unless one was given. */
+export function relayedTip(prepared: PreparedRelayed): string | undefined {
+  const { tip } = prepared.feeMode;
+  return tip === undefined ? undefined : tipText(tip);
 }
 
 /** What a dialog shows of a relayed transaction's fee and relayer. */
@@ -158,6 +176,7 @@ export function relayedFee(prepared: PreparedRelayed): RelayedFeeView {
     recipient: fee.recipient,
     validUntil: fee.executeBefore,
     deploys: prepared.includeDeploy,
+    tip: relayedTip(prepared),
   };
 }
 

@@ -15,8 +15,17 @@ import {
   submitWithNonce,
   withAccountLock,
 } from '../node/nonces';
+import type { RpcCall } from '../node/client';
+import { simulationCall, type SimulationAnswer } from '../node/simulate';
 import { submitTransaction } from '../node/submit';
-import { estimateDetails, givenBounds, givenDetails, type V3Details } from '../starknet/details';
+import {
+  estimateDetails,
+  givenBounds,
+  givenDetails,
+  v3Tip,
+  type TxDetails,
+  type V3Details,
+} from '../starknet/details';
 import type { ResourceBounds } from '../starknet/fees';
 import {
   declareTransaction,
@@ -45,7 +54,8 @@ export type PreparedV3 = PreparedCommon & {
 const sign = (key: AccountKey, tx: Transaction): Transaction =>
   withSignature(tx, signHash(key, tx.hash));
 
-function deployTransaction(
+/** The account's deployment transaction, unsigned (the query version for a simulation). */
+export function deployTransaction(
   key: AccountKey,
   chainId: string,
   resourceBounds: ResourceBounds,
@@ -99,6 +109,8 @@ export async function prepareV3(
   common: PreparedCommon,
   alwaysEstimate: boolean | undefined,
   field: string,
+  preview = false,
+  simulated?: SimulationAnswer,
 ): Promise<PreparedV3> {
   const { chain, key, request, details, includeDeploy, snapshot } = common;
   const chainId = chain.network.chainId;
@@ -120,16 +132,43 @@ export async function prepareV3(
     QUERY_TX_VERSION,
   );
   if (own) {
-    transactions.push({ query: own, given: givenBounds(details), tip: details?.tip ?? 0n });
+    transactions.push({ query: own, given: givenBounds(details), tip: v3Tip(details, field) });
   }
   const plan = await planFees(chain, transactions, {
     maxFee: details?.maxFee,
     skipValidate: details?.skipValidate,
     alwaysEstimate,
+    preview,
+    simulated,
     field,
     sign: (tx) => sign(key, tx),
   });
   return { ...common, route: 'v3', nonce, fixedNonce, plan };
+}
+
+/**
+ * With the caller's nonce and every bound, the preview's simulation of an invoke from a deployed
+ * account needs nothing the account batch reads: it rides in that batch (prepareSend), so the
+ * round trips before the dialog stay those of a send that estimates nothing.
+ */
+export function batchedSimulation(
+  key: AccountKey,
+  chainId: string,
+  request: SendRequest,
+  details: TxDetails | undefined,
+): RpcCall | undefined {
+  if (request.kind !== 'invoke' || details?.nonce === undefined || !givenBounds(details)) {
+    return undefined;
+  }
+  const own = requestTransaction(
+    key,
+    chainId,
+    request,
+    estimateDetails(details.nonce, givenDetails(details)),
+    QUERY_TX_VERSION,
+  ) as Transaction;
+  const skipValidate = details.skipValidate ?? true;
+  return simulationCall([skipValidate ? own : sign(key, own)], skipValidate);
 }
 
 /** The bounds of the request's own transaction. */

@@ -2,6 +2,7 @@ import { any, optional, type, union } from 'superstruct';
 
 import { userRejected } from '../errors';
 import { requireOwnAccountKey } from '../flows/accounts';
+import { explainRefusal } from '../flows/preview';
 import { prepareSend, requireFunds, send, sendFields } from '../flows/send';
 import { getChain } from '../node/chain';
 import { readContractAbis } from '../node/classAbi';
@@ -13,7 +14,8 @@ import { AddressStruct, CallsStruct, CallStruct, OptionalChainIdStruct } from '.
 import { confirm, decodedCall, ExecuteScreen } from '../ui';
 
 /**
- * l2_executeTxn: estimates, shows the sender, network, every call (decoded from the contracts'
+ * l2_executeTxn: simulates (the preview of the transaction's effect, and its fee), shows the
+ * sender, network, the preview, every call (decoded from the contracts'
  * classes on chain, else with the site's `abis`) and the maximum fee, then deploys the account if
  * needed, signs and sends the v3 invoke, and records it (flows/send.ts). With
  * `details.feeMode: {mode: 'default', gasToken}` the fee is paid in that token through the
@@ -55,7 +57,11 @@ export const executeTxn = defineMethod({
     const chain = getChain(chainId);
     // The contracts' ABIs from the chain, read beside the plan: names the site cannot dictate.
     const [prepared, chainAbis] = await Promise.all([
-      prepareSend(chain, key, { kind: 'invoke', calls }, details),
+      prepareSend(chain, key, { kind: 'invoke', calls }, details, { preview: true }).catch(
+        async (error: unknown) => {
+          throw await explainRefusal(origin, error);
+        },
+      ),
       readContractAbis(
         chain,
         calls.map((call) => call.contractAddress),
@@ -73,6 +79,7 @@ export const executeTxn = defineMethod({
         }),
         includeDeploy: prepared.includeDeploy,
         fee: sendFields(prepared),
+        preview: prepared.preview,
       }),
     );
     if (!approved) {

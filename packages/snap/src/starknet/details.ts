@@ -25,6 +25,8 @@ import {
   type Struct,
 } from 'superstruct';
 
+import { invalidParams } from '../errors';
+import { DECIMAL, HEX } from './felt';
 import { ZERO_BOUNDS, type ResourceBounds } from './fees';
 import { AddressStruct, boundedUint, FeltStruct, UintStruct } from './structs';
 
@@ -105,12 +107,37 @@ const Member = {
   feeMode: FeeModeStruct,
 };
 
+/** SNIP-29's named tips, for a relayed transaction (`feeMode`) only. */
+export const TIP_SPEEDS = ['slow', 'normal', 'fast'] as const;
+type TipSpeed = (typeof TIP_SPEEDS)[number];
+const isTipSpeed = (value: unknown): value is TipSpeed =>
+  (TIP_SPEEDS as readonly unknown[]).includes(value);
+
+/** A u64 tip, or a SNIP-29 speed; the error of anything else is the u64's. */
+const TipStruct: Struct<bigint | TipSpeed, null> = coerce(
+  define<bigint | TipSpeed>('tip', (value) =>
+    isTipSpeed(value)
+      ? true
+      : typeof value === 'bigint' && value >= 0n && value <= U64_MAX
+        ? true
+        : `expected a u64 tip: a non-negative integer up to ${U64_MAX}, or "slow", "normal" or "fast" with feeMode`,
+  ),
+  union([string(), number()]),
+  (value) => {
+    if (typeof value === 'number') {
+      return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : value;
+    }
+    return HEX.test(value) || DECIMAL.test(value) ? BigInt(value) : value;
+  },
+);
+
 /** TxDetails of the methods that send: every member optional. */
 export const TxDetailsStruct = type({
   nonce: optional(Member.nonce),
   maxFee: optional(Member.maxFee),
   resourceBounds: optional(Member.resourceBounds),
-  tip: optional(Member.tip),
+  /** A u64; with `feeMode` it is SNIP-29's tip (`{custom}`), or one of TIP_SPEEDS. */
+  tip: optional(TipStruct),
   paymasterData: optional(Member.paymasterData),
   accountDeploymentData: optional(Member.accountDeploymentData),
   nonceDataAvailabilityMode: optional(Member.nonceDataAvailabilityMode),
@@ -170,7 +197,7 @@ export function givenDetails(
   details: TxDetails | undefined,
 ): Omit<V3Details, 'nonce' | 'resourceBounds'> {
   return {
-    tip: details?.tip ?? 0n,
+    tip: v3Tip(details),
     paymasterData: details?.paymasterData ?? [],
     accountDeploymentData: details?.accountDeploymentData ?? [],
     nonceDataAvailabilityMode: details?.nonceDataAvailabilityMode,
@@ -197,4 +224,16 @@ export function estimateDetails(nonce: bigint, base?: Partial<V3Details>): V3Det
     nonceDataAvailabilityMode: base?.nonceDataAvailabilityMode,
     feeDataAvailabilityMode: base?.feeDataAvailabilityMode,
   };
+}
+
+/** The tip of a v3 transaction: a u64; a named SNIP-29 tip applies with `feeMode` only. */
+export function v3Tip(details: TxDetails | undefined, field = 'details'): bigint {
+  const tip = details?.tip ?? 0n;
+  if (typeof tip === 'string') {
+    throw invalidParams(
+      `${field}.tip`,
+      `"${tip}" is a paymaster tip (SNIP-29), which applies with feeMode only: the tip of a v3 transaction is a u64 (FRI per L2 gas unit)`,
+    );
+  }
+  return tip;
 }

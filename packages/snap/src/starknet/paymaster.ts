@@ -12,7 +12,10 @@ import type { TxCall } from './transaction';
 import { ANY_CALLER, type OutsideExecutionView } from './typedData/outsideExecution';
 
 /** `details.feeMode`: the fee paid in `gasToken` through the network's paymaster. */
-export type FeeMode = { mode: 'default'; gasToken: string };
+export type FeeMode = { mode: 'default'; gasToken: string; tip?: PaymasterTip | undefined };
+
+/** SNIP-29's tip: a custom amount (u64) or a named speed the paymaster prices. */
+export type PaymasterTip = bigint | 'slow' | 'normal' | 'fast';
 
 /** SNIP-29's ACCOUNT_DEPLOYMENT_DATA of one of the snap's accounts. */
 export type PaymasterDeployment = {
@@ -46,9 +49,28 @@ export function buildRequest(
   };
 }
 
-/** USER_PARAMETERS of both requests: version 0x1, the default fee mode in `gasToken`. */
+/**
+ * USER_PARAMETERS of both requests: version 0x1, the default fee mode in `gasToken`, and the
+ * caller's tip as SNIP-29 spells it (`{custom}` or a speed); no tip unless the caller gave one.
+ */
 export function executionParameters(feeMode: FeeMode): Record<string, unknown> {
-  return { version: '0x1', fee_mode: { mode: 'default', gas_token: feeMode.gasToken } };
+  const { tip } = feeMode;
+  const spelled = typeof tip === 'bigint' ? { custom: toHex(tip) } : tip;
+  return {
+    version: '0x1',
+    fee_mode: {
+      mode: 'default',
+      gas_token: feeMode.gasToken,
+      ...(spelled === undefined ? {} : { tip: spelled }),
+    },
+  };
+}
+
+/** The tip as a dialog shows it. */
+export function tipText(tip: PaymasterTip): string {
+  return typeof tip === 'bigint'
+    ? `${tip} (custom, paid by the relayer from the fee)`
+    : `"${tip}" (the paymaster prices it within the fee)`;
 }
 
 /** How long an outside execution the snap signs may stay valid: minutes, not hours. */

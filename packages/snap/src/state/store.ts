@@ -46,6 +46,17 @@ export class SnapStateStore {
   }
 
   /**
+   * What `pick` reads of the state, without copying the whole state first (a copy grows with the
+   * records): `pick` must not modify the state and must return values of its own.
+   */
+  async pick<T>(pick: (state: SnapState) => T): Promise<T> {
+    if (!this.#kept) {
+      await this.#load();
+    }
+    return pick(this.#kept as SnapState);
+  }
+
+  /**
    * Runs `inspect` on the current state under the lock, saving nothing: no update can land
    * between what it reads and what it decides (e.g. picking an index no one holds yet).
    */

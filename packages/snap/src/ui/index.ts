@@ -3,6 +3,7 @@ export * from './components';
 export * from './dialogs';
 export * from './GrantScreen';
 export * from './HomeScreen';
+export * from './preview';
 export * from './screens';
 export * from './site';
 export * from './transaction';

@@ -11,6 +11,7 @@ import { maxChargeOf, RESOURCES, type ResourceBounds } from '../starknet/fees';
 import type { Network } from '../starknet/networks';
 import { formatStrk, formatTimestamp, formatUnits } from '../starknet/units';
 import { Field, Fields, Title } from './components';
+import { PreviewRows, type PreviewView } from './preview';
 
 /** A call as a dialog shows it: its heading's name, its contract, a note, its rows. */
 export type ShownCall = {
@@ -96,6 +97,8 @@ export type RelayedFeeView = {
   validUntil: bigint;
   /** The relayer deploys the account in the same transaction. */
   deploys: boolean;
+  /** The SNIP-29 tip asked of the paymaster, when the site gave one. */
+  tip?: string | undefined;
 };
 
 /** The fee of a relayed transaction and who submits it: what the account signs besides the calls. */
@@ -111,6 +114,7 @@ export const RelayedFeeRows = ({ fee }: { fee: RelayedFeeView }): JSXElement => 
         <Field label="Estimated fee" value={amount(fee.estimatedFee)} />
       )}
       <Field label="Maximum fee (total)" value={amount(fee.maxFee)} />
+      {fee.tip === undefined ? null : <Field label="Tip" value={fee.tip} />}
       <Field label="Fee goes to" value={fee.recipient} />
       <Field label="Submitted by (relayer)" value={fee.relayer} />
       <Field label="Valid until" value={formatTimestamp(fee.validUntil)} />
@@ -209,12 +213,14 @@ export const ExecuteScreen = ({
   calls,
   fee,
   includeDeploy,
+  preview,
 }: {
   sender: string;
   network: Network;
   calls: ShownCall[];
   fee: SendFeeView;
   includeDeploy: boolean;
+  preview?: PreviewView | undefined;
 }): JSXElement => (
   <Box>
     <Title title="Execute transaction" subtitle="Only approve transactions from sites you trust." />
@@ -230,6 +236,7 @@ export const ExecuteScreen = ({
       </Banner>
     ) : null}
     <Divider />
+    {preview ? <PreviewRows preview={preview} /> : null}
     <CallList calls={calls} />
     <SendFee fee={fee} />
   </Box>
@@ -281,17 +288,20 @@ export const DeployAccountScreen = ({
   network,
   fee,
   calls,
+  preview,
 }: {
   address: string;
   network: Network;
   fee: { maxCharge: bigint; estimatedFee?: bigint | undefined } | { relayed: RelayedFeeView };
   calls?: ShownCall[] | undefined;
+  preview?: PreviewView | undefined;
 }): JSXElement => (
   <Box>
     <Title title="Deploy account" subtitle="Deploy this Starknet account contract on chain." />
     <Field label="Account" value={address} />
     <Field label="Network" value={network.name} />
     <Divider />
+    {preview ? <PreviewRows preview={preview} /> : null}
     {calls ? <CallList calls={calls} /> : null}
     {'relayed' in fee ? (
       <RelayedFeeRows fee={fee.relayed} />

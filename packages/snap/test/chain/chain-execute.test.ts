@@ -642,7 +642,7 @@ describe('l2_executeTxn', () => {
       await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
     );
     const recordsBefore = (await storedRecords(snap, sender.address)).length;
-    const estimatesBefore = devnet.metrics.rpcCalls.starknet_estimateFee ?? 0;
+    const estimatesBefore = devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0;
     const pendings = Array.from({ length: 10 }, (_unused, index) =>
       snap.request({
         method: 'l2_executeTxn',
@@ -650,9 +650,9 @@ describe('l2_executeTxn', () => {
       }),
     );
     // snaps-simulation resolves every open dialog with one click: wait until all ten requests
-    // have estimated and show their dialog, then approve them all at once.
+    // have simulated (the preview) and show their dialog, then approve them all at once.
     await waitFor(
-      () => (devnet.metrics.rpcCalls.starknet_estimateFee ?? 0) >= estimatesBefore + 10,
+      () => (devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0) >= estimatesBefore + 10,
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await (await dialogOf(pendings[0])).ok();
@@ -686,10 +686,12 @@ describe('deploy-first under the account lock', () => {
     return account;
   }
 
-  /** Approves every open dialog once `count` more estimates have reached the node. */
+  /** Approves every open dialog once `count` more simulations (the previews) reached the node. */
   async function approveAllAfter(pendings: ReturnType<Snap['request']>[], count: number) {
-    const before = devnet.metrics.rpcCalls.starknet_estimateFee ?? 0;
-    await waitFor(() => (devnet.metrics.rpcCalls.starknet_estimateFee ?? 0) >= before + count);
+    const before = devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0;
+    await waitFor(
+      () => (devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0) >= before + count,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await (await dialogOf(pendings[0])).ok();
     return Promise.all(pendings);

@@ -313,7 +313,6 @@ describe('what the fee mode refuses before asking the paymaster', () => {
       },
     ],
     ['maxFee', '10'],
-    ['tip', '1'],
   ])(
     'refuses details.%s beside a fee mode (a relayer sends the transaction)',
     async (member, value) => {

@@ -1,0 +1,193 @@
+/**
+ * The preview of a send (docs: the snap README, "Transaction previews"): what the simulation of
+ * the exact transactions to be signed does to the account, per token, in the token's own symbol
+ * and decimals (the watch list's, else read from the token's contract), the allowances it sets,
+ * and the fee the account may pay at most. Never a guess: a node that could not simulate gives
+ * "preview unavailable" and why.
+ */
+import { TransactionRejected } from '@metamask/snaps-sdk';
+
+import type { ChainContext } from '../node/chain';
+import { simulateTransactions, type SimulationAnswer } from '../node/simulate';
+import { readTokenMetadata } from '../node/tokens';
+import { effectsOn, UNLIMITED_ALLOWANCE } from '../starknet/preview';
+import { findTokenIn } from '../starknet/tokens';
+import { estimateDetails } from '../starknet/details';
+import { invokeTransaction, QUERY_TX_VERSION, type TxCall } from '../starknet/transaction';
+import { formatUnits } from '../starknet/units';
+import { stateStore, tokensOf } from '../state';
+import { alert, RefusedRevertScreen, type PreviewView } from '../ui';
+import type { PreparedCommon } from './sendTypes';
+import { deployTransaction } from './sendV3';
+
+type TokenLabel = { symbol: string; decimals: number; listed: boolean } | undefined;
+
+/** The token's symbol and decimals: the watch list's, else its contract's; undefined if unread. */
+async function tokenLabels(
+  chain: ChainContext,
+  addresses: readonly string[],
+): Promise<Map<string, TokenLabel>> {
+  if (addresses.length === 0) {
+    return new Map();
+  }
+  const listed = await stateStore.pick((state) =>
+    tokensOf(state, chain.network.chainId).map((token) => ({ ...token })),
+  );
+  const labels = await Promise.all(
+    addresses.map(async (address): Promise<TokenLabel> => {
+      const known = findTokenIn(listed, address);
+      if (known) {
+        return { symbol: known.symbol, decimals: known.decimals, listed: true };
+      }
+      try {
+        const read = await readTokenMetadata(chain, address);
+        return { symbol: read.symbol, decimals: read.decimals, listed: false };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return new Map(addresses.map((address, index) => [address, labels[index]]));
+}
+
+/** "−1.5 STRK" / "+0.2 ETH"; raw units when the token's decimals could not be read. */
+export function signedAmount(amount: bigint, label: TokenLabel, address: string): string {
+  const sign = amount < 0n ? '\u2212' : '+';
+  const magnitude = amount < 0n ? -amount : amount;
+  return label
+    ? `${sign}${formatUnits(magnitude, label.decimals, label.symbol)}`
+    : `${sign}${magnitude} units of ${address} (not a token the snap can read)`;
+}
+
+function tokenName(label: TokenLabel, address: string): string {
+  if (!label) {
+    return `Contract ${address}`;
+  }
+  return label.listed ? label.symbol : `${label.symbol} (${address}, not in your token list)`;
+}
+
+/**
+ * The dialog's preview of `simulation` for `account`; `fee` is the most the account may pay,
+ * formatted ("up to 0.003 STRK"), `tip` the tip it pays when there is one.
+ */
+export async function buildPreview(
+  chain: ChainContext,
+  account: string,
+  simulation: SimulationAnswer | undefined,
+  fee: string,
+  tip?: string,
+): Promise<PreviewView> {
+  const base = { fee, ...(tip === undefined ? {} : { tip }) };
+  if (!simulation) {
+    return {
+      ...base,
+      unavailable: 'the transaction was not simulated',
+      changes: [],
+      approvals: [],
+    };
+  }
+  if ('unavailable' in simulation) {
+    return { ...base, unavailable: simulation.unavailable, changes: [], approvals: [] };
+  }
+  const effects = effectsOn(account, simulation.simulated);
+  const tokens = [
+    ...new Set([
+      ...effects.changes.map((change) => change.token),
+      ...effects.approvals.map((approval) => approval.token),
+    ]),
+  ];
+  const labels = await tokenLabels(chain, tokens);
+  return {
+    ...base,
+    ...(effects.revertReason === undefined ? {} : { revertReason: effects.revertReason }),
+    changes: effects.changes.map(({ token, amount }) => ({
+      token: tokenName(labels.get(token), token),
+      amount: signedAmount(amount, labels.get(token), token),
+    })),
+    approvals: effects.approvals.map(({ token, spender, amount }) => {
+      const label = labels.get(token);
+      const what =
+        amount >= UNLIMITED_ALLOWANCE
+          ? `an unlimited amount of ${tokenName(label, token)}`
+          : label
+            ? formatUnits(amount, label.decimals, tokenName(label, token))
+            : `${amount} units of ${token}`;
+      return `lets ${spender} spend ${what}`;
+    }),
+  };
+}
+
+/**
+ * The preview simulation of a relayed send: the calls of the outside execution as the account
+ * runs them (an invoke of its own with those calls; the relayer's transaction cannot be simulated
+ * before the account signs), after its deployment when the relayer deploys it. The fee transfer is
+ * left out: the preview shows it as the fee. Runs beside paymaster_buildTransaction.
+ */
+export async function simulateRelayedCalls(
+  common: PreparedCommon,
+  calls: readonly TxCall[],
+): Promise<SimulationAnswer> {
+  const { chain, key, includeDeploy, snapshot } = common;
+  const chainId = chain.network.chainId;
+  const invoke = invokeTransaction({
+    senderAddress: key.address,
+    calls,
+    chainId,
+    details: estimateDetails(includeDeploy ? 1n : snapshot.nonce),
+    version: QUERY_TX_VERSION,
+  });
+  const deploy = includeDeploy
+    ? [deployTransaction(key, chainId, estimateDetails(0n).resourceBounds, QUERY_TX_VERSION)]
+    : [];
+  try {
+    return await simulateTransactions(chain.rpc, [...deploy, invoke], true);
+  } catch (error) {
+    // The relayer runs the calls, not the node: a simulation the node refuses is no preview.
+    return {
+      unavailable: `the simulation failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * The paymaster refused to build a transaction whose calls revert in the snap's own simulation:
+ * there is nothing to sign, but the user is told why (alert) and the site gets the reason.
+ */
+export class RefusedReverting extends Error {
+  constructor(
+    readonly refusal: Error,
+    readonly reason: string,
+    readonly host: string,
+  ) {
+    super(refusal.message);
+  }
+}
+
+/** The paymaster's refusal, as a RefusedReverting when the simulation says the calls revert. */
+export async function withRevertReason(
+  refusal: unknown,
+  simulating: Promise<SimulationAnswer | undefined>,
+  host: string,
+): Promise<unknown> {
+  const simulation = await simulating;
+  if (!(refusal instanceof TransactionRejected) || !simulation || !('simulated' in simulation)) {
+    return refusal;
+  }
+  const reason = simulation.simulated.find((tx) => tx.revertReason)?.revertReason;
+  return reason === undefined ? refusal : new RefusedReverting(refusal, reason, host);
+}
+
+/**
+ * A send that cannot reach a dialog because it reverts: the user sees the warning and the reason
+ * (nothing was signed or sent), and the site gets -32003 with the decoded reason.
+ */
+export async function explainRefusal(origin: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof RefusedReverting)) {
+    return error;
+  }
+  await alert(origin, RefusedRevertScreen({ reason: error.reason, host: error.host }));
+  return new TransactionRejected(
+    `${error.refusal.message} The simulation of the calls reverts: ${error.reason}. Nothing was signed or sent.`,
+    { revertReason: error.reason },
+  );
+}
