@@ -131,11 +131,15 @@ describe('starknet-react page', () => {
       'wallet_addStarknetChain',
       'wallet_supportedSpecs',
       'wallet_supportedWalletApi',
+      'wallet_strk20InvokeTransaction',
+      'wallet_strk20PrepareInvoke',
+      'wallet_strk20Balances',
+      'wallet_strk20ShadowAccountCommitment',
     ]);
     await walletApi('wallet_getPermissions', /"accounts"/);
     await walletApi('wallet_requestChainId', /0x534e5f5345504f4c4941/);
     await walletApi('wallet_supportedSpecs', /"0\.9",\s*"0\.10"/);
-    await walletApi('wallet_supportedWalletApi', /"0\.7",\s*"0\.8"/);
+    await walletApi('wallet_supportedWalletApi', /"0\.7",\s*"0\.8",\s*"0\.10"/);
     const shown = await walletApi('wallet_deploymentData', /class_hash/);
     const deployment = JSON.parse(shown.slice(shown.indexOf('{'))) as {
       address: string;
