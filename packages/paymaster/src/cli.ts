@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     relayerPrivateKey: key,
     apiKeys,
     gasTokens,
-    feeMarginPercent: integer(one('fee-margin'), 'fee-margin', 50, 0, 1000),
+    feeMarginPercent: integer(one('fee-margin'), 'fee-margin', 20, 0, 1000),
     maxValiditySeconds: integer(one('max-validity'), 'max-validity', 3600, 60, 86_400 * 7),
     nodeTimeoutMs: integer(one('node-timeout'), 'node-timeout', 10_000, 100, 600_000),
     host,

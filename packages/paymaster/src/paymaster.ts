@@ -34,6 +34,9 @@ import {
 import { signHash } from './protocol/transaction';
 import { Relayer } from './relayer/relayer';
 import { randomFelt, TrackingStore } from './relayer/tracking';
+import { AccountLocks } from './relayer/accountLocks';
+import { Metrics } from './metrics';
+import { PaymasterState } from './store/state';
 
 export interface PaymasterOptions {
   /** The Starknet node's JSON-RPC URL (0.9 or 0.10). It may carry a key: it is never shown. */
@@ -46,30 +49,43 @@ export interface PaymasterOptions {
   /** Gas tokens of `default` mode besides STRK, with their price in STRK per whole token. */
   gasTokens?: { address: string; priceInStrk: string }[];
   feeMarginPercent?: number;
-  keepMarginPercent?: number;
   defaultValiditySeconds?: number;
   maxValiditySeconds?: number;
   minValiditySeconds?: number;
   nodeTimeoutMs?: number;
   /** Re-sends of one signed transaction whose answer was lost before it is left uncertain. */
   sendAttempts?: number;
+  /** The highest custom tip, FRI per L2 gas unit (default 10^9). */
+  maxTip?: bigint;
+  /** What one sponsor key may spend per UTC day, in FRI (default 100 STRK). */
+  sponsorDailyBudgetFri?: bigint;
+  /** The relayer's STRK floor, in FRI (default 1 STRK): below it, nothing is relayed. */
+  minRelayerBalanceFri?: bigint;
+  receiptTimeoutMs?: number;
+  /** The SQLite file of tracking ids, debts and budgets (default: in memory). */
+  stateFile?: string;
   log?: (line: string) => void;
 }
 
 export const DEFAULT_POLICY: Policy = {
-  feeMarginPercent: 50,
-  keepMarginPercent: 10,
+  feeMarginPercent: 20,
   defaultValiditySeconds: 600,
   maxValiditySeconds: 3600,
   minValiditySeconds: 30,
+  maxTip: 10n ** 9n,
+  sponsorDailyBudgetFri: 100n * 10n ** 18n,
+  minRelayerBalanceFri: 10n ** 18n,
+  receiptTimeoutMs: 120_000,
 };
 
 export interface Health {
-  status: 'ok' | 'relayer-unfunded' | 'node-unavailable';
+  status: 'ok' | 'relayer-unfunded' | 'relayer-below-floor' | 'node-unavailable';
   chain_id: string;
   relayer: {
     address: string;
     strk_balance?: string;
+    /** The STRK balance (FRI) below which nothing is relayed. */
+    floor: string;
     nonce?: string;
     uncertain_submission: boolean;
   };
@@ -196,6 +212,12 @@ export class Paymaster {
         tokens.set(address, { address, decimals, priceInFri });
       }
       const claims = new Claims();
+      let state: PaymasterState;
+      try {
+        state = new PaymasterState(options.stateFile);
+      } catch (error) {
+        throw new StartupError(`the state file cannot be opened: ${(error as Error).message}`);
+      }
       const relayer = new Relayer({
         node,
         address: relayerAddress,
@@ -217,14 +239,22 @@ export class Paymaster {
         accounts: new AccountClasses(node),
         builds: new BuildRecords(),
         claims,
-        tracking: new TrackingStore(),
+        tracking: new TrackingStore(state),
+        locks: new AccountLocks(),
+        state,
+        metrics: new Metrics(),
+        strk: STRK,
         policy: {
           feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
-          keepMarginPercent: options.keepMarginPercent ?? DEFAULT_POLICY.keepMarginPercent,
           defaultValiditySeconds:
             options.defaultValiditySeconds ?? DEFAULT_POLICY.defaultValiditySeconds,
           maxValiditySeconds: options.maxValiditySeconds ?? DEFAULT_POLICY.maxValiditySeconds,
           minValiditySeconds: options.minValiditySeconds ?? DEFAULT_POLICY.minValiditySeconds,
+          maxTip: options.maxTip ?? DEFAULT_POLICY.maxTip,
+          sponsorDailyBudgetFri:
+            options.sponsorDailyBudgetFri ?? DEFAULT_POLICY.sponsorDailyBudgetFri,
+          minRelayerBalanceFri: options.minRelayerBalanceFri ?? DEFAULT_POLICY.minRelayerBalanceFri,
+          receiptTimeoutMs: options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs,
         },
         log,
       };
@@ -242,11 +272,18 @@ export class Paymaster {
 
   /** Whether `key` is one of the sponsor keys (compared as SHA-256 digests, in constant time). */
   isSponsorKey(key: string | undefined): boolean {
-    if (!key) return false;
+    return this.sponsorId(key) !== undefined;
+  }
+
+  /** The sponsor key's id (the first 16 hex digits of its digest), undefined when not a key. */
+  sponsorId(key: string | undefined): string | undefined {
+    if (!key) return undefined;
     const digest = sha256(key);
-    let found = false;
-    for (const known of this.apiKeyHashes) found = timingSafeEqual(known, digest) || found;
-    return found;
+    let found: Buffer | undefined;
+    for (const known of this.apiKeyHashes) {
+      if (timingSafeEqual(known, digest)) found = known;
+    }
+    return found?.subarray(0, 8).toString('hex');
   }
 
   /** One JSON-RPC call. */
@@ -260,6 +297,7 @@ export class Paymaster {
   async handle(
     text: string,
     apiKey: string | undefined,
+    client?: string,
   ): Promise<{ status: number; body?: string }> {
     let parsed: ReturnType<typeof parseBody>;
     try {
@@ -268,7 +306,8 @@ export class Paymaster {
       const refusal = error as PaymasterError;
       return { status: refusal.httpStatus, body: JSON.stringify(errorMessage(null, refusal)) };
     }
-    const caller: Caller = { sponsorKey: this.isSponsorKey(apiKey) };
+    const sponsorId = this.sponsorId(apiKey);
+    const caller: Caller = { sponsorKey: sponsorId !== undefined, sponsorId, client };
     const answers = await Promise.all(parsed.calls.map((call) => this.answer(call, caller)));
     const sent = answers.filter((answer) => answer !== undefined);
     if (!parsed.batch) {
@@ -300,6 +339,7 @@ export class Paymaster {
       const mapped = mapNodeError(error, 'the node refused a request');
       const refusal =
         mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
+      this.context.metrics.refusals.add({ method: quoted(call.method, 40), code: String(refusal.code) });
       if (refusal.code !== -32601) {
         this.context.log(
           `refused ${quoted(call.method)}: ${refusal.code} ${quoted(JSON.stringify(refusal.data ?? refusal.message), 500)}`,
@@ -345,9 +385,14 @@ export class Paymaster {
   /** The node answers, the relayer has STRK, and whether a submission is still unconfirmed. */
   async health(): Promise<Health> {
     const { relayer, node, chainId } = this.context;
+    const floor = this.context.policy.minRelayerBalanceFri;
     const base = {
       chain_id: toHex(chainId),
-      relayer: { address: toHex(relayer.address), uncertain_submission: relayer.hasUncertain },
+      relayer: {
+        address: toHex(relayer.address),
+        uncertain_submission: relayer.hasUncertain,
+        floor: floor.toString(),
+      },
     };
     try {
       const [balance, nonce] = await Promise.all([
@@ -356,7 +401,7 @@ export class Paymaster {
       ]);
       return {
         ...base,
-        status: balance > 0n ? 'ok' : 'relayer-unfunded',
+        status: balance === 0n ? 'relayer-unfunded' : balance < floor ? 'relayer-below-floor' : 'ok',
         relayer: { ...base.relayer, strk_balance: balance.toString(), nonce: toHex(nonce) },
       };
     } catch {
@@ -364,7 +409,24 @@ export class Paymaster {
     }
   }
 
+  /** GET /metrics: the counters, and the relayer's balance of each token read now. */
+  async metricsText(): Promise<string> {
+    const { node, relayer, tokens, metrics, policy } = this.context;
+    const balances = await Promise.all(
+      [...tokens.values()].map(async (token) => ({
+        token: toHex(token.address),
+        amount: await erc20Balance(node, token.address, relayer.address).catch(() => -1n),
+      })),
+    );
+    const strk = balances.find((b) => BigInt(b.token) === STRK)?.amount ?? 0n;
+    return metrics.render(
+      balances.filter((b) => b.amount >= 0n),
+      strk < policy.minRelayerBalanceFri,
+    );
+  }
+
   close(): void {
     this.context.relayer.close();
+    this.context.state.close();
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Tracking ids (SNIP-29): one per executed request, naming the latest relayer transaction that
- * carries it. Kept in memory, the oldest forgotten beyond `limit`.
+ * carries it. Kept in the paymaster's SQLite state, so a restart loses none.
  */
 import { randomBytes } from 'node:crypto';
 
 import type { Felt } from '../protocol/felt';
+import type { PaymasterState } from '../store/state';
 
 export interface TrackedRequest {
   id: Felt;
@@ -17,20 +18,16 @@ export interface TrackedRequest {
 export const randomFelt = (): Felt => BigInt(`0x${randomBytes(31).toString('hex')}`);
 
 export class TrackingStore {
-  private readonly requests = new Map<Felt, TrackedRequest>();
-
-  constructor(private readonly limit = 100_000) {}
+  constructor(private readonly state: PaymasterState) {}
 
   create(hash: Felt): TrackedRequest {
     const request = { id: randomFelt(), hash, createdAt: Date.now() };
-    this.requests.set(request.id, request);
-    if (this.requests.size > this.limit) {
-      this.requests.delete(this.requests.keys().next().value as Felt);
-    }
+    this.state.putTracking(request.id, hash, request.createdAt);
     return request;
   }
 
   get(id: Felt): TrackedRequest | undefined {
-    return this.requests.get(id);
+    const row = this.state.getTracking(id);
+    return row && { id, ...row };
   }
 }

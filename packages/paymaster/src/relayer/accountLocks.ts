@@ -1,0 +1,30 @@
+/**
+ * One execution per account at a time, from its simulation until its transaction is in a block
+ * (or a time limit passes): a later execution of the same account is simulated on the state the
+ * earlier one leaves, so executions that each pass alone cannot be sent together to revert.
+ */
+export class AccountLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  /** Waits for the account's turn; the answer releases it (once; later calls do nothing). */
+  async acquire(account: string): Promise<() => void> {
+    const previous = this.tails.get(account) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(account, tail);
+    await previous;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      release();
+      if (this.tails.get(account) === tail) this.tails.delete(account);
+    };
+  }
+
+  /** Accounts with an execution in progress or waiting. */
+  get size(): number {
+    return this.tails.size;
+  }
+}
