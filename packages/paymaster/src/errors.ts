@@ -35,6 +35,7 @@ export const CODES = {
   invalidClassHash: 159,
   invalidId: 160,
   unknownError: 163,
+  limitExceeded: -32005,
   parseError: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
@@ -81,4 +82,15 @@ export const errors = {
   invalidParams: (field: string, why: string) =>
     new PaymasterError(CODES.invalidParams, `Invalid params: ${field}: ${why}`, { field }),
   internal: () => new PaymasterError(CODES.internal, 'Internal error', undefined, 500),
+  /**
+   * A rate limit or a cap on held work: -32005 "Limit exceeded", the code EIP-1474 gives it and
+   * Ethereum and Starknet gateways answer (SNIP-29 has none), HTTP 429 for a single request.
+   */
+  limitExceeded: (why: string, retryAfterMs?: number) =>
+    new PaymasterError(
+      CODES.limitExceeded,
+      `Limit exceeded: ${why}`,
+      retryAfterMs === undefined ? undefined : { retry_after_ms: retryAfterMs },
+      429,
+    ),
 };

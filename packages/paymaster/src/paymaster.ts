@@ -12,6 +12,7 @@ import { buildTransaction } from './flows/build';
 import type { Caller, FlowContext, Policy } from './flows/context';
 import { executeTransaction } from './flows/execute';
 import { mapNodeError } from './flows/nodeErrors';
+import { RateLimits } from './flows/rateLimits';
 import { BuildRecords, Claims } from './flows/records';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
@@ -62,6 +63,8 @@ export interface PaymasterOptions {
   /** The relayer's STRK floor, in FRI (default 1 STRK): below it, nothing is relayed. */
   minRelayerBalanceFri?: bigint;
   receiptTimeoutMs?: number;
+  /** Builds and executes a minute per client address and per account (default 120). */
+  rateLimitPerMinute?: number;
   /** The SQLite file of tracking ids, debts and budgets (default: in memory). */
   stateFile?: string;
   log?: (line: string) => void;
@@ -129,23 +132,17 @@ const METHODS: Record<string, Method> = {
       price_in_strk: toHex(token.priceInFri),
     }));
   },
-  paymaster_buildTransaction: (paymaster, params, caller) => {
+  paymaster_buildTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
-    return buildTransaction(
-      paymaster.context,
-      readUserTransaction(transaction),
-      readExecutionParameters(parameters),
-      caller,
-    );
+    const tx = readUserTransaction(transaction);
+    paymaster.limit(caller, tx);
+    return buildTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
-  paymaster_executeTransaction: (paymaster, params, caller) => {
+  paymaster_executeTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
-    return executeTransaction(
-      paymaster.context,
-      readExecutableTransaction(transaction),
-      readExecutionParameters(parameters),
-      caller,
-    );
+    const tx = readExecutableTransaction(transaction);
+    paymaster.limit(caller, tx);
+    return executeTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
   paymaster_trackingIdToLatestHash: async (paymaster, params) => {
     const { tracking_id: id } = namedParams(params, ['tracking_id']);
@@ -243,6 +240,7 @@ export class Paymaster {
         locks: new AccountLocks(),
         state,
         metrics: new Metrics(),
+        rateLimits: new RateLimits(options.rateLimitPerMinute ?? 120),
         strk: STRK,
         policy: {
           feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
@@ -284,6 +282,19 @@ export class Paymaster {
       if (timingSafeEqual(known, digest)) found = known;
     }
     return found?.subarray(0, 8).toString('hex');
+  }
+
+  /** Rate limits of builds and executes: per client address, then per account. */
+  limit(
+    caller: Caller,
+    tx: { type: string; invoke?: { userAddress: Felt }; deployment?: { address: Felt } },
+  ): void {
+    const { rateLimits } = this.context;
+    if (caller.client !== undefined) {
+      rateLimits.take(`client:${caller.client}`, `the client ${caller.client}`);
+    }
+    const account = tx.invoke?.userAddress ?? tx.deployment?.address;
+    if (account !== undefined) rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
   }
 
   /** One JSON-RPC call. */

@@ -9,6 +9,7 @@ import type { Relayer } from '../relayer/relayer';
 import type { TrackingStore } from '../relayer/tracking';
 import type { PaymasterState } from '../store/state';
 import type { AccountClasses } from './accounts';
+import type { RateLimits } from './rateLimits';
 import type { BuildRecords, Claims } from './records';
 
 export interface Policy {
@@ -49,6 +50,7 @@ export interface FlowContext {
   /** Tracking ids, debts and sponsor budgets (SQLite). */
   state: PaymasterState;
   metrics: Metrics;
+  rateLimits: RateLimits;
   /** STRK's address: the relayer's fee token. */
   strk: Felt;
   policy: Policy;

@@ -4,6 +4,7 @@
  * the ones claimed by an execution in flight or submitted (so none is submitted twice).
  * Both are keyed by the account and its outside-execution nonce.
  */
+import { errors } from '../errors';
 import type { Deployment } from '../protocol/calls';
 import { type Felt, toHex } from '../protocol/felt';
 import type { OutsideExecution, Snip9Version } from '../protocol/outsideExecution';
@@ -21,27 +22,69 @@ export interface BuiltExecution {
 
 export const executionKey = (user: Felt, nonce: Felt): string => `${toHex(user)}:${toHex(nonce)}`;
 
-/** Builds, kept until their execute_before has passed (and at most `limit`, oldest out first). */
+/** Builds waiting to be executed that one account may hold (more: -32005). */
+export const MAX_BUILDS_PER_ACCOUNT = 16;
+
+const feltsOf = (build: BuiltExecution) =>
+  build.execution.calls.reduce((sum, call) => sum + call.calldata.length + 2, 0);
+
+/**
+ * Builds, kept until their execute_before has passed, at most `limit` of them and `feltLimit`
+ * felts of calls in all (oldest out first: memory stays bounded under a flood of builds, and an
+ * evicted build is still executable, checked as one not built here), and at most
+ * MAX_BUILDS_PER_ACCOUNT per account.
+ */
 export class BuildRecords {
   private readonly builds = new Map<string, BuiltExecution>();
+  private readonly perAccount = new Map<Felt, number>();
+  private felts = 0;
 
-  constructor(private readonly limit = 100_000) {}
+  constructor(
+    private readonly limit = 10_000,
+    private readonly feltLimit = 1_000_000,
+  ) {}
+
+  get size(): number {
+    return this.builds.size;
+  }
 
   add(build: BuiltExecution, chainNow: number): void {
+    const held = this.perAccount.get(build.user) ?? 0;
+    if (held >= MAX_BUILDS_PER_ACCOUNT) {
+      this.prune(chainNow, true);
+      if ((this.perAccount.get(build.user) ?? 0) >= MAX_BUILDS_PER_ACCOUNT) {
+        throw errors.limitExceeded(
+          `the account ${toHex(build.user)} already has ${MAX_BUILDS_PER_ACCOUNT} builds waiting to be executed; execute or let them expire first`,
+        );
+      }
+    }
     this.builds.set(executionKey(build.user, build.execution.nonce), build);
-    if (this.builds.size > this.limit) this.prune(chainNow);
+    this.perAccount.set(build.user, (this.perAccount.get(build.user) ?? 0) + 1);
+    this.felts += feltsOf(build);
+    if (this.builds.size > this.limit || this.felts > this.feltLimit) this.prune(chainNow, false);
   }
 
   get(user: Felt, nonce: Felt): BuiltExecution | undefined {
     return this.builds.get(executionKey(user, nonce));
   }
 
-  private prune(chainNow: number): void {
+  private remove(key: string, build: BuiltExecution): void {
+    this.builds.delete(key);
+    this.felts -= feltsOf(build);
+    const left = (this.perAccount.get(build.user) ?? 1) - 1;
+    if (left <= 0) this.perAccount.delete(build.user);
+    else this.perAccount.set(build.user, left);
+  }
+
+  private prune(chainNow: number, expiredOnly: boolean): void {
     for (const [key, build] of this.builds) {
-      if (build.execution.executeBefore <= BigInt(chainNow)) this.builds.delete(key);
+      if (build.execution.executeBefore <= BigInt(chainNow)) this.remove(key, build);
     }
-    while (this.builds.size > this.limit)
-      this.builds.delete(this.builds.keys().next().value as string);
+    if (expiredOnly) return;
+    while (this.builds.size > this.limit || this.felts > this.feltLimit) {
+      const [key, build] = this.builds.entries().next().value as [string, BuiltExecution];
+      this.remove(key, build);
+    }
   }
 }
 

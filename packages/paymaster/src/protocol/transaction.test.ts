@@ -64,8 +64,8 @@ it('signs the v3 hash with the relayer key (verified with @scure/starknet)', () 
     nonceDataAvailabilityMode: 0 as never,
     feeDataAvailabilityMode: 0 as never,
     resourceBounds: {
-      l1_gas: { max_amount: 0n, max_price_per_unit: 200n },
-      l2_gas: { max_amount: 1500n, max_price_per_unit: 20n },
+      l1_gas: { max_amount: 0n, max_price_per_unit: 120n },
+      l2_gas: { max_amount: 1500n, max_price_per_unit: 12n },
       l1_data_gas: { max_amount: 150n, max_price_per_unit: 2n },
     },
     tip: 0,
