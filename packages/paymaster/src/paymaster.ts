@@ -294,7 +294,8 @@ export class Paymaster {
       rateLimits.take(`client:${caller.client}`, `the client ${caller.client}`);
     }
     const account = tx.invoke?.userAddress ?? tx.deployment?.address;
-    if (account !== undefined) rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
+    if (account !== undefined)
+      rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
   }
 
   /** One JSON-RPC call. */
@@ -350,7 +351,10 @@ export class Paymaster {
       const mapped = mapNodeError(error, 'the node refused a request');
       const refusal =
         mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
-      this.context.metrics.refusals.add({ method: quoted(call.method, 40), code: String(refusal.code) });
+      this.context.metrics.refusals.add({
+        method: quoted(call.method, 40),
+        code: String(refusal.code),
+      });
       if (refusal.code !== -32601) {
         this.context.log(
           `refused ${quoted(call.method)}: ${refusal.code} ${quoted(JSON.stringify(refusal.data ?? refusal.message), 500)}`,
@@ -412,7 +416,8 @@ export class Paymaster {
       ]);
       return {
         ...base,
-        status: balance === 0n ? 'relayer-unfunded' : balance < floor ? 'relayer-below-floor' : 'ok',
+        status:
+          balance === 0n ? 'relayer-unfunded' : balance < floor ? 'relayer-below-floor' : 'ok',
         relayer: { ...base.relayer, strk_balance: balance.toString(), nonce: toHex(nonce) },
       };
     } catch {

@@ -42,7 +42,6 @@ import { type Executed, revertOf, submitOnce } from './submit';
 
 export type { Executed };
 
-
 const describeCall = (call: Call) => `${toHex(call.to)}.${toHex(call.selector)}`;
 
 const tipText = (mode: FeeMode) =>

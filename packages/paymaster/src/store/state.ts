@@ -40,7 +40,9 @@ export class PaymasterState {
       putDebt: db.prepare('INSERT OR REPLACE INTO debts (account, fri) VALUES (?, ?)'),
       dropDebt: db.prepare('DELETE FROM debts WHERE account = ?'),
       getSpend: db.prepare('SELECT fri FROM sponsor_spend WHERE key_id = ? AND day = ?'),
-      putSpend: db.prepare('INSERT OR REPLACE INTO sponsor_spend (key_id, day, fri) VALUES (?, ?, ?)'),
+      putSpend: db.prepare(
+        'INSERT OR REPLACE INTO sponsor_spend (key_id, day, fri) VALUES (?, ?, ?)',
+      ),
     };
   }
 
@@ -50,8 +52,7 @@ export class PaymasterState {
 
   getTracking(id: Felt): { hash: Felt; createdAt: number } | undefined {
     const row = this.statements.getTracking.get(toHex(id)) as
-      | { hash: string; created_at: number }
-      | undefined;
+      { hash: string; created_at: number } | undefined;
     return row && { hash: BigInt(row.hash), createdAt: row.created_at };
   }
 
