@@ -5,6 +5,9 @@
  * callers pass in only addresses, amounts, field names and the node's own revert reasons.
  */
 export class PaymasterError extends Error {
+  /** A short name of why, for the refusals metric (never the client's own text). */
+  reason?: string;
+
   constructor(
     readonly code: number,
     message: string,
@@ -13,6 +16,12 @@ export class PaymasterError extends Error {
     readonly httpStatus: number = 200,
   ) {
     super(message);
+  }
+
+  /** Names why, for /metrics' refusals by reason. */
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
@@ -92,5 +101,5 @@ export const errors = {
       `Limit exceeded: ${why}`,
       retryAfterMs === undefined ? undefined : { retry_after_ms: retryAfterMs },
       429,
-    ),
+    ).because('limit'),
 };

@@ -352,8 +352,9 @@ export class Paymaster {
       const refusal =
         mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
       this.context.metrics.refusals.add({
-        method: quoted(call.method, 40),
+        method: Object.hasOwn(METHODS, call.method) ? call.method : 'other',
         code: String(refusal.code),
+        reason: refusal.reason ?? 'other',
       });
       if (refusal.code !== -32601) {
         this.context.log(

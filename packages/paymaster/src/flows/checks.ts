@@ -41,10 +41,12 @@ export function checkFeeMode(
 export function tipOf(ctx: FlowContext, feeMode: FeeMode): bigint {
   const tip = typeof feeMode.tip === 'object' ? feeMode.tip.custom : 0n;
   if (tip > ctx.policy.maxTip) {
-    throw errors.invalidParams(
-      'parameters.fee_mode.tip.custom',
-      `is above this paymaster's cap of ${ctx.policy.maxTip} FRI per L2 gas unit`,
-    );
+    throw errors
+      .invalidParams(
+        'parameters.fee_mode.tip.custom',
+        `is above this paymaster's cap of ${ctx.policy.maxTip} FRI per L2 gas unit`,
+      )
+      .because('tip-cap');
   }
   return tip;
 }

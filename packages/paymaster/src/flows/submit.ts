@@ -70,9 +70,11 @@ export async function checkFloor(ctx: FlowContext): Promise<void> {
   if (floor <= 0n) return;
   const balance = await erc20Balance(ctx.node, ctx.strk, ctx.relayer.address);
   if (balance < floor) {
-    throw errors.unknown(
-      `the relayer's STRK balance is below its floor (${floor} FRI): this paymaster relays nothing until it is funded; nothing was submitted`,
-    );
+    throw errors
+      .unknown(
+        `the relayer's STRK balance is below its floor (${floor} FRI): this paymaster relays nothing until it is funded; nothing was submitted`,
+      )
+      .because('below-floor');
   }
 }
 
@@ -88,9 +90,11 @@ function checkFeeArrives(
   const paid = tokenFlow(top.slice(0, -1), fee.token.address, relayer);
   const arrived = paid.received - paid.sent;
   if (arrived < fee.signed) {
-    throw errors.executionError(
-      `the relayer's simulation shows ${arrived} of ${toHex(fee.token.address)} arriving at the relayer, not the ${fee.signed} signed: the account did not run the fee transfer; nothing was submitted`,
-    );
+    throw errors
+      .executionError(
+        `the relayer's simulation shows ${arrived} of ${toHex(fee.token.address)} arriving at the relayer, not the ${fee.signed} signed: the account did not run the fee transfer; nothing was submitted`,
+      )
+      .because('fee-not-received');
   }
   const refund = tokenFlow(top.slice(-1), fee.token.address, relayer);
   if (refund.sent !== 1n || refund.received !== 0n) {
@@ -128,9 +132,9 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     const reverted = revertOf(simulation);
     if (reverted !== undefined) {
       await job.signatureCheck?.();
-      throw errors.executionError(
-        `the relayer's simulation reverts, nothing was submitted: ${reverted}`,
-      );
+      throw errors
+        .executionError(`the relayer's simulation reverts, nothing was submitted: ${reverted}`)
+        .because('simulation-reverts');
     }
     const estimate = readNodeFeeEstimate(simulation.fee_estimation);
     // The most the relayer's transaction can cost it: what it is paid at least.
@@ -154,9 +158,11 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
       const day = utcDay(Date.now());
       const budget = ctx.policy.sponsorDailyBudgetFri;
       if (!ctx.state.reserveSponsor(job.sponsor, day, maxFee, budget)) {
-        throw errors.unknown(
-          `this sponsor key's daily budget (${budget} FRI) does not cover this transaction's maximum fee (${maxFee} FRI) today; it resets at 00:00 UTC. Nothing was submitted`,
-        );
+        throw errors
+          .unknown(
+            `this sponsor key's daily budget (${budget} FRI) does not cover this transaction's maximum fee (${maxFee} FRI) today; it resets at 00:00 UTC. Nothing was submitted`,
+          )
+          .because('sponsor-budget');
       }
       reserved = { keyId: job.sponsor, day, fri: maxFee };
     }
