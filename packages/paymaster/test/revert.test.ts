@@ -92,23 +92,24 @@ it('bills the revert to the account: its next fee covers it, and the relayer is 
     [transfer(STRK_TOKEN, '0x5ea1', 1n)],
     details,
   );
-  expect(owed.suggested_max_fee_in_gas_token - ordinary.suggested_max_fee_in_gas_token).toBe(lost);
+  const ordinaryFee = BigInt(ordinary.suggested_max_fee_in_gas_token);
+  expect(BigInt(owed.suggested_max_fee_in_gas_token) - ordinaryFee).toBe(lost);
   // An execution the user signs without a build, with an ordinary fee: 154.
   const now = (await stack.provider.getBlock('latest')).timestamp;
   const typedData = outsideExecution.getTypedData(
     await stack.provider.getChainId(),
     { caller: stack.relayer.address, execute_after: now - 60, execute_before: now + 600 },
     stark.randomAddress(),
-    [
-      transfer(STRK_TOKEN, '0x5ea1', 1n),
-      transfer(STRK_TOKEN, stack.relayer.address, ordinary.suggested_max_fee_in_gas_token),
-    ],
+    [transfer(STRK_TOKEN, '0x5ea1', 1n), transfer(STRK_TOKEN, stack.relayer.address, ordinaryFee)],
     '2',
   );
   const signature = stark.signatureToHexArray(await user.signMessage(typedData));
   const refused = await paymasterClient(stack)
     .executeTransaction(
-      { type: 'invoke', invoke: { userAddress: user.address, typedData, signature } },
+      {
+        type: 'invoke',
+        invoke: { userAddress: user.address, typedData: typedData as never, signature },
+      },
       { version: '0x1', feeMode: details.feeMode },
     )
     .then(
