@@ -6,9 +6,7 @@
  * build's fee includes it, an execution that does not cover it is refused (154), and once one
  * runs the relayer has lost nothing over both.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import { postJson, serveHttp, type StubServer } from '@l2wallet/testkit';
 import { outsideExecution, stark } from 'starknet';
 
 import {
@@ -23,43 +21,31 @@ import {
 } from './helpers';
 
 let stack: Stack;
-let proxy: http.Server;
+let proxy: StubServer | undefined;
 /** Run before the relayer's next submission reaches the node. */
 let beforeSubmission: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   stack = await startStack({
     nodeUrl: async (devnet) => {
-      proxy = http.createServer((request, response) => {
-        const chunks: Buffer[] = [];
-        request.on('data', (chunk: Buffer) => chunks.push(chunk));
-        request.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          void (async () => {
-            if (body.includes('starknet_addInvokeTransaction') && beforeSubmission) {
-              const run = beforeSubmission;
-              beforeSubmission = undefined;
-              await run();
-            }
-            const answer = await fetch(devnet.rpcUrl, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body,
-            });
-            response.writeHead(answer.status, { 'content-type': 'application/json' });
-            response.end(await answer.text());
-          })();
-        });
+      proxy = await serveHttp(async (_request, response, body) => {
+        if (body.includes('starknet_addInvokeTransaction') && beforeSubmission) {
+          const run = beforeSubmission;
+          beforeSubmission = undefined;
+          await run();
+        }
+        const answer = await postJson(devnet.rpcUrl, body);
+        response.writeHead(answer.status, { 'content-type': 'application/json' });
+        response.end(answer.text);
       });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      return proxy.url;
     },
   });
 });
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
 });
 
 it('bills the revert to the account: its next fee covers it, and the relayer is even', async () => {
