@@ -35,6 +35,7 @@ import type {
   ExecutionParameters,
 } from '../protocol/params';
 import { queryInvoke } from '../protocol/transaction';
+import { executionTrackingId } from '../relayer/tracking';
 import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
 import { type BuiltExecution, executionKey } from './records';
@@ -261,5 +262,6 @@ export async function executeTransaction(
     tip,
     what: `${tx.type} ${toHex(user)}`,
     signatureCheck,
+    trackingId: executionTrackingId(user, execution.nonce),
   });
 }

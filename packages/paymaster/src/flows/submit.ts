@@ -57,6 +57,8 @@ export interface Submission {
   what: string;
   /** Throws 153 when the account refuses the signature (asked only after a revert). */
   signatureCheck?: () => Promise<void>;
+  /** The request's tracking id, when it can be derived (an outside execution's). */
+  trackingId?: Felt;
 }
 
 export function revertOf(simulation: SimulatedTransactionJson): string | undefined {
@@ -168,7 +170,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     }
     const submitted = await ctx.relayer.submit(calls, estimate, tip);
     submittedHash = submitted.hash;
-    const tracked = ctx.tracking.create(submitted.hash);
+    const tracked = ctx.tracking.create(submitted.hash, job.trackingId);
     ctx.claims.submitted(key, tracked.id, submitted.hash);
     ctx.metrics.executions.add({ outcome: 'submitted' });
     if (fee) ctx.metrics.feesReceived.add({ token: toHex(fee.token.address) }, kept);
@@ -180,7 +182,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     return { tracking_id: toHex(tracked.id), transaction_hash: toHex(submitted.hash) };
   } catch (error) {
     if (error instanceof SubmissionUncertain) {
-      const tracked = ctx.tracking.create(error.hash);
+      const tracked = ctx.tracking.create(error.hash, job.trackingId);
       ctx.claims.submitted(key, tracked.id, error.hash);
       ctx.metrics.executions.add({ outcome: 'uncertain' });
       ctx.log(`uncertain ${what}: transaction ${toHex(error.hash)} not confirmed by the node`);
