@@ -1,0 +1,123 @@
+/**
+ * Relayed executions that may have been submitted: sent to the paymaster, whose answer was lost or
+ * an error. Their record (status RECEIVED, txnHash the tracking id) is resolved later, when the
+ * account's history or a status is asked: the paymaster's paymaster_trackingIdToLatestHash names
+ * the relayer's transaction (the record takes its hash, and the node its status from then on) or
+ * says it was dropped; an id the paymaster does not know is REJECTED only once the execution can
+ * no longer run (its execute_before has passed).
+ */
+import { getChain } from '../node/chain';
+import {
+  type PendingRelayed,
+  type SnapState,
+  stateStore,
+  transactionsOf,
+  updateTransaction,
+} from '../state';
+
+const same = (a: string, b: string): boolean => BigInt(a) === BigInt(b);
+
+/** The grace after execute_before before an unknown id counts as never submitted (clock skew). */
+const EXPIRY_GRACE_SECONDS = 120;
+
+export function pendingOf(state: SnapState, chainId: string): PendingRelayed[] {
+  return state.relayedPending?.[chainId] ?? [];
+}
+
+/** Keeps `pending` until resolve() settles it. */
+export function addPending(state: SnapState, chainId: string, pending: PendingRelayed): void {
+  const list = pendingOf(state, chainId).filter((p) => !same(p.trackingId, pending.trackingId));
+  state.relayedPending = { ...state.relayedPending, [chainId]: [...list, pending] };
+}
+
+function dropPending(state: SnapState, chainId: string, trackingId: string): void {
+  const list = pendingOf(state, chainId).filter((p) => !same(p.trackingId, trackingId));
+  state.relayedPending = { ...state.relayedPending, [chainId]: list };
+}
+
+type Outcome =
+  | { kind: 'hash'; transactionHash: string; final: boolean }
+  | { kind: 'dropped'; transactionHash?: string; why: string }
+  | { kind: 'unknown' };
+
+async function ask(chainId: string, pending: PendingRelayed): Promise<Outcome> {
+  const { paymaster } = getChain(chainId);
+  let answer;
+  try {
+    answer = await paymaster.trackingIdToLatestHash(pending.trackingId);
+  } catch {
+    return { kind: 'unknown' };
+  }
+  if (!answer) {
+    const expired = Date.now() / 1000 > pending.executeBefore + EXPIRY_GRACE_SECONDS;
+    return expired
+      ? {
+          kind: 'dropped',
+          why: `the paymaster (${paymaster.host}) never submitted it, and it expired unsent`,
+        }
+      : { kind: 'unknown' };
+  }
+  if (answer.status === 'dropped') {
+    return {
+      kind: 'dropped',
+      transactionHash: answer.transactionHash,
+      why: `the paymaster (${paymaster.host}) dropped it: it was never included`,
+    };
+  }
+  return {
+    kind: 'hash',
+    transactionHash: answer.transactionHash,
+    final: answer.status === 'accepted',
+  };
+}
+
+/**
+ * Resolves the pending executions `which` selects, on `chainId`: each record keyed by a tracking
+ * id takes the relayer's transaction hash once the paymaster names it. Returns tracking id ->
+ * hash for those resolved. A paymaster that does not answer leaves them as they are.
+ */
+export async function resolvePending(
+  chainId: string,
+  which: (pending: PendingRelayed) => boolean,
+): Promise<Map<string, string>> {
+  const chosen = pendingOf(await stateStore.read(), chainId).filter(which);
+  const resolved = new Map<string, string>();
+  if (chosen.length === 0) {
+    return resolved;
+  }
+  const outcomes = await Promise.all(chosen.map(async (p) => [p, await ask(chainId, p)] as const));
+  await stateStore.update((state) => {
+    for (const [pending, outcome] of outcomes) {
+      if (outcome.kind === 'unknown') {
+        continue;
+      }
+      const record = transactionsOf(state, chainId).find(
+        (known) =>
+          same(known.txnHash, pending.trackingId) ||
+          same(known.txnHash, outcome.transactionHash ?? '0x0'),
+      );
+      const hash = outcome.transactionHash;
+      if (record && hash !== undefined && !same(record.txnHash, hash)) {
+        // Another record may already hold the hash (the node's history found it first).
+        const list = transactionsOf(state, chainId).filter(
+          (known) => known === record || !same(known.txnHash, hash),
+        );
+        state.transactions[chainId] = list;
+        record.txnHash = hash;
+      }
+      if (outcome.kind === 'dropped' && record) {
+        updateTransaction(state, chainId, record.txnHash, {
+          status: 'REJECTED',
+          failureReason: outcome.why,
+        });
+      }
+      if (hash !== undefined) {
+        resolved.set(BigInt(pending.trackingId).toString(16), hash);
+      }
+      if (outcome.kind === 'dropped' || (outcome.kind === 'hash' && outcome.final)) {
+        dropPending(state, chainId, pending.trackingId);
+      }
+    }
+  });
+  return resolved;
+}
