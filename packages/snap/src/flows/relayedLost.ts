@@ -44,7 +44,11 @@ function describe(error: unknown): string {
     return `it answered error ${code}`;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return message.length > 160 ? `${message.slice(0, 160)}...` : message;
+  const unavailable = /is unavailable: ([^.]{1,120})\./u.exec(message)?.[1];
+  if (unavailable) {
+    return `it was unavailable: ${unavailable}`;
+  }
+  return /malformed/u.test(message) ? 'its answer could not be read' : 'its answer was lost';
 }
 
 /** Records the execution as RECEIVED and returns the error the dapp gets. */

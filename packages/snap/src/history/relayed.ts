@@ -30,8 +30,17 @@ export function addPending(state: SnapState, chainId: string, pending: PendingRe
   state.relayedPending = { ...state.relayedPending, [chainId]: [...list, pending] };
 }
 
-function dropPending(state: SnapState, chainId: string, trackingId: string): void {
-  const list = pendingOf(state, chainId).filter((p) => !same(p.trackingId, trackingId));
+/** Settled entries are kept this long after they expire, so a tracking id still answers. */
+const KEEP_SETTLED_SECONDS = 30 * 86_400;
+
+/** Marks the entry settled with its final hash (if any), and forgets long-settled ones. */
+function settle(state: SnapState, chainId: string, trackingId: string, hash?: string): void {
+  const now = Date.now() / 1000;
+  const list = pendingOf(state, chainId)
+    .map((p) =>
+      same(p.trackingId, trackingId) ? { ...p, settled: true, transactionHash: hash } : p,
+    )
+    .filter((p) => !p.settled || p.executeBefore + KEEP_SETTLED_SECONDS > now);
   state.relayedPending = { ...state.relayedPending, [chainId]: list };
 }
 
@@ -45,7 +54,7 @@ async function ask(chainId: string, pending: PendingRelayed): Promise<Outcome> {
   let answer;
   try {
     answer = await paymaster.trackingIdToLatestHash(pending.trackingId);
-  } catch {
+  } catch (error) {
     return { kind: 'unknown' };
   }
   if (!answer) {
@@ -80,8 +89,14 @@ export async function resolvePending(
   chainId: string,
   which: (pending: PendingRelayed) => boolean,
 ): Promise<Map<string, string>> {
-  const chosen = pendingOf(await stateStore.read(), chainId).filter(which);
+  const selected = pendingOf(await stateStore.read(), chainId).filter(which);
   const resolved = new Map<string, string>();
+  for (const pending of selected) {
+    if (pending.settled && pending.transactionHash) {
+      resolved.set(BigInt(pending.trackingId).toString(16), pending.transactionHash);
+    }
+  }
+  const chosen = selected.filter((pending) => !pending.settled);
   if (chosen.length === 0) {
     return resolved;
   }
@@ -115,7 +130,7 @@ export async function resolvePending(
         resolved.set(BigInt(pending.trackingId).toString(16), hash);
       }
       if (outcome.kind === 'dropped' || (outcome.kind === 'hash' && outcome.final)) {
-        dropPending(state, chainId, pending.trackingId);
+        settle(state, chainId, pending.trackingId, hash);
       }
     }
   });

@@ -74,6 +74,9 @@ export type PendingRelayed = {
   account: string;
   /** Unix seconds: after it the execution can no longer run. */
   executeBefore: number;
+  /** Known for good: the relayer's transaction (if any) the tracking id still answers as. */
+  settled?: boolean;
+  transactionHash?: string;
 };
 
 export { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS };
