@@ -54,7 +54,8 @@ async function ask(chainId: string, pending: PendingRelayed): Promise<Outcome> {
   let answer;
   try {
     answer = await paymaster.trackingIdToLatestHash(pending.trackingId);
-  } catch (error) {
+  } catch {
+    // Not reachable now: asked again next time.
     return { kind: 'unknown' };
   }
   if (!answer) {
