@@ -12,11 +12,12 @@ import { buildTransaction } from './flows/build';
 import type { Caller, FlowContext, Policy } from './flows/context';
 import { executeTransaction } from './flows/execute';
 import { mapNodeError } from './flows/nodeErrors';
+import { type Health, health, metricsText, trackingStatus } from './flows/status';
 import { RateLimits } from './flows/rateLimits';
 import { BuildRecords, Claims } from './flows/records';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
-import { checkSignature, erc20Balance, erc20Decimals } from './node/contracts';
+import { checkSignature, erc20Decimals } from './node/contracts';
 import {
   errorMessage,
   type JsonRpcCall,
@@ -38,6 +39,8 @@ import { randomFelt, TrackingStore } from './relayer/tracking';
 import { AccountLocks } from './relayer/accountLocks';
 import { Metrics } from './metrics';
 import { PaymasterState } from './store/state';
+
+export type { Health };
 
 export interface PaymasterOptions {
   /** The Starknet node's JSON-RPC URL (0.9 or 0.10). It may carry a key: it is never shown. */
@@ -80,19 +83,6 @@ export const DEFAULT_POLICY: Policy = {
   minRelayerBalanceFri: 10n ** 18n,
   receiptTimeoutMs: 120_000,
 };
-
-export interface Health {
-  status: 'ok' | 'relayer-unfunded' | 'relayer-below-floor' | 'node-unavailable';
-  chain_id: string;
-  relayer: {
-    address: string;
-    strk_balance?: string;
-    /** The STRK balance (FRI) below which nothing is relayed. */
-    floor: string;
-    nonce?: string;
-    uncertain_submission: boolean;
-  };
-}
 
 /** Why the paymaster cannot start; never holds a key. */
 export class StartupError extends Error {}
@@ -373,73 +363,18 @@ export class Paymaster {
     return errors.internal();
   }
 
-  async trackingStatus(
-    id: Felt,
-  ): Promise<{ transaction_hash: string; status: 'active' | 'accepted' | 'dropped' }> {
-    const tracked = this.context.tracking.get(id);
-    if (!tracked)
-      throw errors.invalidId(`no request of this paymaster has tracking id ${toHex(id)}`);
-    const { relayer, node } = this.context;
-    let status;
-    try {
-      status = await node.transactionStatus(toHex(tracked.hash));
-    } catch (error) {
-      throw errors.unknown(`the Starknet node is unavailable (${(error as Error).message})`);
-    }
-    const finality = status?.finality_status;
-    const answer =
-      finality === 'ACCEPTED_ON_L2' || finality === 'ACCEPTED_ON_L1'
-        ? 'accepted'
-        : finality === 'RECEIVED' || finality === 'CANDIDATE' || finality === 'PRE_CONFIRMED'
-          ? 'active'
-          : relayer.isUncertain(tracked.hash)
-            ? 'active'
-            : 'dropped';
-    return { transaction_hash: toHex(tracked.hash), status: answer };
+  trackingStatus(id: Felt): ReturnType<typeof trackingStatus> {
+    return trackingStatus(this.context, id);
   }
 
-  /** The node answers, the relayer has STRK, and whether a submission is still unconfirmed. */
-  async health(): Promise<Health> {
-    const { relayer, node, chainId } = this.context;
-    const floor = this.context.policy.minRelayerBalanceFri;
-    const base = {
-      chain_id: toHex(chainId),
-      relayer: {
-        address: toHex(relayer.address),
-        uncertain_submission: relayer.hasUncertain,
-        floor: floor.toString(),
-      },
-    };
-    try {
-      const [balance, nonce] = await Promise.all([
-        erc20Balance(node, STRK, relayer.address),
-        node.nonce(toHex(relayer.address)),
-      ]);
-      return {
-        ...base,
-        status:
-          balance === 0n ? 'relayer-unfunded' : balance < floor ? 'relayer-below-floor' : 'ok',
-        relayer: { ...base.relayer, strk_balance: balance.toString(), nonce: toHex(nonce) },
-      };
-    } catch {
-      return { ...base, status: 'node-unavailable' };
-    }
+  /** The node answers, the relayer has STRK above its floor, and no submission is uncertain. */
+  health(): Promise<Health> {
+    return health(this.context);
   }
 
   /** GET /metrics: the counters, and the relayer's balance of each token read now. */
-  async metricsText(): Promise<string> {
-    const { node, relayer, tokens, metrics, policy } = this.context;
-    const balances = await Promise.all(
-      [...tokens.values()].map(async (token) => ({
-        token: toHex(token.address),
-        amount: await erc20Balance(node, token.address, relayer.address).catch(() => -1n),
-      })),
-    );
-    const strk = balances.find((b) => BigInt(b.token) === STRK)?.amount ?? 0n;
-    return metrics.render(
-      balances.filter((b) => b.amount >= 0n),
-      strk < policy.minRelayerBalanceFri,
-    );
+  metricsText(): Promise<string> {
+    return metricsText(this.context);
   }
 
   close(): void {
