@@ -51,7 +51,7 @@ export class BuildRecords {
   add(build: BuiltExecution, chainNow: number): void {
     const held = this.perAccount.get(build.user) ?? 0;
     if (held >= MAX_BUILDS_PER_ACCOUNT) {
-      this.prune(chainNow, true);
+      this.pruneExpired(chainNow);
       if ((this.perAccount.get(build.user) ?? 0) >= MAX_BUILDS_PER_ACCOUNT) {
         throw errors.limitExceeded(
           `the account ${toHex(build.user)} already has ${MAX_BUILDS_PER_ACCOUNT} builds waiting to be executed; execute or let them expire first`,
@@ -61,7 +61,11 @@ export class BuildRecords {
     this.builds.set(executionKey(build.user, build.execution.nonce), build);
     this.perAccount.set(build.user, (this.perAccount.get(build.user) ?? 0) + 1);
     this.felts += feltsOf(build);
-    if (this.builds.size > this.limit || this.felts > this.feltLimit) this.prune(chainNow, false);
+    // Over a cap: the oldest out (FIFO, in constant time per build, so a flood stays cheap).
+    while (this.builds.size > this.limit || this.felts > this.feltLimit) {
+      const [key, oldest] = this.builds.entries().next().value as [string, BuiltExecution];
+      this.remove(key, oldest);
+    }
   }
 
   get(user: Felt, nonce: Felt): BuiltExecution | undefined {
@@ -76,14 +80,9 @@ export class BuildRecords {
     else this.perAccount.set(build.user, left);
   }
 
-  private prune(chainNow: number, expiredOnly: boolean): void {
+  private pruneExpired(chainNow: number): void {
     for (const [key, build] of this.builds) {
       if (build.execution.executeBefore <= BigInt(chainNow)) this.remove(key, build);
-    }
-    if (expiredOnly) return;
-    while (this.builds.size > this.limit || this.felts > this.feltLimit) {
-      const [key, build] = this.builds.entries().next().value as [string, BuiltExecution];
-      this.remove(key, build);
     }
   }
 }
