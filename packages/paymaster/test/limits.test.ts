@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { postJson, startDevnetPaymaster } from '@l2wallet/testkit';
-import { hash } from 'starknet';
+import { hash, stark } from 'starknet';
 
 import {
   balanceOf,
   GAS_TOKENS,
+  paymasterClient,
   predeployedUser,
   receiptOf,
   SPONSOR_KEY,
@@ -265,22 +266,26 @@ describe('builds waiting per account, and a restart', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('holds at most 16 builds of one account waiting (-32005)', async () => {
-    const user = stack.accounts[0].address;
-    for (let i = 0; i < 16; i++) {
-      const reply = await postJson(stack.paymaster.url, buildBody(user, [oneTransfer(i + 1)]));
-      expect(reply.json.error).toBeUndefined();
+  it('keeps 16 builds of one account; an execution of one pushed out is still served', async () => {
+    const user = predeployedUser(stack, 0);
+    const details = { feeMode: { mode: 'default' as const, gasToken: STRK_TOKEN } };
+    const call = [
+      { contractAddress: STRK_TOKEN, entrypoint: 'transfer', calldata: ['0x5ea1', 1, 0] },
+    ];
+    const first = await user.buildPaymasterTransaction(call, details);
+    for (let i = 0; i < 20; i++) {
+      expect((await user.buildPaymasterTransaction(call, details)).type).toBe('invoke');
     }
-    const refused = await postJson(stack.paymaster.url, buildBody(user, [oneTransfer()]));
-    expect(refused.status).toBe(429);
-    expect(refused.json.error?.code).toBe(-32005);
-    expect(refused.json.error?.message).toMatch(/already has 16 builds waiting/);
-    // Another account is still served.
-    const other = await postJson(
-      stack.paymaster.url,
-      buildBody(stack.accounts[1].address, [oneTransfer()]),
+    if (first.type !== 'invoke') throw new Error(`built ${first.type}`);
+    const signature = stark.signatureToHexArray(await user.signMessage(first.typed_data));
+    const sent = await paymasterClient(stack).executeTransaction(
+      {
+        type: 'invoke',
+        invoke: { userAddress: user.address, typedData: first.typed_data, signature },
+      },
+      first.parameters,
     );
-    expect(other.json.error).toBeUndefined();
+    expect((await receiptOf(stack, sent.transaction_hash)).isSuccess()).toBe(true);
   });
 
   it('answers a tracking id after a restart', async () => {

@@ -208,7 +208,7 @@ export async function buildTransaction(
     executeBefore: bounds.executeBefore,
     calls,
   };
-  ctx.builds.add({ user, version, execution, feeMode, fee: feeTransfer, deployment: deploy }, now);
+  ctx.builds.add({ user, version, execution, feeMode, fee: feeTransfer, deployment: deploy });
   return {
     type: transaction.type,
     ...(transaction.type === 'deploy_and_invoke' && {

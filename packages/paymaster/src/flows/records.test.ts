@@ -22,23 +22,22 @@ const build = (
 
 it('keeps memory bounded under a flood of builds: count and felts capped, oldest out first', () => {
   const records = new BuildRecords(1000, 50_000);
-  for (let i = 0; i < 20_000; i++) records.add(build(BigInt(i), 1n, 98), 0);
+  for (let i = 0; i < 20_000; i++) records.add(build(BigInt(i), 1n, 98));
   // 100 felts a build (98 calldata + to + selector): the felt cap binds first.
   expect(records.size).toBe(500);
   expect(records.get(19_999n, 1n)).toBeDefined();
   expect(records.get(0n, 1n)).toBeUndefined();
 });
 
-it('refuses more than MAX_BUILDS_PER_ACCOUNT waiting builds of one account (-32005)', () => {
+it('keeps the MAX_BUILDS_PER_ACCOUNT newest builds of an account, without touching others', () => {
   const records = new BuildRecords();
-  for (let i = 0; i < MAX_BUILDS_PER_ACCOUNT; i++) records.add(build(7n, BigInt(i)), 0);
-  expect(() => records.add(build(7n, 99n), 0)).toThrow(
-    expect.objectContaining({ code: CODES.limitExceeded }),
-  );
-  // Once they expire (chain time past execute_before), the account may build again.
-  expect(() => records.add(build(7n, 100n), 20_000)).not.toThrow();
-  // Others are not held back.
-  expect(() => records.add(build(8n, 1n), 0)).not.toThrow();
+  records.add(build(8n, 1n));
+  for (let i = 0; i <= MAX_BUILDS_PER_ACCOUNT; i++) records.add(build(7n, BigInt(i)));
+  expect(records.get(7n, 0n)).toBeUndefined();
+  expect(records.get(7n, 1n)).toBeDefined();
+  expect(records.get(7n, BigInt(MAX_BUILDS_PER_ACCOUNT))).toBeDefined();
+  expect(records.get(8n, 1n)).toBeDefined();
+  expect(records.size).toBe(MAX_BUILDS_PER_ACCOUNT + 1);
 });
 
 it('rate limits: a burst of a quarter of the minute, then the rate, per key', () => {

@@ -4,7 +4,6 @@
  * the ones claimed by an execution in flight or submitted (so none is submitted twice).
  * Both are keyed by the account and its outside-execution nonce.
  */
-import { errors } from '../errors';
 import type { Deployment } from '../protocol/calls';
 import { type Felt, toHex } from '../protocol/felt';
 import type { OutsideExecution, Snip9Version } from '../protocol/outsideExecution';
@@ -23,20 +22,24 @@ export interface BuiltExecution {
 export const executionKey = (user: Felt, nonce: Felt): string => `${toHex(user)}:${toHex(nonce)}`;
 
 /** Builds waiting to be executed that one account may hold (more: -32005). */
+/** Builds of one account kept at once (its oldest out first). */
 export const MAX_BUILDS_PER_ACCOUNT = 16;
 
 const feltsOf = (build: BuiltExecution) =>
   build.execution.calls.reduce((sum, call) => sum + call.calldata.length + 2, 0);
 
 /**
- * Builds, kept until their execute_before has passed, at most `limit` of them and `feltLimit`
- * felts of calls in all (oldest out first: memory stays bounded under a flood of builds, and an
- * evicted build is still executable, checked as one not built here), and at most
- * MAX_BUILDS_PER_ACCOUNT per account.
+ * Builds, at most `limit` of them, `feltLimit` felts of calls in all and MAX_BUILDS_PER_ACCOUNT
+ * per account, the oldest out first, each in constant time: memory stays bounded under a flood
+ * of builds, and one account's builds cannot push out another's beyond its share. Over a cap a
+ * build is evicted, not refused: a dapp that estimates again and again (each estimate is a build)
+ * is not locked out, and an evicted build loses nothing, as its execution is then checked as one
+ * not built here (README, Execution checks).
  */
 export class BuildRecords {
   private readonly builds = new Map<string, BuiltExecution>();
-  private readonly perAccount = new Map<Felt, number>();
+  /** Each account's build keys, oldest first. */
+  private readonly perAccount = new Map<Felt, string[]>();
   private felts = 0;
 
   constructor(
@@ -48,23 +51,18 @@ export class BuildRecords {
     return this.builds.size;
   }
 
-  add(build: BuiltExecution, chainNow: number): void {
-    const held = this.perAccount.get(build.user) ?? 0;
-    if (held >= MAX_BUILDS_PER_ACCOUNT) {
-      this.pruneExpired(chainNow);
-      if ((this.perAccount.get(build.user) ?? 0) >= MAX_BUILDS_PER_ACCOUNT) {
-        throw errors.limitExceeded(
-          `the account ${toHex(build.user)} already has ${MAX_BUILDS_PER_ACCOUNT} builds waiting to be executed; execute or let them expire first`,
-        );
-      }
+  add(build: BuiltExecution): void {
+    const key = executionKey(build.user, build.execution.nonce);
+    for (;;) {
+      const keys = this.perAccount.get(build.user) ?? [];
+      if (keys.length < MAX_BUILDS_PER_ACCOUNT) break;
+      this.remove(keys[0]);
     }
-    this.builds.set(executionKey(build.user, build.execution.nonce), build);
-    this.perAccount.set(build.user, (this.perAccount.get(build.user) ?? 0) + 1);
+    this.builds.set(key, build);
+    this.perAccount.set(build.user, [...(this.perAccount.get(build.user) ?? []), key]);
     this.felts += feltsOf(build);
-    // Over a cap: the oldest out (FIFO, in constant time per build, so a flood stays cheap).
     while (this.builds.size > this.limit || this.felts > this.feltLimit) {
-      const [key, oldest] = this.builds.entries().next().value as [string, BuiltExecution];
-      this.remove(key, oldest);
+      this.remove(this.builds.keys().next().value as string);
     }
   }
 
@@ -72,18 +70,14 @@ export class BuildRecords {
     return this.builds.get(executionKey(user, nonce));
   }
 
-  private remove(key: string, build: BuiltExecution): void {
+  private remove(key: string): void {
+    const build = this.builds.get(key);
+    if (!build) return;
     this.builds.delete(key);
     this.felts -= feltsOf(build);
-    const left = (this.perAccount.get(build.user) ?? 1) - 1;
-    if (left <= 0) this.perAccount.delete(build.user);
+    const left = (this.perAccount.get(build.user) ?? []).filter((k) => k !== key);
+    if (left.length === 0) this.perAccount.delete(build.user);
     else this.perAccount.set(build.user, left);
-  }
-
-  private pruneExpired(chainNow: number): void {
-    for (const [key, build] of this.builds) {
-      if (build.execution.executeBefore <= BigInt(chainNow)) this.remove(key, build);
-    }
   }
 }
 
