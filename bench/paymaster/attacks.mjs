@@ -2,6 +2,8 @@
 // devnet in this process (so a fake SNIP-9 class can be registered in it, as the tests do), with a
 // block every second (as a real network: what the relayer submitted is not in the next
 // simulation's state at once). Reports the relayer's STRK before and after each attack.
+import { pathToFileURL } from 'node:url';
+
 import {
   ETH_TOKEN,
   postJson,
@@ -159,9 +161,8 @@ export async function runAttacks({ rounds = 10 } = {}) {
               if (!(await wait(outcome.value.transaction_hash)).isSuccess()) reverted += 1;
             }
           }
-          // Refill for the next round (from another account, directly).
-          const refill = await account(2).execute(transfer(STRK_TOKEN, user.address, half * 2n));
-          await wait(refill.transaction_hash);
+          // Refill for the next round (the devnet's faucet).
+          await devnet.devnet.mint(BigInt(user.address), half, 'FRI');
         }
         return { attempts: 3 * Math.ceil(rounds / 2), submitted, refused, reverted };
       },
@@ -208,4 +209,22 @@ export async function runAttacks({ rounds = 10 } = {}) {
     await paymaster?.stop();
     await devnet.stop();
   }
+}
+
+/** The attacks' table, as bench/RESULTS.md records it. */
+export function printAttacks(attacks) {
+  console.log('\nAttacks (devnet in this process, a block a second; relayer STRK in FRI):\n');
+  console.log('| attack | outcome | relayer STRK before | after | change |');
+  console.log('| ------ | ------- | ------------------- | ----- | ------ |');
+  for (const { name, before, after, ...outcome } of attacks) {
+    const said = Object.entries(outcome)
+      .map(([key, value]) => `${key} ${value}`)
+      .join(', ');
+    console.log(`| ${name} | ${said} | ${before} | ${after} | ${after - before} |`);
+  }
+}
+
+// `node bench/paymaster/attacks.mjs`: the attacks alone.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printAttacks(await runAttacks({ rounds: Number(process.env.BENCH_ATTACK_ROUNDS ?? 10) }));
 }

@@ -15,7 +15,7 @@ import { ETH_TOKEN, rpc, spawnService, startDevnetPaymaster } from '@l2wallet/te
 import { Account, CallData, config, PaymasterRpc, RpcProvider, stark, uint256 } from 'starknet';
 
 import { machine, percentile, processCpuSeconds } from '../lib/stats.mjs';
-import { runAttacks } from './attacks.mjs';
+import { printAttacks, runAttacks } from './attacks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const devnetCli = join(here, '../../packages/devnet/dist/cli.js');
@@ -217,12 +217,4 @@ try {
 
 // The money attacks, in bulk: the relayer's STRK before and after each.
 const attacks = await runAttacks({ rounds: Number(process.env.BENCH_ATTACK_ROUNDS ?? 10) });
-console.log('\nAttacks (devnet in this process, a block a second; relayer STRK in FRI):\n');
-console.log('| attack | outcome | relayer STRK before | after | change |');
-console.log('| ------ | ------- | ------------------- | ----- | ------ |');
-for (const { name, before, after, ...outcome } of attacks) {
-  const said = Object.entries(outcome)
-    .map(([key, value]) => `${key} ${value}`)
-    .join(', ');
-  console.log(`| ${name} | ${said} | ${before} | ${after} | ${after - before} |`);
-}
+printAttacks(attacks);
