@@ -205,3 +205,37 @@ it('serves, refuses and stops without ever showing a secret', async () => {
   // Each refusal was logged, with its reason.
   expect(paymaster.output()).toMatch(/refused paymaster_trackingIdToLatestHash: 160/);
 });
+
+it('takes the node URL and the sponsor keys from files named by --node-file and --api-keys-file', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'l2-paymaster-cli-'));
+  try {
+    writeFileSync(path.join(dir, 'node'), `${devnet.rpcUrl}\n`);
+    writeFileSync(path.join(dir, 'keys'), `${SPONSOR}\nsecond-key-55\n`);
+    const service = await spawnService({
+      name: 'l2-paymaster',
+      command: process.execPath,
+      args: [
+        cli,
+        ...base(),
+        '--node-file',
+        path.join(dir, 'node'),
+        '--api-keys-file',
+        path.join(dir, 'keys'),
+      ],
+      env: { L2_PAYMASTER_RELAYER_KEY: relayer.private_key },
+      readyLine: /l2-paymaster listening on http/,
+    });
+    try {
+      expect(service.output()).toContain('2 sponsor key(s)');
+      const url = /listening on (http:\/\/\S+)/.exec(service.output())![1];
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+    expect(service.output()).not.toContain(SPONSOR);
+    expect(service.output()).not.toContain('second-key-55');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
