@@ -199,6 +199,7 @@ export class Paymaster {
         tokens.set(address, { address, decimals, priceInFri });
       }
       const claims = new Claims();
+      const dropped = new Set<Felt>();
       let state: PaymasterState;
       try {
         state = new PaymasterState(options.stateFile);
@@ -213,6 +214,7 @@ export class Paymaster {
         sendAttempts: options.sendAttempts,
         onDropped: (hash) => {
           claims.releaseHash(hash);
+          dropped.add(hash);
           log(`dropped transaction ${toHex(hash)}: never included, its request is free again`);
         },
       });
@@ -228,6 +230,7 @@ export class Paymaster {
         claims,
         tracking: new TrackingStore(state),
         locks: new AccountLocks(),
+        dropped,
         state,
         metrics: new Metrics(),
         rateLimits: new RateLimits(options.rateLimitPerMinute ?? 120),

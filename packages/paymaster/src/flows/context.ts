@@ -47,6 +47,8 @@ export interface FlowContext {
   tracking: TrackingStore;
   /** Per-account turns: one execution of an account at a time, through its receipt. */
   locks: AccountLocks;
+  /** Relayer transactions found never included (their receipts are no longer waited for). */
+  dropped: Set<Felt>;
   /** Tracking ids, debts and sponsor budgets (SQLite). */
   state: PaymasterState;
   metrics: Metrics;

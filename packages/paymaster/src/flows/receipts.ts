@@ -23,6 +23,7 @@ async function waitForReceipt(ctx: FlowContext, hash: Felt): Promise<ReceiptJson
   const deadline = Date.now() + ctx.policy.receiptTimeoutMs;
   let wait = 20;
   while (Date.now() < deadline) {
+    if (ctx.dropped.delete(hash)) return undefined;
     const receipt = await ctx.node.receipt(toHex(hash)).catch(() => undefined);
     if (receipt) return receipt;
     await sleep(wait);
