@@ -214,6 +214,8 @@ export class Paymaster {
         sendAttempts: options.sendAttempts,
         onDropped: (hash) => {
           claims.releaseHash(hash);
+          // Read (and deleted) by the receipt follow-up of the submission; kept bounded.
+          if (dropped.size > 10_000) dropped.clear();
           dropped.add(hash);
           log(`dropped transaction ${toHex(hash)}: never included, its request is free again`);
         },
