@@ -59,7 +59,12 @@ export async function possiblySubmitted(prepared: SentExecution, error: unknown)
   const executeBefore = Number(prepared.fee.executeBefore);
   await stateStore.update((state) => {
     upsertTransaction(state, invokeRecord(trackingId, key.address, prepared.calls, chainId));
-    addPending(state, chainId, { trackingId, account: key.address, executeBefore });
+    addPending(state, chainId, {
+      trackingId,
+      account: key.address,
+      nonce: outsideNonce(prepared),
+      executeBefore,
+    });
   });
   return new ResourceUnavailableError(
     `The paymaster (${chain.paymaster.host}) failed after the signed execution was sent (${describe(error)}), so the transaction may have been submitted by its relayer. Its tracking id is ${trackingId}; it stays valid until ${new Date(executeBefore * 1000).toISOString()}. Check l2_getTransactionStatus with the tracking id, or the account's transactions (l2_getTransactions), before sending it again.`,

@@ -3,10 +3,12 @@
  * an error. Their record (status RECEIVED, txnHash the tracking id) is resolved later, when the
  * account's history or a status is asked: the paymaster's paymaster_trackingIdToLatestHash names
  * the relayer's transaction (the record takes its hash, and the node its status from then on) or
- * says it was dropped; an id the paymaster does not know is REJECTED only once the execution can
- * no longer run (its execute_before has passed).
+ * says it was dropped. For an id the paymaster does not know (another paymaster's ids, AVNU's,
+ * are its own), the account says: a SNIP-9 nonce it has used means the execution ran
+ * (ACCEPTED_ON_L2, its hash unknown); one still unused once the execution can no longer run
+ * (its execute_before has passed) means it never will (REJECTED).
  */
-import { getChain } from '../node/chain';
+import { CONTRACT_NOT_FOUND, getChain, viewCall } from '../node/chain';
 import {
   type PendingRelayed,
   type SnapState,
@@ -46,8 +48,30 @@ function settle(state: SnapState, chainId: string, trackingId: string, hash?: st
 
 type Outcome =
   | { kind: 'hash'; transactionHash: string; final: boolean }
+  | { kind: 'ran'; transactionHash?: undefined }
   | { kind: 'dropped'; transactionHash?: string; why: string }
   | { kind: 'unknown' };
+
+/** Whether the account used the execution's SNIP-9 nonce; undefined when it cannot tell. */
+async function nonceUsed(chainId: string, pending: PendingRelayed): Promise<boolean | undefined> {
+  if (pending.nonce === undefined) {
+    return undefined;
+  }
+  const [answer] = await getChain(chainId)
+    .rpc.batch<string[]>([
+      viewCall(pending.account, 'is_valid_outside_execution_nonce', [pending.nonce]),
+    ])
+    .catch(() => [undefined]);
+  if (!answer) {
+    return undefined;
+  }
+  if (!answer.ok) {
+    // Not deployed: a deploy_and_invoke that never ran.
+    return answer.error.code === CONTRACT_NOT_FOUND ? false : undefined;
+  }
+  const [valid] = answer.result;
+  return valid === undefined ? undefined : BigInt(valid) === 0n;
+}
 
 async function ask(chainId: string, pending: PendingRelayed): Promise<Outcome> {
   const { paymaster } = getChain(chainId);
@@ -59,8 +83,12 @@ async function ask(chainId: string, pending: PendingRelayed): Promise<Outcome> {
     return { kind: 'unknown' };
   }
   if (!answer) {
+    const used = await nonceUsed(chainId, pending);
+    if (used) {
+      return { kind: 'ran' };
+    }
     const expired = Date.now() / 1000 > pending.executeBefore + EXPIRY_GRACE_SECONDS;
-    return expired
+    return expired && used === false
       ? {
           kind: 'dropped',
           why: `the paymaster (${paymaster.host}) never submitted it, and it expired unsent`,
@@ -121,6 +149,12 @@ export async function resolvePending(
         state.transactions[chainId] = list;
         record.txnHash = hash;
       }
+      if (outcome.kind === 'ran' && record) {
+        updateTransaction(state, chainId, record.txnHash, {
+          status: 'ACCEPTED_ON_L2',
+          failureReason: null,
+        });
+      }
       if (outcome.kind === 'dropped' && record) {
         updateTransaction(state, chainId, record.txnHash, {
           status: 'REJECTED',
@@ -130,7 +164,11 @@ export async function resolvePending(
       if (hash !== undefined) {
         resolved.set(BigInt(pending.trackingId).toString(16), hash);
       }
-      if (outcome.kind === 'dropped' || (outcome.kind === 'hash' && outcome.final)) {
+      if (
+        outcome.kind === 'dropped' ||
+        outcome.kind === 'ran' ||
+        (outcome.kind === 'hash' && outcome.final)
+      ) {
         settle(state, chainId, pending.trackingId, hash);
       }
     }

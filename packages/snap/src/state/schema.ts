@@ -72,6 +72,8 @@ export type PendingRelayed = {
   /** pedersen(account, SNIP-9 nonce): the paymaster's tracking id of it. */
   trackingId: string;
   account: string;
+  /** The outside execution's SNIP-9 nonce: once the account has used it, the execution ran. */
+  nonce?: string;
   /** Unix seconds: after it the execution can no longer run. */
   executeBefore: number;
   /** Known for good: the relayer's transaction (if any) the tracking id still answers as. */

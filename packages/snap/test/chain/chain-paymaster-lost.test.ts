@@ -47,6 +47,8 @@ let paymaster: DevnetPaymaster | undefined;
 let proxy: StubServer | undefined;
 let server: SnapServer | undefined;
 let lie: Lie = 'none';
+/** Answer every tracking id as unknown (160), as a paymaster whose ids are its own would. */
+let unknownIds = false;
 let relayed: { transaction_hash: string; tracking_id: string } | undefined;
 
 beforeAll(async () => {
@@ -56,6 +58,17 @@ beforeAll(async () => {
   });
   const target = paymaster.url;
   proxy = await serveHttp(async (request, response, body) => {
+    if (unknownIds && body.includes('paymaster_trackingIdToLatestHash')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: JSON.parse(body).id,
+          error: { code: 160, message: 'An error occurred (INVALID_ID)' },
+        }),
+      );
+      return;
+    }
     const answer = await postJson(target, body);
     const isExecute = body.includes('paymaster_executeTransaction');
     if (isExecute) {
@@ -175,6 +188,34 @@ describe.each<[Lie, RegExp]>([
     );
     expect(history.filter((r) => BigInt(r.txnHash) === BigInt(hash))).toHaveLength(1);
     expect(history.filter((r) => BigInt(r.txnHash) === BigInt(trackingId!))).toEqual([]);
+  });
+});
+
+describe('a paymaster that does not know the tracking id (its ids are its own)', () => {
+  afterAll(() => {
+    unknownIds = false;
+  });
+
+  it('resolves the record from the account: its SNIP-9 nonce is used, so the execution ran', async () => {
+    const snap = await installChainSnap((server as SnapServer).snapId);
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 3 } }));
+    const account = await expectedAccount(DEFAULT_SRP, 3);
+    await mintEth(chain().rpcUrl, account.address, 10n ** 18n);
+    lie = '502';
+    unknownIds = true;
+    relayed = undefined;
+    const response = (await sendApproved(snap, account.address, 300n)) as {
+      response: { error?: { message: string; data?: { trackingId?: string } } };
+    };
+    lie = 'none';
+    const trackingId = response.response.error?.data?.trackingId;
+    expect(response.response.error?.message).toMatch(/may have been submitted/u);
+    expect(relayed).toBeDefined();
+    const records = await storedRecords(snap, account.address);
+    expect(records.find((r) => BigInt(r.txnHash) === BigInt(trackingId!))).toMatchObject({
+      status: 'ACCEPTED_ON_L2',
+      senderAddress: account.address,
+    });
   });
 });
 
