@@ -231,7 +231,11 @@ export class Paymaster {
         builds: new BuildRecords(),
         claims,
         tracking: new TrackingStore(state),
-        locks: new AccountLocks(),
+        locks: new AccountLocks(
+          8,
+          state,
+          (options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs) + 30_000,
+        ),
         dropped,
         state,
         metrics: new Metrics(),

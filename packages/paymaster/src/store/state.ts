@@ -2,7 +2,8 @@
  * What the paymaster keeps across a restart, in one SQLite file (an in-memory database when no
  * file is named): tracking ids and the latest relayer transaction of each, what an account owes
  * for a reverted execution the relayer paid for, and what each sponsor key spent per UTC day.
- * Amounts are FRI, stored as decimal text (they exceed 64 bits).
+ * Amounts are FRI, stored as decimal text (they exceed 64 bits). Accounts' turns (one execution
+ * of an account at a time) are leases here too, so paymasters sharing the file take turns.
  */
 import Database from 'better-sqlite3';
 
@@ -11,6 +12,8 @@ import { type Felt, toHex } from '../protocol/felt';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tracking (id TEXT PRIMARY KEY, hash TEXT NOT NULL, created_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS debts (account TEXT PRIMARY KEY, fri TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS account_turns (
+  account TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS sponsor_spend (
   key_id TEXT NOT NULL, day INTEGER NOT NULL, fri TEXT NOT NULL, PRIMARY KEY (key_id, day));
 `;
@@ -43,6 +46,11 @@ export class PaymasterState {
       putSpend: db.prepare(
         'INSERT OR REPLACE INTO sponsor_spend (key_id, day, fri) VALUES (?, ?, ?)',
       ),
+      getTurn: db.prepare('SELECT holder, expires_at FROM account_turns WHERE account = ?'),
+      putTurn: db.prepare(
+        'INSERT OR REPLACE INTO account_turns (account, holder, expires_at) VALUES (?, ?, ?)',
+      ),
+      dropTurn: db.prepare('DELETE FROM account_turns WHERE account = ? AND holder = ?'),
     };
   }
 
@@ -92,6 +100,26 @@ export class PaymasterState {
   adjustSponsor(keyId: string, day: number, fri: bigint): void {
     const next = this.sponsorSpent(keyId, day) + fri;
     this.statements.putSpend.run(keyId, day, (next < 0n ? 0n : next).toString());
+  }
+
+  /**
+   * Takes the account's turn for `holder` until `nowMs + leaseMs` when no one holds it (or a
+   * holder's lease ran out: a paymaster that died), atomically; false when another holds it.
+   */
+  takeTurn(account: string, holder: string, nowMs: number, leaseMs: number): boolean {
+    return this.db
+      .transaction(() => {
+        const row = this.statements.getTurn.get(account) as
+          { holder: string; expires_at: number } | undefined;
+        if (row && row.holder !== holder && row.expires_at > nowMs) return false;
+        this.statements.putTurn.run(account, holder, nowMs + leaseMs);
+        return true;
+      })
+      .immediate();
+  }
+
+  releaseTurn(account: string, holder: string): void {
+    this.statements.dropTurn.run(account, holder);
   }
 
   close(): void {
