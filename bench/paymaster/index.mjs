@@ -3,7 +3,9 @@
 // front of the devnet (its own process, the l2-devnet CLI): builds and executes per second with 8
 // concurrent users (the devnet's OpenZeppelin accounts, SNIP-9 v2), fees paid in ETH. Users are
 // starknet.js's own PaymasterRpc and Account. Every execute must succeed, with no nonce error:
-// the relayer's nonce moves by exactly the number of executes and every receipt succeeds.
+// the relayer's nonce moves by exactly the number of executes and every receipt succeeds. Then
+// one account's executes sent at once (serialised per account), and the money attacks in bulk
+// (attacks.mjs): the relayer's STRK before and after.
 // Build first: npm run build -w packages/devnet -w packages/paymaster (bench/run.mjs does).
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +15,7 @@ import { ETH_TOKEN, rpc, spawnService, startDevnetPaymaster } from '@l2wallet/te
 import { Account, CallData, config, PaymasterRpc, RpcProvider, stark, uint256 } from 'starknet';
 
 import { machine, percentile, processCpuSeconds } from '../lib/stats.mjs';
+import { printAttacks, runAttacks } from './attacks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const devnetCli = join(here, '../../packages/devnet/dist/cli.js');
@@ -20,6 +23,7 @@ const devnetCli = join(here, '../../packages/devnet/dist/cli.js');
 const USERS = 8;
 const BUILDS_PER_USER = Number(process.env.BENCH_BUILDS_PER_USER ?? 40);
 const EXECUTES_PER_USER = Number(process.env.BENCH_EXECUTES_PER_USER ?? 15);
+const ONE_ACCOUNT_BURST = 8;
 const RECIPIENT = '0xc0ffee';
 const FEE_MODE = { mode: 'default', gasToken: ETH_TOKEN };
 
@@ -140,8 +144,34 @@ try {
   });
   const flowsPerSecond = perSecond(USERS * EXECUTES_PER_USER, start);
 
+  // 4. One account, its pre-signed executes all sent at once: they run one after another (an
+  // account's executions are serialised from simulation to receipt), at most 8 waiting (the
+  // paymaster's queue per account; more are -32005).
+  const one = users[0];
+  const oneRequests = [];
+  for (let i = 0; i < ONE_ACCOUNT_BURST; i += 1) {
+    const built = await one.buildPaymasterTransaction([transferCall(1n)], { feeMode: FEE_MODE });
+    const signature = stark.signatureToHexArray(await one.signMessage(built.typed_data));
+    oneRequests.push({
+      transaction: {
+        type: 'invoke',
+        invoke: { userAddress: one.address, typedData: built.typed_data, signature },
+      },
+      parameters: built.parameters,
+    });
+  }
+  start = performance.now();
+  const oneHashes = await Promise.all(
+    oneRequests.map(async ({ transaction, parameters }) => {
+      const answer = await one.paymaster.executeTransaction(transaction, parameters);
+      return answer.transaction_hash;
+    }),
+  );
+  const oneAccountPerSecond = perSecond(ONE_ACCOUNT_BURST, start);
+  hashes.push(...oneHashes);
+
   // No nonce error, nothing lost: every execute landed, once, in order.
-  const executes = 2 * USERS * EXECUTES_PER_USER;
+  const executes = 2 * USERS * EXECUTES_PER_USER + ONE_ACCOUNT_BURST;
   if (new Set(hashes).size !== executes)
     throw new Error(`${new Set(hashes).size} distinct hashes of ${executes} executes`);
   if ((await relayerNonce()) - nonceBefore !== BigInt(executes)) {
@@ -164,6 +194,10 @@ try {
     ['CPU per execute (ms): paymaster / devnet', `${ms(paymasterCpu)} / ${ms(devnetCpu)}`],
     [`executePaymasterTransaction/s (build, sign, execute), ${USERS} users`, flowsPerSecond],
     ['executePaymasterTransaction p50 / p95 (ms)', p(flowLatencies)],
+    [
+      `paymaster_executeTransaction/s, one account, ${ONE_ACCOUNT_BURST} sent at once (serialised)`,
+      oneAccountPerSecond,
+    ],
     ['nonce errors / failed receipts', `0 / 0 of ${executes}`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
@@ -180,3 +214,7 @@ try {
   await paymaster?.stop();
   await devnet.stop();
 }
+
+// The money attacks, in bulk: the relayer's STRK before and after each.
+const attacks = await runAttacks({ rounds: Number(process.env.BENCH_ATTACK_ROUNDS ?? 10) });
+printAttacks(attacks);

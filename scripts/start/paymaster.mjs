@@ -1,7 +1,9 @@
 // `npm start`, the Starknet paymaster part (issue 27): builds packages/paymaster and runs
 // `l2-paymaster` (SNIP-29) on loopback in front of the devnet that start.mjs started. Its relayer
-// is the devnet's last predeployed account (the testkit's devnetRelayer; its key handed over in
-// the environment only), ETH is a gas token beside STRK, and a demo sponsor key is printed.
+// is the devnet's last predeployed account (the testkit's devnetRelayer). Its key, the node URL and
+// the sponsor key go to the paymaster in its environment only (never its command line, which ps
+// shows); ETH is a gas token beside STRK, and the demo sponsor key is printed. Its state (tracking
+// ids, debts, sponsor budgets) is kept in memory: the devnet starts fresh each time, so does it.
 // start.mjs passes in its own start()/log()/runOnce()/waitFor(), so it stops with everything else.
 import {
   devnetRelayer,
@@ -35,6 +37,8 @@ export async function startStarknetPaymaster({ root, devnetRpcUrl, start, log, r
       apiKeys: [apiKey],
       gasTokens: [{ address: ETH_TOKEN, priceInStrk: ETH_PRICE_IN_STRK }],
       port,
+      stateFile: ':memory:',
+      rateLimit: 600,
     },
   );
   start('paymaster', command, args, { env });

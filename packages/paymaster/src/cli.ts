@@ -1,31 +1,54 @@
 #!/usr/bin/env node
 /**
- * L2_PAYMASTER_RELAYER_KEY=<key> l2-paymaster --node <starknet rpc> --host <h> --port <p>
- *   --relayer <account address> [--api-key <k>]... [--gas-token <address>=<price in STRK>]...
+ * L2_PAYMASTER_RELAYER_KEY=<key> L2_PAYMASTER_NODE_URL=<url> [L2_PAYMASTER_API_KEYS=<k,k>]
+ *   l2-paymaster --relayer <account address> [--gas-token <address>=<price in STRK>]... [options]
  *
- * The relayer key comes only from the environment: it is read once, removed from the process's
- * environment, and never printed (nor is an API key or the node URL's path, which may hold a key).
+ * Secrets never come from the command line (which `ps` shows): the relayer key, the node URL
+ * (it may carry a key) and the sponsor keys come from the environment, or from files named by
+ * --node-file / --api-keys-file. They are read once, removed from the process's environment,
+ * and never printed (the node URL shows as its scheme, host and port only).
  */
+import { readFileSync } from 'node:fs';
+
 import { startPaymaster, StartupError } from './index';
 
 const USAGE = `usage:
-  L2_PAYMASTER_RELAYER_KEY=<key> l2-paymaster --node <starknet rpc url> --relayer <account address>
-      [--host 127.0.0.1] [--port 8090] [--api-key <key>]... [--gas-token <address>=<price in STRK>]...
-      [--fee-margin <percent, default 50>] [--max-validity <seconds, default 3600>]
-      [--node-timeout <ms, default 10000>]`;
+  L2_PAYMASTER_RELAYER_KEY=<key> L2_PAYMASTER_NODE_URL=<starknet rpc url> \\
+  L2_PAYMASTER_API_KEYS=<sponsor key>[,<key>...] \\
+  l2-paymaster --relayer <account address> [--gas-token <address>=<price in STRK>]...
+      [--node-file <file holding the node url>] [--api-keys-file <file, one key a line>]
+      [--host 127.0.0.1] [--port 8090] [--state-file <sqlite file, default l2-paymaster.sqlite>]
+      [--fee-margin <percent, default 20>] [--max-validity <seconds, default 3600>]
+      [--max-tip <FRI per L2 gas, default 1000000000>] [--sponsor-budget <STRK a day per key, 100>]
+      [--min-balance <STRK floor of the relayer, default 1>] [--rate-limit <requests a minute, 120>]
+      [--node-timeout <ms, default 10000>]
+  Secrets (the relayer key, the node URL, sponsor keys) are never options: see above.`;
 
 const KEY_VARIABLE = 'L2_PAYMASTER_RELAYER_KEY';
-const REPEATABLE = new Set(['api-key', 'gas-token']);
+const NODE_VARIABLE = 'L2_PAYMASTER_NODE_URL';
+const API_KEYS_VARIABLE = 'L2_PAYMASTER_API_KEYS';
+const REPEATABLE = new Set(['gas-token']);
 const KNOWN = new Set([
-  'node',
+  'node-file',
+  'api-keys-file',
   'host',
   'port',
   'relayer',
+  'state-file',
   'fee-margin',
   'max-validity',
+  'max-tip',
+  'sponsor-budget',
+  'min-balance',
+  'rate-limit',
   'node-timeout',
   ...REPEATABLE,
 ]);
+/** Options that once carried secrets: refused with where the secret goes now. */
+const MOVED: Record<string, string> = {
+  node: `the node URL comes from ${NODE_VARIABLE} or --node-file (a URL may carry a key)`,
+  'api-key': `sponsor keys come from ${API_KEYS_VARIABLE} or --api-keys-file`,
+};
 
 function usageError(message: string): never {
   process.stderr.write(`l2-paymaster: ${message}\n${USAGE}\n`);
@@ -49,6 +72,7 @@ function parseArgs(argv: string[]): Map<string, string[]> {
       name = name.slice(0, eq);
     }
     // The name only: a mistyped option may be followed by a secret.
+    if (Object.hasOwn(MOVED, name)) usageError(`--${name} is not an option: ${MOVED[name]}`);
     if (!KNOWN.has(name)) usageError(`unknown option --${name.slice(0, 40)}`);
     if (value === undefined) {
       if (i + 1 >= argv.length) usageError(`--${name} needs a value`);
@@ -85,16 +109,40 @@ function shownOrigin(url: string): string {
   }
 }
 
+/** A file's text, trimmed; a usage error (without the file's content) when it cannot be read. */
+function secretFile(path: string, option: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    usageError(`--${option}: cannot read the file (${(error as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/** A decimal amount of STRK as FRI (`--sponsor-budget 2.5`). */
+function strkAmount(text: string | undefined, name: string, fallback: bigint): bigint {
+  if (text === undefined) return fallback;
+  const match = /^([0-9]{1,12})(?:\.([0-9]{1,18}))?$/.exec(text);
+  if (!match) usageError(`--${name} must be an amount of STRK (e.g. 100 or 0.5)`);
+  return BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'));
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const one = (name: string) => options.get(name)?.[0];
   const key = process.env[KEY_VARIABLE];
+  const nodeFromEnv = process.env[NODE_VARIABLE];
+  const apiKeysFromEnv = process.env[API_KEYS_VARIABLE];
   delete process.env[KEY_VARIABLE];
+  delete process.env[NODE_VARIABLE];
+  delete process.env[API_KEYS_VARIABLE];
   if (!key)
     usageError(
       `${KEY_VARIABLE} is not set: the relayer's private key comes only from the environment`,
     );
-  const nodeUrl = one('node') ?? usageError('--node <starknet rpc url> is required');
+  const nodeFile = one('node-file');
+  const nodeUrl =
+    (nodeFile !== undefined ? secretFile(nodeFile, 'node-file') : nodeFromEnv) ||
+    usageError(`the node URL is required: set ${NODE_VARIABLE} or --node-file`);
   const relayer = one('relayer') ?? usageError('--relayer <account address> is required');
   const shownNode = shownOrigin(nodeUrl);
   const gasTokens = (options.get('gas-token') ?? []).map((spec) => {
@@ -103,8 +151,12 @@ async function main(): Promise<void> {
       usageError('--gas-token takes <address>=<price in STRK>');
     return { address, priceInStrk: price };
   });
-  const apiKeys = options.get('api-key') ?? [];
-  if (apiKeys.some((apiKey) => apiKey.length === 0)) usageError('--api-key must not be empty');
+  const keysFile = one('api-keys-file');
+  const keysText = keysFile !== undefined ? secretFile(keysFile, 'api-keys-file') : apiKeysFromEnv;
+  const apiKeys = (keysText ?? '')
+    .split(/[\n,]/)
+    .map((apiKey) => apiKey.trim())
+    .filter((apiKey) => apiKey.length > 0);
   const host = one('host') ?? '127.0.0.1';
   const port = integer(one('port'), 'port', 8090, 0, 65535);
   const running = await startPaymaster({
@@ -113,7 +165,12 @@ async function main(): Promise<void> {
     relayerPrivateKey: key,
     apiKeys,
     gasTokens,
-    feeMarginPercent: integer(one('fee-margin'), 'fee-margin', 50, 0, 1000),
+    feeMarginPercent: integer(one('fee-margin'), 'fee-margin', 20, 0, 1000),
+    maxTip: BigInt(integer(one('max-tip'), 'max-tip', 1_000_000_000, 0, Number.MAX_SAFE_INTEGER)),
+    sponsorDailyBudgetFri: strkAmount(one('sponsor-budget'), 'sponsor-budget', 100n * 10n ** 18n),
+    minRelayerBalanceFri: strkAmount(one('min-balance'), 'min-balance', 10n ** 18n),
+    rateLimitPerMinute: integer(one('rate-limit'), 'rate-limit', 120, 1, 1_000_000),
+    stateFile: one('state-file') ?? 'l2-paymaster.sqlite',
     maxValiditySeconds: integer(one('max-validity'), 'max-validity', 3600, 60, 86_400 * 7),
     nodeTimeoutMs: integer(one('node-timeout'), 'node-timeout', 10_000, 100, 600_000),
     host,

@@ -5,6 +5,9 @@
  * callers pass in only addresses, amounts, field names and the node's own revert reasons.
  */
 export class PaymasterError extends Error {
+  /** A short name of why, for the refusals metric (never the client's own text). */
+  reason?: string;
+
   constructor(
     readonly code: number,
     message: string,
@@ -13,6 +16,12 @@ export class PaymasterError extends Error {
     readonly httpStatus: number = 200,
   ) {
     super(message);
+  }
+
+  /** Names why, for /metrics' refusals by reason. */
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
@@ -35,6 +44,7 @@ export const CODES = {
   invalidClassHash: 159,
   invalidId: 160,
   unknownError: 163,
+  limitExceeded: -32005,
   parseError: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
@@ -81,4 +91,15 @@ export const errors = {
   invalidParams: (field: string, why: string) =>
     new PaymasterError(CODES.invalidParams, `Invalid params: ${field}: ${why}`, { field }),
   internal: () => new PaymasterError(CODES.internal, 'Internal error', undefined, 500),
+  /**
+   * A rate limit or a cap on held work: -32005 "Limit exceeded", the code EIP-1474 gives it and
+   * Ethereum and Starknet gateways answer (SNIP-29 has none), HTTP 429 for a single request.
+   */
+  limitExceeded: (why: string, retryAfterMs?: number) =>
+    new PaymasterError(
+      CODES.limitExceeded,
+      `Limit exceeded: ${why}`,
+      retryAfterMs === undefined ? undefined : { retry_after_ms: retryAfterMs },
+      429,
+    ).because('limit'),
 };

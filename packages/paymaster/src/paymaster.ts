@@ -12,10 +12,12 @@ import { buildTransaction } from './flows/build';
 import type { Caller, FlowContext, Policy } from './flows/context';
 import { executeTransaction } from './flows/execute';
 import { mapNodeError } from './flows/nodeErrors';
+import { type Health, health, metricsText, trackingStatus } from './flows/status';
+import { RateLimits } from './flows/rateLimits';
 import { BuildRecords, Claims } from './flows/records';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
-import { checkSignature, erc20Balance, erc20Decimals } from './node/contracts';
+import { checkSignature, erc20Decimals } from './node/contracts';
 import {
   errorMessage,
   type JsonRpcCall,
@@ -34,6 +36,11 @@ import {
 import { signHash } from './protocol/transaction';
 import { Relayer } from './relayer/relayer';
 import { randomFelt, TrackingStore } from './relayer/tracking';
+import { AccountLocks } from './relayer/accountLocks';
+import { Metrics } from './metrics';
+import { PaymasterState } from './store/state';
+
+export type { Health };
 
 export interface PaymasterOptions {
   /** The Starknet node's JSON-RPC URL (0.9 or 0.10). It may carry a key: it is never shown. */
@@ -46,34 +53,36 @@ export interface PaymasterOptions {
   /** Gas tokens of `default` mode besides STRK, with their price in STRK per whole token. */
   gasTokens?: { address: string; priceInStrk: string }[];
   feeMarginPercent?: number;
-  keepMarginPercent?: number;
   defaultValiditySeconds?: number;
   maxValiditySeconds?: number;
   minValiditySeconds?: number;
   nodeTimeoutMs?: number;
   /** Re-sends of one signed transaction whose answer was lost before it is left uncertain. */
   sendAttempts?: number;
+  /** The highest custom tip, FRI per L2 gas unit (default 10^9). */
+  maxTip?: bigint;
+  /** What one sponsor key may spend per UTC day, in FRI (default 100 STRK). */
+  sponsorDailyBudgetFri?: bigint;
+  /** The relayer's STRK floor, in FRI (default 1 STRK): below it, nothing is relayed. */
+  minRelayerBalanceFri?: bigint;
+  receiptTimeoutMs?: number;
+  /** Builds and executes a minute per client address and per account (default 120). */
+  rateLimitPerMinute?: number;
+  /** The SQLite file of tracking ids, debts and budgets (default: in memory). */
+  stateFile?: string;
   log?: (line: string) => void;
 }
 
 export const DEFAULT_POLICY: Policy = {
-  feeMarginPercent: 50,
-  keepMarginPercent: 10,
+  feeMarginPercent: 20,
   defaultValiditySeconds: 600,
   maxValiditySeconds: 3600,
   minValiditySeconds: 30,
+  maxTip: 10n ** 9n,
+  sponsorDailyBudgetFri: 100n * 10n ** 18n,
+  minRelayerBalanceFri: 10n ** 18n,
+  receiptTimeoutMs: 120_000,
 };
-
-export interface Health {
-  status: 'ok' | 'relayer-unfunded' | 'node-unavailable';
-  chain_id: string;
-  relayer: {
-    address: string;
-    strk_balance?: string;
-    nonce?: string;
-    uncertain_submission: boolean;
-  };
-}
 
 /** Why the paymaster cannot start; never holds a key. */
 export class StartupError extends Error {}
@@ -113,23 +122,17 @@ const METHODS: Record<string, Method> = {
       price_in_strk: toHex(token.priceInFri),
     }));
   },
-  paymaster_buildTransaction: (paymaster, params, caller) => {
+  paymaster_buildTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
-    return buildTransaction(
-      paymaster.context,
-      readUserTransaction(transaction),
-      readExecutionParameters(parameters),
-      caller,
-    );
+    const tx = readUserTransaction(transaction);
+    paymaster.limit(caller, tx);
+    return buildTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
-  paymaster_executeTransaction: (paymaster, params, caller) => {
+  paymaster_executeTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
-    return executeTransaction(
-      paymaster.context,
-      readExecutableTransaction(transaction),
-      readExecutionParameters(parameters),
-      caller,
-    );
+    const tx = readExecutableTransaction(transaction);
+    paymaster.limit(caller, tx);
+    return executeTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
   paymaster_trackingIdToLatestHash: async (paymaster, params) => {
     const { tracking_id: id } = namedParams(params, ['tracking_id']);
@@ -196,6 +199,13 @@ export class Paymaster {
         tokens.set(address, { address, decimals, priceInFri });
       }
       const claims = new Claims();
+      const dropped = new Set<Felt>();
+      let state: PaymasterState;
+      try {
+        state = new PaymasterState(options.stateFile);
+      } catch (error) {
+        throw new StartupError(`the state file cannot be opened: ${(error as Error).message}`);
+      }
       const relayer = new Relayer({
         node,
         address: relayerAddress,
@@ -204,6 +214,9 @@ export class Paymaster {
         sendAttempts: options.sendAttempts,
         onDropped: (hash) => {
           claims.releaseHash(hash);
+          // Read (and deleted) by the receipt follow-up of the submission; kept bounded.
+          if (dropped.size > 10_000) dropped.clear();
+          dropped.add(hash);
           log(`dropped transaction ${toHex(hash)}: never included, its request is free again`);
         },
       });
@@ -217,14 +230,28 @@ export class Paymaster {
         accounts: new AccountClasses(node),
         builds: new BuildRecords(),
         claims,
-        tracking: new TrackingStore(),
+        tracking: new TrackingStore(state),
+        locks: new AccountLocks(
+          8,
+          state,
+          (options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs) + 30_000,
+        ),
+        dropped,
+        state,
+        metrics: new Metrics(),
+        rateLimits: new RateLimits(options.rateLimitPerMinute ?? 120),
+        strk: STRK,
         policy: {
           feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
-          keepMarginPercent: options.keepMarginPercent ?? DEFAULT_POLICY.keepMarginPercent,
           defaultValiditySeconds:
             options.defaultValiditySeconds ?? DEFAULT_POLICY.defaultValiditySeconds,
           maxValiditySeconds: options.maxValiditySeconds ?? DEFAULT_POLICY.maxValiditySeconds,
           minValiditySeconds: options.minValiditySeconds ?? DEFAULT_POLICY.minValiditySeconds,
+          maxTip: options.maxTip ?? DEFAULT_POLICY.maxTip,
+          sponsorDailyBudgetFri:
+            options.sponsorDailyBudgetFri ?? DEFAULT_POLICY.sponsorDailyBudgetFri,
+          minRelayerBalanceFri: options.minRelayerBalanceFri ?? DEFAULT_POLICY.minRelayerBalanceFri,
+          receiptTimeoutMs: options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs,
         },
         log,
       };
@@ -242,11 +269,32 @@ export class Paymaster {
 
   /** Whether `key` is one of the sponsor keys (compared as SHA-256 digests, in constant time). */
   isSponsorKey(key: string | undefined): boolean {
-    if (!key) return false;
+    return this.sponsorId(key) !== undefined;
+  }
+
+  /** The sponsor key's id (the first 16 hex digits of its digest), undefined when not a key. */
+  sponsorId(key: string | undefined): string | undefined {
+    if (!key) return undefined;
     const digest = sha256(key);
-    let found = false;
-    for (const known of this.apiKeyHashes) found = timingSafeEqual(known, digest) || found;
-    return found;
+    let found: Buffer | undefined;
+    for (const known of this.apiKeyHashes) {
+      if (timingSafeEqual(known, digest)) found = known;
+    }
+    return found?.subarray(0, 8).toString('hex');
+  }
+
+  /** Rate limits of builds and executes: per client address, then per account. */
+  limit(
+    caller: Caller,
+    tx: { type: string; invoke?: { userAddress: Felt }; deployment?: { address: Felt } },
+  ): void {
+    const { rateLimits } = this.context;
+    if (caller.client !== undefined) {
+      rateLimits.take(`client:${caller.client}`, `the client ${caller.client}`);
+    }
+    const account = tx.invoke?.userAddress ?? tx.deployment?.address;
+    if (account !== undefined)
+      rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
   }
 
   /** One JSON-RPC call. */
@@ -260,6 +308,7 @@ export class Paymaster {
   async handle(
     text: string,
     apiKey: string | undefined,
+    client?: string,
   ): Promise<{ status: number; body?: string }> {
     let parsed: ReturnType<typeof parseBody>;
     try {
@@ -268,7 +317,8 @@ export class Paymaster {
       const refusal = error as PaymasterError;
       return { status: refusal.httpStatus, body: JSON.stringify(errorMessage(null, refusal)) };
     }
-    const caller: Caller = { sponsorKey: this.isSponsorKey(apiKey) };
+    const sponsorId = this.sponsorId(apiKey);
+    const caller: Caller = { sponsorKey: sponsorId !== undefined, sponsorId, client };
     const answers = await Promise.all(parsed.calls.map((call) => this.answer(call, caller)));
     const sent = answers.filter((answer) => answer !== undefined);
     if (!parsed.batch) {
@@ -300,6 +350,11 @@ export class Paymaster {
       const mapped = mapNodeError(error, 'the node refused a request');
       const refusal =
         mapped instanceof PaymasterError ? mapped : this.unexpected(call.method, error);
+      this.context.metrics.refusals.add({
+        method: Object.hasOwn(METHODS, call.method) ? call.method : 'other',
+        code: String(refusal.code),
+        reason: refusal.reason ?? 'other',
+      });
       if (refusal.code !== -32601) {
         this.context.log(
           `refused ${quoted(call.method)}: ${refusal.code} ${quoted(JSON.stringify(refusal.data ?? refusal.message), 500)}`,
@@ -317,54 +372,22 @@ export class Paymaster {
     return errors.internal();
   }
 
-  async trackingStatus(
-    id: Felt,
-  ): Promise<{ transaction_hash: string; status: 'active' | 'accepted' | 'dropped' }> {
-    const tracked = this.context.tracking.get(id);
-    if (!tracked)
-      throw errors.invalidId(`no request of this paymaster has tracking id ${toHex(id)}`);
-    const { relayer, node } = this.context;
-    let status;
-    try {
-      status = await node.transactionStatus(toHex(tracked.hash));
-    } catch (error) {
-      throw errors.unknown(`the Starknet node is unavailable (${(error as Error).message})`);
-    }
-    const finality = status?.finality_status;
-    const answer =
-      finality === 'ACCEPTED_ON_L2' || finality === 'ACCEPTED_ON_L1'
-        ? 'accepted'
-        : finality === 'RECEIVED' || finality === 'CANDIDATE' || finality === 'PRE_CONFIRMED'
-          ? 'active'
-          : relayer.isUncertain(tracked.hash)
-            ? 'active'
-            : 'dropped';
-    return { transaction_hash: toHex(tracked.hash), status: answer };
+  trackingStatus(id: Felt): ReturnType<typeof trackingStatus> {
+    return trackingStatus(this.context, id);
   }
 
-  /** The node answers, the relayer has STRK, and whether a submission is still unconfirmed. */
-  async health(): Promise<Health> {
-    const { relayer, node, chainId } = this.context;
-    const base = {
-      chain_id: toHex(chainId),
-      relayer: { address: toHex(relayer.address), uncertain_submission: relayer.hasUncertain },
-    };
-    try {
-      const [balance, nonce] = await Promise.all([
-        erc20Balance(node, STRK, relayer.address),
-        node.nonce(toHex(relayer.address)),
-      ]);
-      return {
-        ...base,
-        status: balance > 0n ? 'ok' : 'relayer-unfunded',
-        relayer: { ...base.relayer, strk_balance: balance.toString(), nonce: toHex(nonce) },
-      };
-    } catch {
-      return { ...base, status: 'node-unavailable' };
-    }
+  /** The node answers, the relayer has STRK above its floor, and no submission is uncertain. */
+  health(): Promise<Health> {
+    return health(this.context);
+  }
+
+  /** GET /metrics: the counters, and the relayer's balance of each token read now. */
+  metricsText(): Promise<string> {
+    return metricsText(this.context);
   }
 
   close(): void {
     this.context.relayer.close();
+    this.context.state.close();
   }
 }

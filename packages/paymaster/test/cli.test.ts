@@ -1,12 +1,18 @@
 /**
- * The l2-paymaster CLI as an operator runs it: the relayer key only from the environment, a clear
- * refusal (and exit code) for every bad start, and no secret in anything it prints or answers:
- * not the relayer key, not a sponsor key, not the node URL's path or query (which may hold a key).
+ * The l2-paymaster CLI as an operator runs it: the relayer key, the node URL and the sponsor keys
+ * only from the environment (or files), never its command line; a clear refusal (and exit code)
+ * for every bad start, and no secret in anything it prints or answers: not the relayer key, not a
+ * sponsor key, not the node URL's path or query (which may hold a key).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import type { DevnetServer } from '@l2wallet/devnet';
 import {
   ensurePaymasterBuilt,
   ETH_TOKEN,
+  paymasterCommand,
   postJson,
   rpc,
   spawnService,
@@ -46,7 +52,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { code, output: service.output() };
 }
 
-const base = () => ['--node', devnet.rpcUrl, '--relayer', relayer.address, '--port', '0'];
+const base = () => ['--relayer', relayer.address, '--port', '0', '--state-file', ':memory:'];
 
 /** Which relayer key the environment holds: none, the relayer's, another account's, or this text. */
 type KeyIn = 'none' | 'relayer' | 'other' | { text: string };
@@ -87,11 +93,15 @@ it.each<[string, string[], KeyIn, number, RegExp]>([
   ['an option without its value', ['--port'], 'relayer', 2, /--port needs a value/],
   [
     'a node that does not answer',
-    ['--node=http://127.0.0.1:9'],
+    ['--node-file', 'FILE:http://127.0.0.1:9'],
     'relayer',
     1,
     /the Starknet node does not answer/,
   ],
+  ['the node URL as an option', ['--node', 'NODE'], 'relayer', 2, /--node is not an option/],
+  ['a sponsor key as an option', ['--api-key', 'k'], 'relayer', 2, /--api-key is not an option/],
+  ['no node URL', ['--node-file', 'FILE:'], 'relayer', 2, /the node URL is required/],
+  ['a node file that is not there', ['--node-file', '/nonexistent'], 'relayer', 2, /ENOENT/],
 ])('refuses to start with %s', async (_name, extra, keyIn, code, message) => {
   const key =
     keyIn === 'none'
@@ -108,8 +118,19 @@ it.each<[string, string[], KeyIn, number, RegExp]>([
   const kept = base().filter(
     (arg, i, all) => !replaced.includes(arg) && !replaced.includes(all[i - 1]),
   );
-  const args = [...kept, ...extra].map((arg) => (arg === 'KEY' ? relayer.private_key : arg));
-  const result = await run(args, { L2_PAYMASTER_RELAYER_KEY: key });
+  const dir = mkdtempSync(path.join(tmpdir(), 'l2-paymaster-cli-'));
+  const args = [...kept, ...extra].map((arg) => {
+    if (arg === 'KEY') return relayer.private_key;
+    if (arg === 'NODE') return devnet.rpcUrl;
+    if (!arg.startsWith('FILE:')) return arg;
+    const file = path.join(dir, 'node-url');
+    writeFileSync(file, `${arg.slice(5)}\n`);
+    return file;
+  });
+  const result = await run(args, {
+    L2_PAYMASTER_RELAYER_KEY: key,
+    L2_PAYMASTER_NODE_URL: devnet.rpcUrl,
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
   expect(result.code).toBe(code);
   expect(result.output).toMatch(message);
   expect(result.output).not.toContain(relayer.private_key.slice(2));
@@ -120,6 +141,16 @@ it.each<[string, string[], KeyIn, number, RegExp]>([
 it('serves, refuses and stops without ever showing a secret', async () => {
   const lines: string[] = [];
   const nodeUrl = `${devnet.rpcUrl}?apikey=node-secret-91aa`;
+  // Nothing secret on its command line (which ps shows to every user of the machine).
+  const command = paymasterCommand(cli, {
+    nodeUrl,
+    relayer: { address: relayer.address, privateKey: relayer.private_key },
+    apiKeys: [SPONSOR],
+  });
+  for (const secret of [relayer.private_key.slice(2), SPONSOR, 'node-secret-91aa']) {
+    expect(command.args.join(' ')).not.toContain(secret);
+    expect(Object.values(command.env).join(' ')).toContain(secret);
+  }
   const paymaster = await startPaymaster({
     nodeUrl,
     relayer: { address: relayer.address, privateKey: relayer.private_key },
@@ -173,4 +204,38 @@ it('serves, refuses and stops without ever showing a secret', async () => {
   }
   // Each refusal was logged, with its reason.
   expect(paymaster.output()).toMatch(/refused paymaster_trackingIdToLatestHash: 160/);
+});
+
+it('takes the node URL and the sponsor keys from files named by --node-file and --api-keys-file', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'l2-paymaster-cli-'));
+  try {
+    writeFileSync(path.join(dir, 'node'), `${devnet.rpcUrl}\n`);
+    writeFileSync(path.join(dir, 'keys'), `${SPONSOR}\nsecond-key-55\n`);
+    const service = await spawnService({
+      name: 'l2-paymaster',
+      command: process.execPath,
+      args: [
+        cli,
+        ...base(),
+        '--node-file',
+        path.join(dir, 'node'),
+        '--api-keys-file',
+        path.join(dir, 'keys'),
+      ],
+      env: { L2_PAYMASTER_RELAYER_KEY: relayer.private_key },
+      readyLine: /l2-paymaster listening on http/,
+    });
+    try {
+      expect(service.output()).toContain('2 sponsor key(s)');
+      const url = /listening on (http:\/\/\S+)/.exec(service.output())![1];
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+    expect(service.output()).not.toContain(SPONSOR);
+    expect(service.output()).not.toContain('second-key-55');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

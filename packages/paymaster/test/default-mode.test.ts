@@ -87,9 +87,10 @@ it('deploys an ETH-only account and runs its call, the fee paid in ETH to the re
   // What the relayer spent in STRK is covered by the ETH it was paid, at the listed price.
   expect(relayerSpentStrk).toBeGreaterThan(0n);
   expect(relayerSpentStrk).toBeLessThanOrEqual(feePaid * BigInt(ETH_PRICE_IN_STRK));
-  // ...and the relayer keeps no more than its cost and the 10% keep margin (+ rounding to a wei).
+  // ...and the relayer keeps no more than the most its bounds allow: amounts +50%, prices +20%
+  // of its simulation (which leaves out its own validation), + rounding to a wei.
   expect(feePaid * BigInt(ETH_PRICE_IN_STRK)).toBeLessThanOrEqual(
-    (relayerSpentStrk * 110n) / 100n + BigInt(ETH_PRICE_IN_STRK),
+    (relayerSpentStrk * 180n) / 100n + BigInt(ETH_PRICE_IN_STRK),
   );
   // The relayer's transaction, not one of the user's, carries it.
   const tx = await stack.provider.getTransactionByHash(transaction_hash);

@@ -233,8 +233,12 @@ describe('a relayer that cannot pay', () => {
 
   beforeAll(async () => {
     // Every predeployed account, the relayer included, starts with 10^11 FRI: less than the
-    // most a relayer transaction may cost.
-    stack = await startStack({ devnet: { initialBalance: 10n ** 11n } });
+    // most a relayer transaction may cost. No floor: the node's own refusal is what is tested
+    // here (the floor is test/limits.test.ts's).
+    stack = await startStack({
+      devnet: { initialBalance: 10n ** 11n },
+      paymaster: { args: ['--min-balance', '0'] },
+    });
   });
 
   afterAll(() => stack?.stop());

@@ -49,7 +49,7 @@ export interface StartPaymasterOptions {
   nodeUrl: string;
   /** The relayer account: its address, and its key (passed in the environment). */
   relayer: { address: string; privateKey: string };
-  /** Sponsor keys (`--api-key`). */
+  /** Sponsor keys (L2_PAYMASTER_API_KEYS in its environment). */
   apiKeys?: string[];
   /** `--gas-token <address>=<price in STRK>`. */
   gasTokens?: { address: string; priceInStrk: string }[];
@@ -57,6 +57,10 @@ export interface StartPaymasterOptions {
   port?: number;
   /** More CLI options (`--fee-margin 20`, ...). */
   args?: string[];
+  /** `--state-file` (default `:memory:`: a test's paymaster leaves no file behind). */
+  stateFile?: string;
+  /** `--rate-limit` (default 100000 a minute: tests and benchmarks all come from 127.0.0.1). */
+  rateLimit?: number;
   name?: string;
   /** Each output line, e.g. to show it on a terminal. */
   echo?: (line: string) => void;
@@ -64,8 +68,9 @@ export interface StartPaymasterOptions {
 }
 
 /**
- * The command line of `l2-paymaster` for these options (the key in `env`), for startPaymaster
- * and for `npm start`, which runs it among its own services.
+ * The command line of `l2-paymaster` for these options, for startPaymaster and for `npm start`,
+ * which runs it among its own services. The secrets (the relayer key, the node URL, the sponsor
+ * keys) go in `env`, never in `args`.
  */
 export function paymasterCommand(
   cli: string,
@@ -75,22 +80,27 @@ export function paymasterCommand(
     command: process.execPath,
     args: [
       cli,
-      '--node',
-      options.nodeUrl,
       '--relayer',
       options.relayer.address,
       '--host',
       LOOPBACK,
       '--port',
       String(options.port ?? 0),
-      ...(options.apiKeys ?? []).flatMap((key) => ['--api-key', key]),
+      '--state-file',
+      options.stateFile ?? ':memory:',
+      '--rate-limit',
+      String(options.rateLimit ?? 100_000),
       ...(options.gasTokens ?? []).flatMap((token) => [
         '--gas-token',
         `${token.address}=${token.priceInStrk}`,
       ]),
       ...(options.args ?? []),
     ],
-    env: { L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey },
+    env: {
+      L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey,
+      L2_PAYMASTER_NODE_URL: options.nodeUrl,
+      ...(options.apiKeys?.length && { L2_PAYMASTER_API_KEYS: options.apiKeys.join(',') }),
+    },
   };
 }
 

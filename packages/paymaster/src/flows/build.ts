@@ -18,6 +18,7 @@ import {
   friToToken,
   type GasToken,
   readNodeFeeEstimate,
+  withBoundsMargin,
   withMargin,
 } from '../protocol/fees';
 import { outsideExecutionTypedData, type OutsideExecution } from '../protocol/outsideExecution';
@@ -27,6 +28,7 @@ import { randomFelt } from '../relayer/tracking';
 import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
 import { mapNodeError } from './nodeErrors';
+import { checkFloor } from './submit';
 
 /**
  * What the relayer's wrapper adds to the user's own transaction: the execute_from_outside call,
@@ -114,6 +116,10 @@ async function estimateFri(
   return fri;
 }
 
+/** The suggested maximum: what the relayer's bounds allow for this estimate, and the margin. */
+const suggestedFri = (ctx: FlowContext, estimated: bigint) =>
+  withMargin(withBoundsMargin(estimated), ctx.policy.feeMarginPercent);
+
 function feeJson(
   estimatedFri: bigint,
   suggestedFri: bigint,
@@ -137,7 +143,8 @@ export async function buildTransaction(
 ) {
   const { feeMode } = parameters;
   const token = checkFeeMode(ctx, feeMode, caller);
-  const tip = tipOf(feeMode);
+  const tip = tipOf(ctx, feeMode);
+  await checkFloor(ctx);
 
   if (transaction.type === 'deploy') {
     await checkDeployAlone(ctx, transaction.deployment, token);
@@ -150,7 +157,7 @@ export async function buildTransaction(
       type: 'deploy' as const,
       deployment: deploymentJson(transaction.deployment),
       parameters: parametersJson(feeMode, parameters.timeBounds),
-      fee: feeJson(estimated, withMargin(estimated, ctx.policy.feeMarginPercent), undefined),
+      fee: feeJson(estimated, suggestedFri(ctx, estimated), undefined),
     };
   }
 
@@ -176,7 +183,9 @@ export async function buildTransaction(
     estimateFri(ctx, { deploy, user, userCalls: estimateCalls, userDeployed: !deploy, tip }),
     token ? erc20Balance(ctx.node, token.address, user) : undefined,
   ]);
-  const suggested = withMargin(estimated, ctx.policy.feeMarginPercent);
+  // What the account owes for a reverted execution the relayer paid for is part of its next fee.
+  const debt = token ? ctx.state.debt(user) : 0n;
+  const suggested = suggestedFri(ctx, estimated) + debt;
   const fee = feeJson(estimated, suggested, token);
 
   let calls = userCalls;
@@ -199,7 +208,7 @@ export async function buildTransaction(
     executeBefore: bounds.executeBefore,
     calls,
   };
-  ctx.builds.add({ user, version, execution, feeMode, fee: feeTransfer, deployment: deploy }, now);
+  ctx.builds.add({ user, version, execution, feeMode, fee: feeTransfer, deployment: deploy });
   return {
     type: transaction.type,
     ...(transaction.type === 'deploy_and_invoke' && {

@@ -33,9 +33,23 @@ export function checkFeeMode(
   return token;
 }
 
-/** The relayer's tip for a request: a custom tip as asked, the named ones 0 (no tip market here). */
-export const tipOf = (feeMode: FeeMode): bigint =>
-  typeof feeMode.tip === 'object' ? feeMode.tip.custom : 0n;
+/**
+ * The relayer's tip for a request: a custom tip as asked, the named ones 0 (no tip market here).
+ * A tip is paid per L2 gas unit on top of the price, by the relayer: one above the operator's cap
+ * (`--max-tip`) is refused, so a sponsored request cannot burn the relayer's STRK through it.
+ */
+export function tipOf(ctx: FlowContext, feeMode: FeeMode): bigint {
+  const tip = typeof feeMode.tip === 'object' ? feeMode.tip.custom : 0n;
+  if (tip > ctx.policy.maxTip) {
+    throw errors
+      .invalidParams(
+        'parameters.fee_mode.tip.custom',
+        `is above this paymaster's cap of ${ctx.policy.maxTip} FRI per L2 gas unit`,
+      )
+      .because('tip-cap');
+  }
+  return tip;
+}
 
 interface CheckedDeployment {
   deployment: Deployment;

@@ -18,41 +18,35 @@
  *    (153) from any other failure (156). The message hash (40-170 ms of Pedersen or Poseidon in
  *    JavaScript) is computed only then.
  */
-import { errors, PaymasterError } from '../errors';
+import { errors } from '../errors';
 import { checkSignature } from '../node/contracts';
-import type { SimulatedTransactionJson } from '../node/client';
-import { type Call, deployCall, SELECTORS, sameCall, transferCall, VALID } from '../protocol/calls';
+import { type Call, deployCall, SELECTORS, sameCall, VALID } from '../protocol/calls';
 import { type Felt, toHex, u256FromFelts } from '../protocol/felt';
-import {
-  friToToken,
-  type GasToken,
-  type NodeFeeEstimate,
-  readNodeFeeEstimate,
-  withMargin,
-} from '../protocol/fees';
+import type { GasToken } from '../protocol/fees';
 import {
   executeFromOutsideCall,
   outsideExecutionHash,
   type OutsideExecution,
 } from '../protocol/outsideExecution';
 import type {
+  FeeMode,
   ExecutableInvoke,
   ExecutableTransaction,
   ExecutionParameters,
 } from '../protocol/params';
 import { queryInvoke } from '../protocol/transaction';
-import { SubmissionRefused, SubmissionUncertain } from '../relayer/relayer';
+import { executionTrackingId } from '../relayer/tracking';
 import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
-import { mapNodeError } from './nodeErrors';
 import { type BuiltExecution, executionKey } from './records';
+import { type Executed, revertOf, submitOnce } from './submit';
 
-export interface Executed {
-  tracking_id: string;
-  transaction_hash: string;
-}
+export type { Executed };
 
 const describeCall = (call: Call) => `${toHex(call.to)}.${toHex(call.selector)}`;
+
+const tipText = (mode: FeeMode) =>
+  typeof mode.tip === 'object' ? mode.tip.custom.toString() : mode.tip;
 
 /** Step 4: the calls, bounds and fee mode must be the build's (a fee no lower than built). */
 function checkAgainstBuild(
@@ -65,10 +59,11 @@ function checkAgainstBuild(
     build.feeMode.mode !== feeMode.mode ||
     (build.feeMode.mode === 'default' &&
       feeMode.mode === 'default' &&
-      build.feeMode.gasToken !== feeMode.gasToken)
+      build.feeMode.gasToken !== feeMode.gasToken) ||
+    tipText(build.feeMode) !== tipText(feeMode)
   ) {
     throw errors.executionError(
-      'parameters.fee_mode is not the fee mode this outside execution was built for',
+      'parameters.fee_mode is not the fee mode (gas token and tip) this outside execution was built for',
     );
   }
   if (
@@ -137,11 +132,6 @@ function feeTransferAmount(ctx: FlowContext, token: GasToken, execution: Outside
     );
   }
   return u256FromFelts(fee.calldata[1], fee.calldata[2]);
-}
-
-function revertOf(simulation: SimulatedTransactionJson): string | undefined {
-  const execute = simulation.transaction_trace.execute_invocation;
-  return execute && 'revert_reason' in execute ? execute.revert_reason : undefined;
 }
 
 /** Step 7 for an account not deployed yet: deploy it and ask it, in a simulation. */
@@ -232,19 +222,19 @@ export async function executeTransaction(
 ): Promise<Executed> {
   const { feeMode } = parameters;
   const token = checkFeeMode(ctx, feeMode, caller);
-  const tip = tipOf(feeMode);
+  const tip = tipOf(ctx, feeMode);
 
   if (tx.type === 'deploy') {
     await checkDeployAlone(ctx, tx.deployment, token);
     const key = `deploy:${toHex(tx.deployment.address)}`;
-    return submitOnce(
-      ctx,
+    return submitOnce(ctx, {
       key,
-      [deployCall(tx.deployment)],
-      undefined,
+      account: tx.deployment.address,
+      calls: [deployCall(tx.deployment)],
+      sponsor: caller.sponsorId,
       tip,
-      `deploy ${toHex(tx.deployment.address)}`,
-    );
+      what: `deploy ${toHex(tx.deployment.address)}`,
+    });
   }
 
   const prepared = await prepareInvoke(ctx, tx, parameters, token);
@@ -263,109 +253,15 @@ export async function executeTransaction(
   };
   const fee =
     token && signedFee !== undefined ? { token, signed: signedFee, payer: user } : undefined;
-  return submitOnce(ctx, key, calls, fee, tip, `${tx.type} ${toHex(user)}`, signatureCheck);
-}
-
-/** A default-mode fee: the amount of `token` the `payer` signed over to the relayer. */
-interface SignedFee {
-  token: GasToken;
-  signed: bigint;
-  payer: Felt;
-}
-
-/**
- * Steps 5-7 and the submission: the claim keeps a second request for the same execution out
- * until this one is refused (then it is free again) or submitted (then it stays taken).
- *
- * In default mode the relayer's transaction ends with a refund: the user signed the suggested
- * maximum, the relayer keeps what its simulation costs (plus the policy's keep margin, for a
- * price that moves before inclusion) and sends the rest back in the same transaction.
- */
-async function submitOnce(
-  ctx: FlowContext,
-  key: string,
-  userCalls: Call[],
-  fee: SignedFee | undefined,
-  tip: bigint,
-  what: string,
-  /** Throws 153 when the account refuses the signature (asked only after a revert). */
-  signatureCheck?: () => Promise<void>,
-): Promise<Executed> {
-  const held = ctx.claims.take(key);
-  if (held) {
-    throw errors.executionError(
-      held.hash === undefined
-        ? 'this outside execution is being submitted by another request'
-        : `this outside execution was already submitted (transaction ${toHex(held.hash)}, tracking id ${toHex(held.trackingId!)})`,
-    );
-  }
-  let submittedHash: Felt | undefined;
-  try {
-    // 6. The relayer's simulation of exactly what it will send (the refund's amount, not yet
-    // known, changes nothing the simulation measures: 1 stands in for it).
-    const relayer = ctx.relayer.address;
-    const nonce = ctx.relayer.simulationNonce;
-    const refundCall = (amount: bigint) => transferCall(fee!.token.address, fee!.payer, amount);
-    const simulated = fee ? [...userCalls, refundCall(1n)] : userCalls;
-    const [simulation] = await ctx.node.simulate(
-      [queryInvoke(relayer, simulated, nonce)],
-      ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
-    );
-    const reverted = revertOf(simulation);
-    if (reverted !== undefined) {
-      await signatureCheck?.();
-      throw errors.executionError(
-        `the relayer's simulation reverts, nothing was submitted: ${reverted}`,
-      );
-    }
-    const estimate: NodeFeeEstimate = readNodeFeeEstimate(simulation.fee_estimation);
-    let calls = userCalls;
-    let refund = 0n;
-    if (fee) {
-      const costFri = estimate.overallFee + tip * estimate.l2Gas;
-      const cost = friToToken(costFri, fee.token);
-      if (cost > fee.signed) {
-        throw errors.maxAmountTooLow(
-          `the fee signed (${fee.signed}) is below what the transaction costs now (${cost} of ${toHex(fee.token.address)}); build it again`,
-        );
-      }
-      const kept = friToToken(withMargin(costFri, ctx.policy.keepMarginPercent), fee.token);
-      refund = kept < fee.signed ? fee.signed - kept : 0n;
-      if (refund > 0n) calls = [...userCalls, refundCall(refund)];
-    }
-    const submitted = await ctx.relayer.submit(calls, estimate, tip);
-    submittedHash = submitted.hash;
-    const tracked = ctx.tracking.create(submitted.hash);
-    ctx.claims.submitted(key, tracked.id, submitted.hash);
-    ctx.log(
-      `submitted ${what}: transaction ${toHex(submitted.hash)} (nonce ${submitted.nonce}), tracking id ${toHex(tracked.id)}${fee ? `, fee ${fee.signed - refund} of ${toHex(fee.token.address)} (${refund} refunded)` : ''}`,
-    );
-    return { tracking_id: toHex(tracked.id), transaction_hash: toHex(submitted.hash) };
-  } catch (error) {
-    if (error instanceof SubmissionUncertain) {
-      const tracked = ctx.tracking.create(error.hash);
-      ctx.claims.submitted(key, tracked.id, error.hash);
-      ctx.log(`uncertain ${what}: transaction ${toHex(error.hash)} not confirmed by the node`);
-      throw errors.unknown(
-        `the node did not confirm the relayer's transaction ${toHex(error.hash)}: it may still be included. Follow tracking id ${toHex(tracked.id)} with paymaster_trackingIdToLatestHash before building again; if it was not included it is dropped and nothing was paid`,
-      );
-    }
-    if (submittedHash === undefined) ctx.claims.release(key);
-    if (error instanceof SubmissionRefused) throw refusal(error);
-    if (error instanceof PaymasterError) throw error;
-    throw mapNodeError(error, 'the relayer could not simulate the transaction');
-  }
-}
-
-/** The node refused the relayer's transaction: nothing was received, nothing was paid. */
-function refusal(error: SubmissionRefused): PaymasterError {
-  const cause = error.refusal;
-  if (cause.code === 53 || cause.code === 54) {
-    return errors.unknown(
-      "the relayer cannot pay for this transaction now (its STRK balance is below the transaction's maximum fee); nothing was submitted",
-    );
-  }
-  return errors.executionError(
-    `the node refused the relayer's transaction, nothing was submitted: ${cause.nodeMessage}${cause.data ? ` ${typeof cause.data === 'string' ? cause.data : JSON.stringify(cause.data)}` : ''}`,
-  );
+  return submitOnce(ctx, {
+    key,
+    account: user,
+    calls,
+    fee,
+    sponsor: token ? undefined : caller.sponsorId,
+    tip,
+    what: `${tx.type} ${toHex(user)}`,
+    signatureCheck,
+    trackingId: executionTrackingId(user, execution.nonce),
+  });
 }

@@ -21,27 +21,63 @@ export interface BuiltExecution {
 
 export const executionKey = (user: Felt, nonce: Felt): string => `${toHex(user)}:${toHex(nonce)}`;
 
-/** Builds, kept until their execute_before has passed (and at most `limit`, oldest out first). */
+/** Builds waiting to be executed that one account may hold (more: -32005). */
+/** Builds of one account kept at once (its oldest out first). */
+export const MAX_BUILDS_PER_ACCOUNT = 16;
+
+const feltsOf = (build: BuiltExecution) =>
+  build.execution.calls.reduce((sum, call) => sum + call.calldata.length + 2, 0);
+
+/**
+ * Builds, at most `limit` of them, `feltLimit` felts of calls in all and MAX_BUILDS_PER_ACCOUNT
+ * per account, the oldest out first, each in constant time: memory stays bounded under a flood
+ * of builds, and one account's builds cannot push out another's beyond its share. Over a cap a
+ * build is evicted, not refused: a dapp that estimates again and again (each estimate is a build)
+ * is not locked out, and an evicted build loses nothing, as its execution is then checked as one
+ * not built here (README, Execution checks).
+ */
 export class BuildRecords {
   private readonly builds = new Map<string, BuiltExecution>();
+  /** Each account's build keys, oldest first. */
+  private readonly perAccount = new Map<Felt, string[]>();
+  private felts = 0;
 
-  constructor(private readonly limit = 100_000) {}
+  constructor(
+    private readonly limit = 10_000,
+    private readonly feltLimit = 1_000_000,
+  ) {}
 
-  add(build: BuiltExecution, chainNow: number): void {
-    this.builds.set(executionKey(build.user, build.execution.nonce), build);
-    if (this.builds.size > this.limit) this.prune(chainNow);
+  get size(): number {
+    return this.builds.size;
+  }
+
+  add(build: BuiltExecution): void {
+    const key = executionKey(build.user, build.execution.nonce);
+    for (;;) {
+      const keys = this.perAccount.get(build.user) ?? [];
+      if (keys.length < MAX_BUILDS_PER_ACCOUNT) break;
+      this.remove(keys[0]);
+    }
+    this.builds.set(key, build);
+    this.perAccount.set(build.user, [...(this.perAccount.get(build.user) ?? []), key]);
+    this.felts += feltsOf(build);
+    while (this.builds.size > this.limit || this.felts > this.feltLimit) {
+      this.remove(this.builds.keys().next().value as string);
+    }
   }
 
   get(user: Felt, nonce: Felt): BuiltExecution | undefined {
     return this.builds.get(executionKey(user, nonce));
   }
 
-  private prune(chainNow: number): void {
-    for (const [key, build] of this.builds) {
-      if (build.execution.executeBefore <= BigInt(chainNow)) this.builds.delete(key);
-    }
-    while (this.builds.size > this.limit)
-      this.builds.delete(this.builds.keys().next().value as string);
+  private remove(key: string): void {
+    const build = this.builds.get(key);
+    if (!build) return;
+    this.builds.delete(key);
+    this.felts -= feltsOf(build);
+    const left = (this.perAccount.get(build.user) ?? []).filter((k) => k !== key);
+    if (left.length === 0) this.perAccount.delete(build.user);
+    else this.perAccount.set(build.user, left);
   }
 }
 

@@ -69,6 +69,13 @@ export type TransactionStatusJson = {
   failure_reason?: string;
 };
 
+export interface ReceiptJson {
+  execution_status: 'SUCCEEDED' | 'REVERTED';
+  finality_status: string;
+  actual_fee: { amount: string; unit: string };
+  revert_reason?: string;
+}
+
 export class StarknetNode {
   private nextId = 1;
 
@@ -206,6 +213,18 @@ export class StarknetNode {
       timeoutMs,
     );
     return BigInt(result.transaction_hash);
+  }
+
+  /** A transaction's receipt: how it ended and what it cost; undefined while not in a block. */
+  async receipt(hash: string): Promise<ReceiptJson | undefined> {
+    try {
+      return await this.request<ReceiptJson>('starknet_getTransactionReceipt', {
+        transaction_hash: hash,
+      });
+    } catch (error) {
+      if (error instanceof NodeRpcError && error.code === 29) return undefined;
+      throw error;
+    }
   }
 
   /** The node's status of a transaction, or undefined when the node does not know the hash. */

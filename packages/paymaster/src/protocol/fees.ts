@@ -66,21 +66,32 @@ export interface ResourceBounds {
   l1DataGas: { maxAmount: bigint; maxPricePerUnit: bigint };
 }
 
+/** What the relayer's bounds allow above a node's estimate: amounts (its own validation, which
+ * a SKIP_VALIDATE simulation leaves out, and a busier block) and unit prices (a price that moves
+ * before inclusion). The price check charges the whole of it, so they always agree. */
+export const BOUNDS_MARGIN = { amountPercent: 50, pricePercent: 20 };
+
 /**
- * The relayer's bounds for a transaction the node estimated: amounts +50% and unit prices x2
- * (what starknet.js allows for its own transactions), so a busier block still includes it.
+ * The relayer's bounds for a transaction the node estimated: amounts +50% and unit prices +20%.
+ * The most they allow (maxFeeOf) is what the relayer is paid at least: it never signs bounds it
+ * would not be paid for.
  */
 export function boundsFor(estimate: NodeFeeEstimate): ResourceBounds {
-  const amount = (value: bigint) => ceilDiv(value * 3n, 2n);
+  const amount = (value: bigint) => withMargin(value, BOUNDS_MARGIN.amountPercent);
+  const price = (value: bigint) => withMargin(value, BOUNDS_MARGIN.pricePercent);
   return {
-    l1Gas: { maxAmount: amount(estimate.l1Gas), maxPricePerUnit: estimate.l1GasPrice * 2n },
-    l2Gas: { maxAmount: amount(estimate.l2Gas), maxPricePerUnit: estimate.l2GasPrice * 2n },
+    l1Gas: { maxAmount: amount(estimate.l1Gas), maxPricePerUnit: price(estimate.l1GasPrice) },
+    l2Gas: { maxAmount: amount(estimate.l2Gas), maxPricePerUnit: price(estimate.l2GasPrice) },
     l1DataGas: {
       maxAmount: amount(estimate.l1DataGas),
-      maxPricePerUnit: estimate.l1DataGasPrice * 2n,
+      maxPricePerUnit: price(estimate.l1DataGasPrice),
     },
   };
 }
+
+/** An amount of FRI as the bounds' margins scale it (for a build's suggested maximum). */
+export const withBoundsMargin = (fri: bigint): bigint =>
+  withMargin(withMargin(fri, BOUNDS_MARGIN.amountPercent), BOUNDS_MARGIN.pricePercent);
 
 /** The most a transaction with these bounds can be charged (tip per L2 gas unit included). */
 export function maxFeeOf(bounds: ResourceBounds, tip: bigint): bigint {

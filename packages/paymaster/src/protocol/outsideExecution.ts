@@ -9,6 +9,7 @@ import { shortString, type TypedData, typedData } from 'starknet';
 import { errors } from '../errors';
 import { type Call, SELECTORS } from './calls';
 import { type Felt, hexList, onlyKeys, readFelt, readFelts, readObject, toHex } from './felt';
+import { checkCalldataTotal, MAX_CALL_FELTS, MAX_USER_CALLS } from './limits';
 
 export type Snip9Version = 1 | 2;
 
@@ -138,7 +139,8 @@ function sameTypes(actual: unknown, expected: Record<string, { name: string; typ
   return JSON.stringify(actual) === JSON.stringify(expected);
 }
 
-const MAX_CALLS = 64;
+/** The user's calls and the fee transfer. */
+const MAX_CALLS = MAX_USER_CALLS + 1;
 
 function readCalls(
   value: unknown,
@@ -147,7 +149,7 @@ function readCalls(
 ): Call[] {
   if (!Array.isArray(value)) throw errors.invalidParams(field, 'expected an array of calls');
   if (value.length > MAX_CALLS) throw errors.invalidParams(field, `more than ${MAX_CALLS} calls`);
-  return value.map((raw, i) => {
+  const calls = value.map((raw, i) => {
     const at = `${field}[${i}]`;
     const call = readObject(raw, at);
     const known = [
@@ -157,7 +159,7 @@ function readCalls(
       ...(names.length ? [names.length] : []),
     ];
     onlyKeys(call, known, at);
-    const calldata = readFelts(call[names.calldata], `${at}.${names.calldata}`);
+    const calldata = readFelts(call[names.calldata], `${at}.${names.calldata}`, MAX_CALL_FELTS);
     if (
       names.length &&
       readFelt(call[names.length], `${at}.${names.length}`) !== BigInt(calldata.length)
@@ -170,6 +172,8 @@ function readCalls(
       calldata,
     };
   });
+  checkCalldataTotal(calls, field);
+  return calls;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { errors } from '../errors';
 import type { Call, Deployment } from './calls';
 import { type Felt, onlyKeys, readFelt, readFelts, readObject } from './felt';
+import { checkCalldataTotal, MAX_CALL_FELTS, MAX_USER_CALLS } from './limits';
 import { parseOutsideExecutionTypedData, type ParsedOutsideExecution } from './outsideExecution';
 
 /** SNIP-29's TIP_PRIORITY. */
@@ -45,7 +46,6 @@ export interface ExecutableInvoke {
 
 export type ExecutableTransaction = TransactionWith<ExecutableInvoke>;
 
-const MAX_CALLS = 64;
 const U64 = 1n << 64n;
 
 /** Named params ({ transaction, parameters }) or positional ([transaction, parameters]). */
@@ -65,16 +65,20 @@ export function namedParams(params: unknown, names: string[]): Record<string, un
 function readUserCalls(value: unknown, field: string): Call[] {
   if (!Array.isArray(value)) throw errors.invalidParams(field, 'expected an array of calls');
   if (value.length === 0) throw errors.invalidParams(field, 'an invoke needs at least one call');
-  if (value.length > MAX_CALLS) throw errors.invalidParams(field, `more than ${MAX_CALLS} calls`);
-  return value.map((raw, i) => {
+  if (value.length > MAX_USER_CALLS) {
+    throw errors.invalidParams(field, `more than ${MAX_USER_CALLS} calls`);
+  }
+  const calls = value.map((raw, i) => {
     const call = readObject(raw, `${field}[${i}]`);
     onlyKeys(call, ['to', 'selector', 'calldata'], `${field}[${i}]`);
     return {
       to: readFelt(call.to, `${field}[${i}].to`),
       selector: readFelt(call.selector, `${field}[${i}].selector`),
-      calldata: readFelts(call.calldata ?? [], `${field}[${i}].calldata`),
+      calldata: readFelts(call.calldata ?? [], `${field}[${i}].calldata`, MAX_CALL_FELTS),
     };
   });
+  checkCalldataTotal(calls, field);
+  return calls;
 }
 
 export function readDeployment(value: unknown, field: string): Deployment {
@@ -95,7 +99,7 @@ export function readDeployment(value: unknown, field: string): Deployment {
     address: readFelt(data.address, `${field}.address`),
     classHash: readFelt(data.class_hash, `${field}.class_hash`),
     salt: readFelt(data.salt, `${field}.salt`),
-    calldata: readFelts(data.calldata, `${field}.calldata`),
+    calldata: readFelts(data.calldata, `${field}.calldata`, MAX_CALL_FELTS),
   };
 }
 

@@ -42,8 +42,8 @@ it('signs the v3 hash with the relayer key (verified with @scure/starknet)', () 
     overallFee: 10_100n,
   };
   const bounds = boundsFor(estimate);
-  expect(bounds.l2Gas).toEqual({ maxAmount: 1500n, maxPricePerUnit: 20n });
-  expect(maxFeeOf(bounds, 0n)).toBe(1500n * 20n + 150n * 2n);
+  expect(bounds.l2Gas).toEqual({ maxAmount: 1500n, maxPricePerUnit: 12n });
+  expect(maxFeeOf(bounds, 0n)).toBe(1500n * 12n + 150n * 2n); // 1 x 1.2, rounded up
   const tx = signedInvoke({
     sender: 0xabcn,
     calls,
@@ -64,8 +64,8 @@ it('signs the v3 hash with the relayer key (verified with @scure/starknet)', () 
     nonceDataAvailabilityMode: 0 as never,
     feeDataAvailabilityMode: 0 as never,
     resourceBounds: {
-      l1_gas: { max_amount: 0n, max_price_per_unit: 200n },
-      l2_gas: { max_amount: 1500n, max_price_per_unit: 20n },
+      l1_gas: { max_amount: 0n, max_price_per_unit: 120n },
+      l2_gas: { max_amount: 1500n, max_price_per_unit: 12n },
       l1_data_gas: { max_amount: 150n, max_price_per_unit: 2n },
     },
     tip: 0,

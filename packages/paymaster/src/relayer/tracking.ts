@@ -1,10 +1,17 @@
 /**
  * Tracking ids (SNIP-29): one per executed request, naming the latest relayer transaction that
- * carries it. Kept in memory, the oldest forgotten beyond `limit`.
+ * carries it. Kept in the paymaster's SQLite state, so a restart loses none.
+ *
+ * An outside execution's id is pedersen(account, its SNIP-9 nonce): a wallet knows it before it
+ * sends, so when the answer is lost (a 502, a dropped connection) it can still follow what it
+ * sent. A deployment alone (no outside execution) gets a random id.
  */
 import { randomBytes } from 'node:crypto';
 
+import { hash } from 'starknet';
+
 import type { Felt } from '../protocol/felt';
+import type { PaymasterState } from '../store/state';
 
 export interface TrackedRequest {
   id: Felt;
@@ -16,21 +23,22 @@ export interface TrackedRequest {
 /** A random felt of 248 bits (below the field prime). */
 export const randomFelt = (): Felt => BigInt(`0x${randomBytes(31).toString('hex')}`);
 
+/** The tracking id of `account`'s outside execution with SNIP-9 nonce `nonce`. */
+export const executionTrackingId = (account: Felt, nonce: Felt): Felt =>
+  BigInt(hash.computePedersenHash(account, nonce));
+
 export class TrackingStore {
-  private readonly requests = new Map<Felt, TrackedRequest>();
+  constructor(private readonly state: PaymasterState) {}
 
-  constructor(private readonly limit = 100_000) {}
-
-  create(hash: Felt): TrackedRequest {
-    const request = { id: randomFelt(), hash, createdAt: Date.now() };
-    this.requests.set(request.id, request);
-    if (this.requests.size > this.limit) {
-      this.requests.delete(this.requests.keys().next().value as Felt);
-    }
+  /** Names `transactionHash` as the request's latest (`id`: a random one when not given). */
+  create(transactionHash: Felt, id: Felt = randomFelt()): TrackedRequest {
+    const request = { id, hash: transactionHash, createdAt: Date.now() };
+    this.state.putTracking(request.id, transactionHash, request.createdAt);
     return request;
   }
 
   get(id: Felt): TrackedRequest | undefined {
-    return this.requests.get(id);
+    const row = this.state.getTracking(id);
+    return row && { id, ...row };
   }
 }

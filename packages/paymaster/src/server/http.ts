@@ -1,5 +1,5 @@
 /**
- * The HTTP transport: SNIP-29 JSON-RPC on `POST /`, `GET /health`, CORS for browser dapps (the
+ * The HTTP transport: SNIP-29 JSON-RPC on `POST /`, `GET /health`, `GET /metrics`, CORS for browser dapps (the
  * x-paymaster-api-key header included). Bodies over 1 MB are refused before they are read whole.
  */
 import http from 'node:http';
@@ -62,6 +62,13 @@ export function serve(paymaster: Paymaster, host: string, port: number): Promise
         );
       return;
     }
+    if (request.method === 'GET' && path === '/metrics') {
+      void paymaster.metricsText().then((text) => {
+        response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+        response.end(text);
+      });
+      return;
+    }
     if (request.method !== 'POST' || path !== '/') {
       const error = errors.invalidRequest(
         `${request.method} ${path}: JSON-RPC is POST /, health GET /health`,
@@ -81,7 +88,11 @@ export function serve(paymaster: Paymaster, host: string, port: number): Promise
           const error = errors.invalidRequest(`the body is larger than ${BODY_LIMIT} bytes`);
           return send(response, 413, JSON.stringify(errorMessage(null, error)));
         }
-        const answer = await paymaster.handle(text, Array.isArray(key) ? key[0] : key);
+        const answer = await paymaster.handle(
+          text,
+          Array.isArray(key) ? key[0] : key,
+          request.socket.remoteAddress,
+        );
         send(response, answer.status, answer.body);
       })
       .catch(() => {

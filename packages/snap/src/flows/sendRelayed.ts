@@ -10,7 +10,6 @@ import { validate } from 'superstruct';
 
 import type { AccountKey } from '../keys';
 import { signHash } from '../keys/signing';
-import { unavailability } from '../node/client';
 import type { ChainContext } from '../node/chain';
 import type { BuiltTransaction } from '../node/paymaster';
 import { readTokenMetadata } from '../node/tokens';
@@ -37,6 +36,7 @@ import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
 import { accountDeploymentData, saveDeployment } from './accounts';
 import { simulateRelayedCalls, withRevertReason } from './preview';
+import { possiblySubmitted } from './relayedLost';
 import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
 
 /** A send relayed by the network's paymaster, the fee paid in a gas token. */
@@ -204,14 +204,8 @@ export async function sendRelayed(prepared: PreparedRelayed): Promise<SendOutcom
         executionParameters(prepared.feeMode),
       );
     } catch (error) {
-      const { unavailable, timedOut } = unavailability(error);
-      if (unavailable && timedOut) {
-        throw new ResourceUnavailableError(
-          `The paymaster (${chain.paymaster.host}) did not answer in time after the signed execution was sent, so its relayer may have submitted it. It stays valid until ${new Date(Number(prepared.fee.executeBefore) * 1000).toISOString()}: check the account's transactions (l2_getTransactions) before sending it again.`,
-          { retryable: false, timedOut: true },
-        );
-      }
-      throw error;
+      // Sent: whatever failed, the relayer may have submitted it.
+      throw await possiblySubmitted(prepared, error);
     }
     if (!prepared.deployment) {
       return { transactionHash };

@@ -11,6 +11,7 @@ import { readAccountEvents } from '../node/events';
 import { readExplorerPages } from '../node/explorer';
 import { resolveRecords } from '../node/transactions';
 import { mergeNewerRecord, recordFromExplorer } from '../starknet/records';
+import { resolvePending } from './relayed';
 import { stateStore, transactionsOf, type TransactionRecord } from '../state';
 
 /** Explorer pages read at most, so one call stays bounded however busy the account is. */
@@ -116,6 +117,10 @@ function isVersionRefusal(error: unknown): boolean {
  */
 export async function readHistory(query: HistoryQuery): Promise<TransactionRecord[]> {
   const byHash = new Map<string, TransactionRecord>();
+  if (query.fromState) {
+    // Relayed executions that may have been submitted: their records take the relayer's hash.
+    await resolvePending(query.chainId, (pending) => sameHex(pending.account, query.address));
+  }
   // Only the account's own records: one that merely calls the account as a contract was sent by
   // another account, which the asker may not have been granted.
   const stored = query.fromState

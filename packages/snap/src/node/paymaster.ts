@@ -160,4 +160,27 @@ export class PaymasterClient {
     }
     return toHex(result.transaction_hash);
   }
+
+  /**
+   * paymaster_trackingIdToLatestHash: the latest relayer transaction of a tracking id and the
+   * paymaster's word on it, or undefined when the paymaster does not know the id (160).
+   */
+  async trackingIdToLatestHash(
+    trackingId: string,
+  ): Promise<{ transactionHash: string; status: string } | undefined> {
+    const method = 'paymaster_trackingIdToLatestHash';
+    let result: { transaction_hash?: unknown; status?: unknown } | null;
+    try {
+      result = (await this.#call(method, { tracking_id: trackingId })) as typeof result;
+    } catch (error) {
+      if ((error as { data?: { paymasterCode?: unknown } }).data?.paymasterCode === 160) {
+        return undefined;
+      }
+      throw error;
+    }
+    if (!isHexFelt(result?.transaction_hash) || typeof result?.status !== 'string') {
+      throw this.malformed(method);
+    }
+    return { transactionHash: toHex(result.transaction_hash), status: result.status };
+  }
 }

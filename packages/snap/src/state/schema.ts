@@ -59,6 +59,26 @@ export type SnapState = {
   erc20Tokens: Record<string, StoredToken[]>;
   /** Keyed by origin (as MetaMask passes it to onRpcRequest). */
   grants: Record<string, SiteGrant>;
+  /**
+   * Relayed executions whose paymaster answer was lost or an error after they were sent, keyed
+   * by chain: their records (txnHash: the tracking id until the relayer's hash is known) are
+   * resolved through the paymaster and the node (history/relayed.ts). Absent until one exists.
+   */
+  relayedPending?: Record<string, PendingRelayed[]>;
+};
+
+/** A relayed execution that may have been submitted, until its fate is known. */
+export type PendingRelayed = {
+  /** pedersen(account, SNIP-9 nonce): the paymaster's tracking id of it. */
+  trackingId: string;
+  account: string;
+  /** The outside execution's SNIP-9 nonce: once the account has used it, the execution ran. */
+  nonce?: string;
+  /** Unix seconds: after it the execution can no longer run. */
+  executeBefore: number;
+  /** Known for good: the relayer's transaction (if any) the tracking id still answers as. */
+  settled?: boolean;
+  transactionHash?: string;
 };
 
 export { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS };
