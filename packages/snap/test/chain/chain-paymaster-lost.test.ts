@@ -19,11 +19,18 @@ import {
   type StubServer,
 } from '@l2wallet/testkit';
 
-import { DEFAULT_SRP, expectedAccount, resultOf, type ExpectedAccount } from '../helpers';
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  resultOf,
+  type ExpectedAccount,
+} from '../helpers';
 import {
   approve,
   balanceOf,
   closeChain,
+  dialogOf,
   ETH,
   erc20Transfer,
   installChainSnap,
@@ -224,8 +231,9 @@ describe('a refusal before anything was sent', () => {
     const snap = await installChainSnap((server as SnapServer).snapId);
     resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }));
     const account = await expectedAccount(DEFAULT_SRP, 2);
-    // No ETH at all: the paymaster refuses to build (156), before any dialog.
-    const response = await snap.request({
+    // No ETH at all: the paymaster refuses to build, and the preview's simulation reverts, so
+    // the user is told the transaction was not sent (an alert to dismiss) before the refusal.
+    const pending = snap.request({
       method: 'l2_executeTxn',
       params: {
         address: account.address,
@@ -233,6 +241,10 @@ describe('a refusal before anything was sent', () => {
         details: { feeMode: FEE_IN_ETH },
       },
     });
+    const dialog = await dialogOf(pending);
+    expect(dialogText(dialog.content)).toContain('Transaction not sent');
+    await dialog.ok();
+    const response = await pending;
     const { error } = response.response as { error?: { message: string } };
     expect(error?.message).not.toMatch(/may have been submitted/u);
     expect(await storedRecords(snap, account.address)).toEqual([]);
