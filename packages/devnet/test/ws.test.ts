@@ -227,6 +227,21 @@ describe('WebSocket API: a transaction from RECEIVED to ACCEPTED_ON_L2 (block ti
       finality_status: 'ACCEPTED_ON_L2',
       execution_status: 'SUCCEEDED',
     });
+
+    // devnet_acceptOnL1 takes the followed transaction on to ACCEPTED_ON_L1, for both status
+    // subscriptions; the other subscriptions' filters end at ACCEPTED_ON_L2, so they hear nothing.
+    const before = c.messages.length;
+    await rpc(t.devnet.rpcUrl, 'devnet_acceptOnL1', { starting_block_id: 'latest' });
+    await c.until(() => c.of(status).length === 4 && c.of(late).length === 2);
+    const onL1 = { finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' };
+    expect(results(c.of(status))[3]).toEqual({ transaction_hash: txHash, status: onL1 });
+    expect(results(c.of(late))[1].status).toEqual(onL1);
+    await c.call('starknet_chainId');
+    const notes = c.messages.slice(before).filter((m) => m.method);
+    expect(notes.map((m) => m.method)).toEqual([
+      'starknet_subscriptionTransactionStatus',
+      'starknet_subscriptionTransactionStatus',
+    ]);
   });
 
   test('one-time requests over the socket answer as over HTTP', async () => {

@@ -360,8 +360,11 @@ export class Devnet {
 
   /** devnet_acceptOnL1: the block and those before it become ACCEPTED_ON_L1; their hashes. */
   acceptOnL1(id: BlockId): Felt[] {
+    const from = (this.chain.l1AcceptedNumber ?? -1) + 1;
     const accepted = this.chain.acceptOnL1(id);
-    this.log.acceptOnL1(this.chain.l1AcceptedNumber as number);
+    const to = this.chain.l1AcceptedNumber as number;
+    this.log.acceptOnL1(to);
+    this.events.emit({ kind: 'l1accepted', blocks: this.chain.blocks.slice(from, to + 1) });
     return accepted;
   }
 

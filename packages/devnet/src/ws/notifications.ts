@@ -50,6 +50,23 @@ function senderPasses(senders: Set<Felt> | undefined, tx: ChainTransaction): boo
   return !senders || ('senderAddress' in tx && senders.has(tx.senderAddress));
 }
 
+/** A transaction's status, to the subscriptions that follow its hash. */
+function statusNote(
+  devnet: Devnet,
+  hash: Felt,
+  status: FinalityStatus,
+  record?: TransactionRecord,
+): Note {
+  return {
+    method: 'starknet_subscriptionTransactionStatus',
+    result: once(() => ({
+      transaction_hash: toHex(hash),
+      status: record ? statusJson(devnet, record) : { finality_status: status },
+    })),
+    matches: (s) => s.kind === 'transactionStatus' && s.hash === hash,
+  };
+}
+
 function transactionNotes(
   devnet: Devnet,
   hash: Felt,
@@ -69,14 +86,7 @@ function transactionNotes(
       matches: (s) =>
         s.kind === 'newTransactions' && s.statuses.has(status) && senderPasses(s.senders, tx),
     },
-    {
-      method: 'starknet_subscriptionTransactionStatus',
-      result: once(() => ({
-        transaction_hash: toHex(hash),
-        status: record ? statusJson(devnet, record) : { finality_status: status },
-      })),
-      matches: (s) => s.kind === 'transactionStatus' && s.hash === hash,
-    },
+    statusNote(devnet, hash, status, record),
   ];
   if (record) {
     notes.push({
@@ -149,6 +159,14 @@ export function notesFor(devnet: Devnet, event: ChainEvent): Note[] {
       for (const record of block.transactions) notes.push(...eventNotes(block, record, true));
       return notes;
     }
+    case 'l1accepted':
+      // Only a transaction's status goes on to ACCEPTED_ON_L1; the other subscriptions' filters
+      // stop at ACCEPTED_ON_L2.
+      return event.blocks.flatMap((block) =>
+        block.transactions.map((record) =>
+          statusNote(devnet, record.hash, 'ACCEPTED_ON_L2', record),
+        ),
+      );
     case 'reorg': {
       const first = event.aborted[0];
       const last = event.aborted[event.aborted.length - 1];
