@@ -33,6 +33,9 @@ describe('a same-height reorg by anvil_reorg, by polling', () => {
     expect(config.chains[0].wsUpstream).toBeUndefined();
     expect(config.chains[0].headPollMs).toBeUndefined();
     const { gw, rpcUrl } = await startWithKey(config);
+    // Blocks are mined by the test alone (evm_mine, anvil_reorg): with automine, anvil sometimes
+    // mined a transaction a second time in a block of its own after a reorg.
+    await post(anvil.url, call('evm_setAutomine', [false]));
     const from = ANVIL_ACCOUNTS[0].address;
     const latest = async (url: string) => {
       const [block, balance, number] = await Promise.all([
@@ -51,7 +54,10 @@ describe('a same-height reorg by anvil_reorg, by polling', () => {
       // there takes the new height before any poll has its hash), then replaced at the same
       // height by one moving 2 wei; and once more after the gateway polled the first block.
       for (const settle of [0, 0, 0, 2 * POLL_MS]) {
-        await post(anvil.url, call('eth_sendTransaction', [{ from, to: TO, value: '0x1' }]));
+        const nonce = (await post(anvil.url, call('eth_getTransactionCount', [from, 'latest'])))
+          .json.result as string;
+        await post(anvil.url, call('eth_sendTransaction', [{ from, to: TO, value: '0x1', nonce }]));
+        await post(anvil.url, call('evm_mine'));
         const first = await latest(anvil.url);
         await until(async () => {
           const seen = await latest(rpcUrl);
@@ -61,7 +67,9 @@ describe('a same-height reorg by anvil_reorg, by polling', () => {
         expect(await latest(rpcUrl)).toEqual(first); // the first block's answers, in memory
         const reorg = await post(
           anvil.url,
-          call('anvil_reorg', [1, [[{ from, to: TO, value: '0x2' }, 0]]]),
+          // The replacement takes the replaced transaction's nonce, so that one can never be
+          // mined again on top (anvil may return an orphaned transaction to its pool).
+          call('anvil_reorg', [1, [[{ from, to: TO, value: '0x2', nonce }, 0]]]),
         );
         expect(reorg.json.error).toBeUndefined();
         const replaced = await latest(anvil.url);
