@@ -327,11 +327,6 @@ export class Gateway {
     return at;
   }
 
-  /** Refuses a key with no credit left today (a WebSocket upgrade): 402, nothing charged. */
-  async assertCreditLeft(key: KeyRecord): Promise<void> {
-    if ((await this.usageReport(key)).left <= 0) throw errors.dailyLimit(key.dailyCredits);
-  }
-
   /**
    * Gives a charge back, to the day (and minute) of its debit `at`. Never throws: a store that
    * cannot refund now keeps it and retries.

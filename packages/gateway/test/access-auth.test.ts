@@ -22,7 +22,7 @@ import {
   startStack,
   unsignedToken,
 } from './accessHelpers';
-import { call, post } from './helpers';
+import { call, post, usageOf } from './helpers';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -62,6 +62,25 @@ function ask(socket: WebSocket, message: unknown): Promise<any> {
   return new Promise((resolve) => {
     socket.once('message', (data) => resolve(JSON.parse(data.toString())));
     socket.send(JSON.stringify(message));
+  });
+}
+
+/** An upgrade's status and response headers, read by `ws` (an opened socket is closed). */
+function upgradeResponse(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('upgrade', (response) => {
+      socket.once('open', () => socket.close());
+      resolve({ status: response.statusCode ?? 0, headers: response.headers });
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve({ status: response.statusCode ?? 0, headers: response.headers });
+      response.resume();
+    });
+    socket.once('error', reject);
   });
 }
 
@@ -284,5 +303,46 @@ describe('what each answer cost and what is left', () => {
     const refused = await post(url, freshBalance());
     expect([refused.status, refused.headers['x-credits-cost']]).toEqual([403, '0']);
     expect(refused.headers['x-credits-remaining']).toBe('985');
+  });
+
+  it("a WebSocket upgrade's 101 says cost 0 and what the key has left; its refusals say cost 0", async () => {
+    const { gw, proxy } = stack;
+    const { key, url, wsUrl } = await makeKey(gw, { dailyCredits: 1000 });
+    expect((await post(url, call('eth_chainId'))).headers['x-credits-remaining']).toBe('995');
+    const opened = await upgradeResponse(wsUrl);
+    expect(opened.status).toBe(101);
+    expect(opened.headers['x-credits-cost']).toBe('0');
+    expect(opened.headers['x-credits-remaining']).toBe('995');
+    expect((await usageOf(gw, key)).left).toBe(995);
+    // A call over a socket has no headers; the next upgrade and the usage report agree on it.
+    const socket = await open(wsUrl, {});
+    try {
+      expect((await ask(socket, freshBalance())).result).toBe('0x0');
+    } finally {
+      socket.close();
+    }
+    const after = await upgradeResponse(wsUrl);
+    expect(after.headers['x-credits-remaining']).toBe(String((await usageOf(gw, key)).left));
+    expect(after.headers['x-credits-remaining']).toBe(String(995 - 80));
+
+    // Refused at the upgrade: 401 (secret), 403 (allowlist), 402 (no credit left): cost 0,
+    // nothing left shown, nothing sent upstream, nothing charged.
+    const before = forwarded(proxy, 'eth_getBalance');
+    const secretKey = await makeKey(gw, { requireSecret: true });
+    const origins = await makeKey(gw, { allow: { origins: ['https://app.example.com'] } });
+    const spent = await makeKey(gw, { dailyCredits: 80 });
+    expect((await post(spent.url, freshBalance())).headers['x-credits-remaining']).toBe('0');
+    const cases: [string, number][] = [
+      [secretKey.wsUrl, 401],
+      [origins.wsUrl, 403],
+      [spent.wsUrl, 402],
+    ];
+    for (const [refusedUrl, status] of cases) {
+      const refused = await upgradeResponse(refusedUrl, { origin: 'https://evil.example' });
+      expect([refused.status, refused.headers['x-credits-cost']]).toEqual([status, '0']);
+      expect(refused.headers['x-credits-remaining']).toBeUndefined();
+    }
+    expect(forwarded(proxy, 'eth_getBalance')).toBe(before + 1); // the spending call only
+    expect((await usageOf(gw, spent.key)).left).toBe(0);
   });
 });
