@@ -252,7 +252,11 @@ export class Paymaster {
         accounts: new AccountClasses(node),
         builds: new BuildRecords(),
         claims,
-        tracking: new TrackingStore(state),
+        tracking: new TrackingStore(state, (request, error) =>
+          log(
+            `tracking id ${toHex(request.id)} (transaction ${toHex(request.hash)}) not stored: ${error.message}`,
+          ),
+        ),
         locks: new AccountLocks(
           8,
           state,

@@ -6,6 +6,7 @@
 import { type RedisService, startRedis } from '@l2wallet/testkit';
 
 import { RedisRateLimits } from '../src/flows/rateLimits';
+import { TrackingStore } from '../src/relayer/tracking';
 import { openRedis, RedisState } from '../src/store/redis';
 
 let redis: RedisService;
@@ -86,4 +87,17 @@ it('counts rate limits of both instances together', async () => {
   });
   // Another client is counted apart.
   await second.take('client:10.0.0.2', 'the client');
+});
+
+it('still answers a sent transaction when Redis is away, saying the id was not stored', async () => {
+  const away = new RedisState(await openRedis(redis.url));
+  await away.close();
+  const lost: string[] = [];
+  const tracking = new TrackingStore(away, (request, error) =>
+    lost.push(`${request.id}: ${error.message}`),
+  );
+  const request = await tracking.create(0xabcn, 0x77n);
+  expect(request).toMatchObject({ id: 0x77n, hash: 0xabcn });
+  expect(lost).toHaveLength(1);
+  await expect(away.debt(0x1n)).rejects.toThrow();
 });

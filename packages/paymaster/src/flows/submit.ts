@@ -195,7 +195,12 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
       );
     }
     release?.();
-    if (reserved) await ctx.state.adjustSponsor(reserved.keyId, reserved.day, -reserved.fri);
+    if (reserved) {
+      // Nothing was sent: the reservation goes back (if the state is away, it stays spent).
+      await ctx.state
+        .adjustSponsor(reserved.keyId, reserved.day, -reserved.fri)
+        .catch((cause: Error) => ctx.log(`sponsor reservation not given back: ${cause.message}`));
+    }
     if (submittedHash === undefined) ctx.claims.release(key);
     if (error instanceof SubmissionRefused) throw refusal(error);
     if (error instanceof PaymasterError) throw error;

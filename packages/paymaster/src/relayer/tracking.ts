@@ -28,12 +28,23 @@ export const executionTrackingId = (account: Felt, nonce: Felt): Felt =>
   BigInt(hash.computePedersenHash(account, nonce));
 
 export class TrackingStore {
-  constructor(private readonly state: StateStore) {}
+  /** `onLost`: the state could not store an id (Redis away); the request is answered still. */
+  constructor(
+    private readonly state: StateStore,
+    private readonly onLost: (request: TrackedRequest, error: Error) => void = () => undefined,
+  ) {}
 
-  /** Names `transactionHash` as the request's latest (`id`: a random one when not given). */
+  /**
+   * Names `transactionHash` as the request's latest (`id`: a random one when not given). Called
+   * once the relayer has sent it, so it never throws: the answer must still say what was sent.
+   */
   async create(transactionHash: Felt, id: Felt = randomFelt()): Promise<TrackedRequest> {
     const request = { id, hash: transactionHash, createdAt: Date.now() };
-    await this.state.putTracking(request.id, transactionHash, request.createdAt);
+    try {
+      await this.state.putTracking(request.id, transactionHash, request.createdAt);
+    } catch (error) {
+      this.onLost(request, error as Error);
+    }
     return request;
   }
 
