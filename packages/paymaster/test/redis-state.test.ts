@@ -99,5 +99,8 @@ it('still answers a sent transaction when Redis is away, saying the id was not s
   const request = await tracking.create(0xabcn, 0x77n);
   expect(request).toMatchObject({ id: 0x77n, hash: 0xabcn });
   expect(lost).toHaveLength(1);
-  await expect(away.debt(0x1n)).rejects.toThrow();
+  await expect(away.debt(0x1n)).rejects.toMatchObject({
+    code: 163,
+    data: expect.stringMatching(/the paymaster's state \(Redis\) is unavailable/),
+  });
 });

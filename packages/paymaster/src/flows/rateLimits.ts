@@ -86,7 +86,14 @@ export class RedisRateLimits implements RateLimiter {
     const taker = this.redis as unknown as {
       takeRate(key: string, burst: number, rate: string): Promise<number>;
     };
-    const wait = await taker.takeRate(`${this.prefix}rate:${key}`, this.burst, String(rate));
+    let wait: number;
+    try {
+      wait = await taker.takeRate(`${this.prefix}rate:${key}`, this.burst, String(rate));
+    } catch (error) {
+      throw errors.unknown(
+        `the paymaster's rate limits (Redis) are unavailable (${(error as Error).message}); try again`,
+      );
+    }
     if (wait > 0) throw overLimit(what, this.perMinute, wait);
   }
 }

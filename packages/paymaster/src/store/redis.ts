@@ -10,6 +10,7 @@
  */
 import Redis from 'ioredis';
 
+import { errors } from '../errors';
 import { type Felt, toHex } from '../protocol/felt';
 import type { StateStore } from './store';
 
@@ -101,16 +102,20 @@ export class RedisState implements StateStore {
   }
 
   async putTracking(id: Felt, hash: Felt, createdAt = Date.now()): Promise<void> {
-    await this.redis.hset(this.key('tracking', toHex(id)), { hash: toHex(hash), at: createdAt });
+    await this.guard(() =>
+      this.redis.hset(this.key('tracking', toHex(id)), { hash: toHex(hash), at: createdAt }),
+    );
   }
 
   async getTracking(id: Felt): Promise<{ hash: Felt; createdAt: number } | undefined> {
-    const row = await this.redis.hgetall(this.key('tracking', toHex(id)));
+    const row = await this.guard(() => this.redis.hgetall(this.key('tracking', toHex(id))));
     return row.hash ? { hash: BigInt(row.hash), createdAt: Number(row.at) } : undefined;
   }
 
   async debt(account: Felt): Promise<bigint> {
-    return BigInt((await this.redis.get(this.key('debt', toHex(account)))) ?? '0');
+    return BigInt(
+      (await this.guard(() => this.redis.get(this.key('debt', toHex(account))))) ?? '0',
+    );
   }
 
   async addDebt(account: Felt, fri: bigint): Promise<void> {
@@ -118,7 +123,8 @@ export class RedisState implements StateStore {
   }
 
   async sponsorSpent(keyId: string, day: number): Promise<bigint> {
-    return BigInt((await this.redis.get(this.key('sponsor', `${keyId}:${day}`))) ?? '0');
+    const key = this.key('sponsor', `${keyId}:${day}`);
+    return BigInt((await this.guard(() => this.redis.get(key))) ?? '0');
   }
 
   async reserveSponsor(keyId: string, day: number, fri: bigint, limit: bigint): Promise<boolean> {
@@ -134,11 +140,23 @@ export class RedisState implements StateStore {
   }
 
   async takeTurn(account: string, holder: string, _nowMs: number, leaseMs: number) {
-    return (await this.scripts.takeTurn(this.key('turn', account), holder, leaseMs)) === 1;
+    const key = this.key('turn', account);
+    return (await this.guard(() => this.scripts.takeTurn(key, holder, leaseMs))) === 1;
   }
 
   async releaseTurn(account: string, holder: string): Promise<void> {
-    await this.scripts.releaseTurn(this.key('turn', account), holder);
+    await this.guard(() => this.scripts.releaseTurn(this.key('turn', account), holder));
+  }
+
+  /** Redis's failures as a clear error (what was sent is said by the flow that called). */
+  private async guard<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw errors.unknown(
+        `the paymaster's state (Redis) is unavailable (${(error as Error).message}); try again`,
+      );
+    }
   }
 
   /**
@@ -151,11 +169,12 @@ export class RedisState implements StateStore {
     next: (amount: bigint) => bigint | undefined,
   ): Promise<boolean> {
     for (;;) {
-      const read = (await this.redis.get(key)) ?? '';
+      const read = (await this.guard(() => this.redis.get(key))) ?? '';
       const value = next(BigInt(read || '0'));
       if (value === undefined) return false;
       const write = value > 0n ? value.toString() : '';
-      if ((await this.scripts.compareAndSet(key, read, write, ttlS)) === 1) return true;
+      const written = await this.guard(() => this.scripts.compareAndSet(key, read, write, ttlS));
+      if (written === 1) return true;
     }
   }
 
