@@ -1,32 +1,39 @@
 #!/usr/bin/env node
 /**
  * L2_PAYMASTER_RELAYER_KEY=<key> L2_PAYMASTER_NODE_URL=<url> [L2_PAYMASTER_API_KEYS=<k,k>]
+ *   [L2_PAYMASTER_REDIS_URL=<redis url>]
  *   l2-paymaster --relayer <account address> [--gas-token <address>=<price in STRK>]... [options]
  *
  * Secrets never come from the command line (which `ps` shows): the relayer key, the node URL
- * (it may carry a key) and the sponsor keys come from the environment, or from files named by
- * --node-file / --api-keys-file. They are read once, removed from the process's environment,
+ * (it may carry a key), the sponsor keys and the Redis URL (it may carry a password) come from the environment, or from files named by
+ * --node-file / --api-keys-file / --redis-url-file. They are read once, removed from the process's environment,
  * and never printed (the node URL shows as its scheme, host and port only).
  */
 import { readFileSync } from 'node:fs';
 
 import { startPaymaster, StartupError } from './index';
+import { redisWhere } from './store/redis';
 
 const USAGE = `usage:
   L2_PAYMASTER_RELAYER_KEY=<key> L2_PAYMASTER_NODE_URL=<starknet rpc url> \\
-  L2_PAYMASTER_API_KEYS=<sponsor key>[,<key>...] \\
+  L2_PAYMASTER_API_KEYS=<sponsor key>[,<key>...] [L2_PAYMASTER_REDIS_URL=<redis://…>] \\
   l2-paymaster --relayer <account address> [--gas-token <address>=<price in STRK>]...
       [--node-file <file holding the node url>] [--api-keys-file <file, one key a line>]
       [--host 127.0.0.1] [--port 8090] [--state-file <sqlite file, default l2-paymaster.sqlite>]
       [--fee-margin <percent, default 20>] [--max-validity <seconds, default 3600>]
       [--max-tip <FRI per L2 gas, default 1000000000>] [--sponsor-budget <STRK a day per key, 100>]
       [--min-balance <STRK floor of the relayer, default 1>] [--rate-limit <requests a minute, 120>]
-      [--node-timeout <ms, default 10000>]
-  Secrets (the relayer key, the node URL, sponsor keys) are never options: see above.`;
+      [--node-timeout <ms, default 10000>] [--redis-url-file <file holding the redis url>]
+      [--redis-prefix <key prefix, default l2-paymaster:>] [--turn-lease <ms an account's turn
+      is held at most; default 150000>]
+  With a Redis URL, tracking ids, debts, sponsor budgets, accounts' turns and rate limits live in
+  that Redis (instead of --state-file), shared by every paymaster that uses it.
+  Secrets (the relayer key, the node URL, sponsor keys, the Redis URL) are never options.`;
 
 const KEY_VARIABLE = 'L2_PAYMASTER_RELAYER_KEY';
 const NODE_VARIABLE = 'L2_PAYMASTER_NODE_URL';
 const API_KEYS_VARIABLE = 'L2_PAYMASTER_API_KEYS';
+const REDIS_VARIABLE = 'L2_PAYMASTER_REDIS_URL';
 const REPEATABLE = new Set(['gas-token']);
 const KNOWN = new Set([
   'node-file',
@@ -42,12 +49,17 @@ const KNOWN = new Set([
   'min-balance',
   'rate-limit',
   'node-timeout',
+  'redis-url-file',
+  'redis-prefix',
+  'turn-lease',
   ...REPEATABLE,
 ]);
 /** Options that once carried secrets: refused with where the secret goes now. */
 const MOVED: Record<string, string> = {
   node: `the node URL comes from ${NODE_VARIABLE} or --node-file (a URL may carry a key)`,
   'api-key': `sponsor keys come from ${API_KEYS_VARIABLE} or --api-keys-file`,
+  redis: `the Redis URL comes from ${REDIS_VARIABLE} or --redis-url-file (it may carry a password)`,
+  'redis-url': `the Redis URL comes from ${REDIS_VARIABLE} or --redis-url-file`,
 };
 
 function usageError(message: string): never {
@@ -134,7 +146,9 @@ async function main(): Promise<void> {
   const apiKeysFromEnv = process.env[API_KEYS_VARIABLE];
   delete process.env[KEY_VARIABLE];
   delete process.env[NODE_VARIABLE];
+  const redisFromEnv = process.env[REDIS_VARIABLE];
   delete process.env[API_KEYS_VARIABLE];
+  delete process.env[REDIS_VARIABLE];
   if (!key)
     usageError(
       `${KEY_VARIABLE} is not set: the relayer's private key comes only from the environment`,
@@ -157,6 +171,9 @@ async function main(): Promise<void> {
     .split(/[\n,]/)
     .map((apiKey) => apiKey.trim())
     .filter((apiKey) => apiKey.length > 0);
+  const redisFile = one('redis-url-file');
+  const redisUrl =
+    (redisFile !== undefined ? secretFile(redisFile, 'redis-url-file') : redisFromEnv) || undefined;
   const host = one('host') ?? '127.0.0.1';
   const port = integer(one('port'), 'port', 8090, 0, 65535);
   const running = await startPaymaster({
@@ -171,6 +188,11 @@ async function main(): Promise<void> {
     minRelayerBalanceFri: strkAmount(one('min-balance'), 'min-balance', 10n ** 18n),
     rateLimitPerMinute: integer(one('rate-limit'), 'rate-limit', 120, 1, 1_000_000),
     stateFile: one('state-file') ?? 'l2-paymaster.sqlite',
+    redisUrl,
+    redisPrefix: one('redis-prefix'),
+    turnLeaseMs: options.has('turn-lease')
+      ? integer(one('turn-lease'), 'turn-lease', 150_000, 1000, 3_600_000)
+      : undefined,
     maxValiditySeconds: integer(one('max-validity'), 'max-validity', 3600, 60, 86_400 * 7),
     nodeTimeoutMs: integer(one('node-timeout'), 'node-timeout', 10_000, 100, 600_000),
     host,
@@ -179,7 +201,7 @@ async function main(): Promise<void> {
   });
   const tokens = [...running.paymaster.context.tokens.values()].length;
   process.stdout.write(
-    `l2-paymaster listening on ${running.url} (node ${shownNode}, relayer ${relayer}, ${tokens} gas token(s), ${apiKeys.length} sponsor key(s))\n`,
+    `l2-paymaster listening on ${running.url} (node ${shownNode}, relayer ${relayer}, ${tokens} gas token(s), ${apiKeys.length} sponsor key(s), state in ${redisUrl ? `Redis at ${redisWhere(redisUrl)}` : 'SQLite'})\n`,
   );
   const stop = () => {
     void running.close().then(

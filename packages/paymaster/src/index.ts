@@ -30,7 +30,7 @@ export async function startPaymaster(
     port: server.port,
     paymaster,
     close: async () => {
-      paymaster.close();
+      await paymaster.close();
       await server.close();
     },
   };

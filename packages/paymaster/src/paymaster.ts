@@ -13,7 +13,7 @@ import type { Caller, FlowContext, Policy } from './flows/context';
 import { executeTransaction } from './flows/execute';
 import { mapNodeError } from './flows/nodeErrors';
 import { type Health, health, metricsText, trackingStatus } from './flows/status';
-import { RateLimits } from './flows/rateLimits';
+import { RateLimits, RedisRateLimits } from './flows/rateLimits';
 import { BuildRecords, Claims } from './flows/records';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
@@ -38,7 +38,9 @@ import { Relayer } from './relayer/relayer';
 import { randomFelt, TrackingStore } from './relayer/tracking';
 import { AccountLocks } from './relayer/accountLocks';
 import { Metrics } from './metrics';
+import { openRedis, RedisState } from './store/redis';
 import { PaymasterState } from './store/state';
+import type { StateStore } from './store/store';
 
 export type { Health };
 
@@ -70,6 +72,15 @@ export interface PaymasterOptions {
   rateLimitPerMinute?: number;
   /** The SQLite file of tracking ids, debts and budgets (default: in memory). */
   stateFile?: string;
+  /**
+   * Redis for the state and the rate limits instead (several paymasters on any hosts share it).
+   * The URL may carry a password: the CLI takes it from the environment or a file.
+   */
+  redisUrl?: string;
+  /** The prefix of this paymaster deployment's Redis keys (default `l2-paymaster:`). */
+  redisPrefix?: string;
+  /** How long an account's turn is held at most (default: the receipt timeout plus 30 s). */
+  turnLeaseMs?: number;
   log?: (line: string) => void;
 }
 
@@ -125,13 +136,13 @@ const METHODS: Record<string, Method> = {
   paymaster_buildTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
     const tx = readUserTransaction(transaction);
-    paymaster.limit(caller, tx);
+    await paymaster.limit(caller, tx);
     return buildTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
   paymaster_executeTransaction: async (paymaster, params, caller) => {
     const { transaction, parameters } = namedParams(params, ['transaction', 'parameters']);
     const tx = readExecutableTransaction(transaction);
-    paymaster.limit(caller, tx);
+    await paymaster.limit(caller, tx);
     return executeTransaction(paymaster.context, tx, readExecutionParameters(parameters), caller);
   },
   paymaster_trackingIdToLatestHash: async (paymaster, params) => {
@@ -200,11 +211,22 @@ export class Paymaster {
       }
       const claims = new Claims();
       const dropped = new Set<Felt>();
-      let state: PaymasterState;
-      try {
-        state = new PaymasterState(options.stateFile);
-      } catch (error) {
-        throw new StartupError(`the state file cannot be opened: ${(error as Error).message}`);
+      let state: StateStore;
+      let rateLimits;
+      const perMinute = options.rateLimitPerMinute ?? 120;
+      if (options.redisUrl !== undefined) {
+        const redis = await openRedis(options.redisUrl).catch((error: Error) => {
+          throw new StartupError(error.message);
+        });
+        state = new RedisState(redis, options.redisPrefix);
+        rateLimits = new RedisRateLimits(redis, perMinute, options.redisPrefix);
+      } else {
+        try {
+          state = new PaymasterState(options.stateFile);
+        } catch (error) {
+          throw new StartupError(`the state file cannot be opened: ${(error as Error).message}`);
+        }
+        rateLimits = new RateLimits(perMinute);
       }
       const relayer = new Relayer({
         node,
@@ -230,16 +252,21 @@ export class Paymaster {
         accounts: new AccountClasses(node),
         builds: new BuildRecords(),
         claims,
-        tracking: new TrackingStore(state),
+        tracking: new TrackingStore(state, (request, error) =>
+          log(
+            `tracking id ${toHex(request.id)} (transaction ${toHex(request.hash)}) not stored: ${error.message}`,
+          ),
+        ),
         locks: new AccountLocks(
           8,
           state,
-          (options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs) + 30_000,
+          options.turnLeaseMs ??
+            (options.receiptTimeoutMs ?? DEFAULT_POLICY.receiptTimeoutMs) + 30_000,
         ),
         dropped,
         state,
         metrics: new Metrics(),
-        rateLimits: new RateLimits(options.rateLimitPerMinute ?? 120),
+        rateLimits,
         strk: STRK,
         policy: {
           feeMarginPercent: options.feeMarginPercent ?? DEFAULT_POLICY.feeMarginPercent,
@@ -284,17 +311,17 @@ export class Paymaster {
   }
 
   /** Rate limits of builds and executes: per client address, then per account. */
-  limit(
+  async limit(
     caller: Caller,
     tx: { type: string; invoke?: { userAddress: Felt }; deployment?: { address: Felt } },
-  ): void {
+  ): Promise<void> {
     const { rateLimits } = this.context;
     if (caller.client !== undefined) {
-      rateLimits.take(`client:${caller.client}`, `the client ${caller.client}`);
+      await rateLimits.take(`client:${caller.client}`, `the client ${caller.client}`);
     }
     const account = tx.invoke?.userAddress ?? tx.deployment?.address;
     if (account !== undefined)
-      rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
+      await rateLimits.take(`account:${toHex(account)}`, `the account ${toHex(account)}`);
   }
 
   /** One JSON-RPC call. */
@@ -386,8 +413,8 @@ export class Paymaster {
     return metricsText(this.context);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.context.relayer.close();
-    this.context.state.close();
+    await this.context.state.close();
   }
 }

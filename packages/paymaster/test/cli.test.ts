@@ -101,6 +101,15 @@ it.each<[string, string[], KeyIn, number, RegExp]>([
   ['the node URL as an option', ['--node', 'NODE'], 'relayer', 2, /--node is not an option/],
   ['a sponsor key as an option', ['--api-key', 'k'], 'relayer', 2, /--api-key is not an option/],
   ['no node URL', ['--node-file', 'FILE:'], 'relayer', 2, /the node URL is required/],
+  ['the Redis URL as an option', ['--redis', 'x'], 'relayer', 2, /--redis is not an option/],
+  [
+    // Its password is never shown: the URL shows as its scheme, host and port.
+    'a Redis that does not answer',
+    ['--redis-url-file', 'FILE:redis://:correct%20horse@127.0.0.1:9/0'],
+    'relayer',
+    1,
+    /cannot reach Redis at redis:\/\/127\.0\.0\.1:9 \(/,
+  ],
   ['a node file that is not there', ['--node-file', '/nonexistent'], 'relayer', 2, /ENOENT/],
 ])('refuses to start with %s', async (_name, extra, keyIn, code, message) => {
   const key =
@@ -136,6 +145,7 @@ it.each<[string, string[], KeyIn, number, RegExp]>([
   expect(result.output).not.toContain(relayer.private_key.slice(2));
   expect(result.output).not.toContain(other.private_key.slice(2));
   expect(result.output).not.toContain('correct horse');
+  expect(result.output).not.toContain('correct%20horse');
 });
 
 it('serves, refuses and stops without ever showing a secret', async () => {

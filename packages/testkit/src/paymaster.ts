@@ -59,6 +59,8 @@ export interface StartPaymasterOptions {
   args?: string[];
   /** `--state-file` (default `:memory:`: a test's paymaster leaves no file behind). */
   stateFile?: string;
+  /** Redis for the state and rate limits (L2_PAYMASTER_REDIS_URL in its environment). */
+  redisUrl?: string;
   /** `--rate-limit` (default 100000 a minute: tests and benchmarks all come from 127.0.0.1). */
   rateLimit?: number;
   name?: string;
@@ -100,6 +102,7 @@ export function paymasterCommand(
       L2_PAYMASTER_RELAYER_KEY: options.relayer.privateKey,
       L2_PAYMASTER_NODE_URL: options.nodeUrl,
       ...(options.apiKeys?.length && { L2_PAYMASTER_API_KEYS: options.apiKeys.join(',') }),
+      ...(options.redisUrl && { L2_PAYMASTER_REDIS_URL: options.redisUrl }),
     },
   };
 }

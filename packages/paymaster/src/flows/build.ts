@@ -184,7 +184,7 @@ export async function buildTransaction(
     token ? erc20Balance(ctx.node, token.address, user) : undefined,
   ]);
   // What the account owes for a reverted execution the relayer paid for is part of its next fee.
-  const debt = token ? ctx.state.debt(user) : 0n;
+  const debt = token ? await ctx.state.debt(user) : 0n;
   const suggested = suggestedFri(ctx, estimated) + debt;
   const fee = feeJson(estimated, suggested, token);
 

@@ -7,9 +7,9 @@ import type { Metrics } from '../metrics';
 import type { AccountLocks } from '../relayer/accountLocks';
 import type { Relayer } from '../relayer/relayer';
 import type { TrackingStore } from '../relayer/tracking';
-import type { PaymasterState } from '../store/state';
+import type { StateStore } from '../store/store';
 import type { AccountClasses } from './accounts';
-import type { RateLimits } from './rateLimits';
+import type { RateLimiter } from './rateLimits';
 import type { BuildRecords, Claims } from './records';
 
 export interface Policy {
@@ -50,9 +50,9 @@ export interface FlowContext {
   /** Relayer transactions found never included (their receipts are no longer waited for). */
   dropped: Set<Felt>;
   /** Tracking ids, debts and sponsor budgets (SQLite). */
-  state: PaymasterState;
+  state: StateStore;
   metrics: Metrics;
-  rateLimits: RateLimits;
+  rateLimits: RateLimiter;
   /** STRK's address: the relayer's fee token. */
   strk: Felt;
   policy: Policy;

@@ -45,16 +45,16 @@ export function followReceipt(ctx: FlowContext, followed: Followed, release: () 
     const fee = BigInt(receipt.actual_fee.amount);
     ctx.metrics.gasSpent.add({}, fee);
     const { reserved } = followed;
-    if (reserved) ctx.state.adjustSponsor(reserved.keyId, reserved.day, fee - reserved.fri);
+    if (reserved) await ctx.state.adjustSponsor(reserved.keyId, reserved.day, fee - reserved.fri);
     if (receipt.execution_status === 'REVERTED') {
       ctx.metrics.executions.add({ outcome: 'reverted' });
-      if (!reserved) ctx.state.addDebt(followed.account, fee);
+      if (!reserved) await ctx.state.addDebt(followed.account, fee);
       ctx.log(
         `reverted ${toHex(followed.hash)}: ${fee} FRI ${reserved ? "on the sponsor key's budget" : `owed by ${toHex(followed.account)}`} (${(receipt.revert_reason ?? '').slice(0, 200)})`,
       );
     } else {
       ctx.metrics.executions.add({ outcome: 'succeeded' });
-      if (followed.debt > 0n) ctx.state.addDebt(followed.account, -followed.debt);
+      if (followed.debt > 0n) await ctx.state.addDebt(followed.account, -followed.debt);
     }
   })().catch((error: unknown) => ctx.log(`receipt follow-up failed: ${String(error)}`));
 }

@@ -29,7 +29,7 @@ export async function trackingStatus(
   ctx: FlowContext,
   id: Felt,
 ): Promise<{ transaction_hash: string; status: 'active' | 'accepted' | 'dropped' }> {
-  const tracked = ctx.tracking.get(id);
+  const tracked = await ctx.tracking.get(id);
   if (!tracked) throw errors.invalidId(`no request of this paymaster has tracking id ${toHex(id)}`);
   const { relayer, node } = ctx;
   let status;

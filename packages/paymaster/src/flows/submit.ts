@@ -144,7 +144,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     let calls = job.calls;
     let refund = 0n;
     let kept = 0n;
-    const debt = fee ? ctx.state.debt(job.account) : 0n;
+    const debt = fee ? await ctx.state.debt(job.account) : 0n;
     if (fee) {
       checkFeeArrives(ctx, simulation, fee);
       kept = friToToken(maxFee + debt, fee.token);
@@ -159,7 +159,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     if (job.sponsor !== undefined) {
       const day = utcDay(Date.now());
       const budget = ctx.policy.sponsorDailyBudgetFri;
-      if (!ctx.state.reserveSponsor(job.sponsor, day, maxFee, budget)) {
+      if (!(await ctx.state.reserveSponsor(job.sponsor, day, maxFee, budget))) {
         throw errors
           .unknown(
             `this sponsor key's daily budget (${budget} FRI) does not cover this transaction's maximum fee (${maxFee} FRI) today; it resets at 00:00 UTC. Nothing was submitted`,
@@ -170,7 +170,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     }
     const submitted = await ctx.relayer.submit(calls, estimate, tip);
     submittedHash = submitted.hash;
-    const tracked = ctx.tracking.create(submitted.hash, job.trackingId);
+    const tracked = await ctx.tracking.create(submitted.hash, job.trackingId);
     ctx.claims.submitted(key, tracked.id, submitted.hash);
     ctx.metrics.executions.add({ outcome: 'submitted' });
     if (fee) ctx.metrics.feesReceived.add({ token: toHex(fee.token.address) }, kept);
@@ -182,7 +182,7 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
     return { tracking_id: toHex(tracked.id), transaction_hash: toHex(submitted.hash) };
   } catch (error) {
     if (error instanceof SubmissionUncertain) {
-      const tracked = ctx.tracking.create(error.hash, job.trackingId);
+      const tracked = await ctx.tracking.create(error.hash, job.trackingId);
       ctx.claims.submitted(key, tracked.id, error.hash);
       ctx.metrics.executions.add({ outcome: 'uncertain' });
       ctx.log(`uncertain ${what}: transaction ${toHex(error.hash)} not confirmed by the node`);
@@ -195,7 +195,12 @@ export async function submitOnce(ctx: FlowContext, job: Submission): Promise<Exe
       );
     }
     release?.();
-    if (reserved) ctx.state.adjustSponsor(reserved.keyId, reserved.day, -reserved.fri);
+    if (reserved) {
+      // Nothing was sent: the reservation goes back (if the state is away, it stays spent).
+      await ctx.state
+        .adjustSponsor(reserved.keyId, reserved.day, -reserved.fri)
+        .catch((cause: Error) => ctx.log(`sponsor reservation not given back: ${cause.message}`));
+    }
     if (submittedHash === undefined) ctx.claims.release(key);
     if (error instanceof SubmissionRefused) throw refusal(error);
     if (error instanceof PaymasterError) throw error;

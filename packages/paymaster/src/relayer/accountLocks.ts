@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { errors } from '../errors';
-import type { PaymasterState } from '../store/state';
+import type { StateStore } from '../store/store';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,12 +19,12 @@ export class AccountLocks {
 
   /**
    * At most `maxQueued` executions of one account wait or run at once (more: -32005). With a
-   * `state`, the turn is also a lease in its SQLite file (of at most `leaseMs`), so paymasters
-   * sharing the file take turns too.
+   * `state`, the turn is also a lease in it (SQLite or Redis) (of at most `leaseMs`), so paymasters
+   * sharing the state take turns too.
    */
   constructor(
     private readonly maxQueued = 8,
-    private readonly state?: PaymasterState,
+    private readonly state?: StateStore,
     private readonly leaseMs = 150_000,
   ) {}
 
@@ -48,7 +48,7 @@ export class AccountLocks {
       try {
         // Another paymaster on the same file may hold it: wait, up to a lease.
         const deadline = Date.now() + this.leaseMs;
-        while (!this.state.takeTurn(account, holder, Date.now(), this.leaseMs)) {
+        while (!(await this.state.takeTurn(account, holder, Date.now(), this.leaseMs))) {
           if (Date.now() > deadline) {
             throw errors.limitExceeded(`the account ${account} is busy on another paymaster`);
           }
@@ -64,13 +64,16 @@ export class AccountLocks {
     return () => {
       if (released) return;
       released = true;
-      try {
-        this.state?.releaseTurn(account, holder);
-      } catch {
-        // The state is closed (shutting down): the lease runs out by itself.
-      }
-      this.finish(account, tail);
-      release();
+      const done = () => {
+        this.finish(account, tail);
+        release();
+      };
+      if (!this.state) return done();
+      // When the state is closed or away (shutting down), the lease runs out by itself.
+      void Promise.resolve()
+        .then(() => this.state?.releaseTurn(account, holder))
+        .catch(() => undefined)
+        .finally(done);
     };
   }
 

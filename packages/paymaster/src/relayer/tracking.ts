@@ -1,6 +1,6 @@
 /**
  * Tracking ids (SNIP-29): one per executed request, naming the latest relayer transaction that
- * carries it. Kept in the paymaster's SQLite state, so a restart loses none.
+ * carries it. Kept in the paymaster's state (SQLite or Redis), so a restart loses none.
  *
  * An outside execution's id is pedersen(account, its SNIP-9 nonce): a wallet knows it before it
  * sends, so when the answer is lost (a 502, a dropped connection) it can still follow what it
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { hash } from 'starknet';
 
 import type { Felt } from '../protocol/felt';
-import type { PaymasterState } from '../store/state';
+import type { StateStore } from '../store/store';
 
 export interface TrackedRequest {
   id: Felt;
@@ -28,17 +28,28 @@ export const executionTrackingId = (account: Felt, nonce: Felt): Felt =>
   BigInt(hash.computePedersenHash(account, nonce));
 
 export class TrackingStore {
-  constructor(private readonly state: PaymasterState) {}
+  /** `onLost`: the state could not store an id (Redis away); the request is answered still. */
+  constructor(
+    private readonly state: StateStore,
+    private readonly onLost: (request: TrackedRequest, error: Error) => void = () => undefined,
+  ) {}
 
-  /** Names `transactionHash` as the request's latest (`id`: a random one when not given). */
-  create(transactionHash: Felt, id: Felt = randomFelt()): TrackedRequest {
+  /**
+   * Names `transactionHash` as the request's latest (`id`: a random one when not given). Called
+   * once the relayer has sent it, so it never throws: the answer must still say what was sent.
+   */
+  async create(transactionHash: Felt, id: Felt = randomFelt()): Promise<TrackedRequest> {
     const request = { id, hash: transactionHash, createdAt: Date.now() };
-    this.state.putTracking(request.id, transactionHash, request.createdAt);
+    try {
+      await this.state.putTracking(request.id, transactionHash, request.createdAt);
+    } catch (error) {
+      this.onLost(request, error as Error);
+    }
     return request;
   }
 
-  get(id: Felt): TrackedRequest | undefined {
-    const row = this.state.getTracking(id);
+  async get(id: Felt): Promise<TrackedRequest | undefined> {
+    const row = await this.state.getTracking(id);
     return row && { id, ...row };
   }
 }

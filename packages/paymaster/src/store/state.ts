@@ -8,6 +8,9 @@
 import Database from 'better-sqlite3';
 
 import { type Felt, toHex } from '../protocol/felt';
+import type { StateStore } from './store';
+
+export { utcDay } from './store';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tracking (id TEXT PRIMARY KEY, hash TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -18,10 +21,7 @@ CREATE TABLE IF NOT EXISTS sponsor_spend (
   key_id TEXT NOT NULL, day INTEGER NOT NULL, fri TEXT NOT NULL, PRIMARY KEY (key_id, day));
 `;
 
-/** The UTC day of a unix time in ms: budgets reset at 00:00 UTC. */
-export const utcDay = (ms: number): number => Math.floor(ms / 86_400_000);
-
-export class PaymasterState {
+export class PaymasterState implements StateStore {
   private readonly db: Database.Database;
   private readonly statements;
 
@@ -54,31 +54,39 @@ export class PaymasterState {
     };
   }
 
-  putTracking(id: Felt, hash: Felt, createdAt = Date.now()): void {
+  async putTracking(id: Felt, hash: Felt, createdAt = Date.now()): Promise<void> {
     this.statements.putTracking.run(toHex(id), toHex(hash), createdAt);
   }
 
-  getTracking(id: Felt): { hash: Felt; createdAt: number } | undefined {
+  async getTracking(id: Felt): Promise<{ hash: Felt; createdAt: number } | undefined> {
     const row = this.statements.getTracking.get(toHex(id)) as
       { hash: string; created_at: number } | undefined;
     return row && { hash: BigInt(row.hash), createdAt: row.created_at };
   }
 
   /** What `account` owes, in FRI, for reverted executions the relayer paid for. */
-  debt(account: Felt): bigint {
+  async debt(account: Felt): Promise<bigint> {
+    return this.debtNow(account);
+  }
+
+  private debtNow(account: Felt): bigint {
     const row = this.statements.getDebt.get(toHex(account)) as { fri: string } | undefined;
     return row ? BigInt(row.fri) : 0n;
   }
 
   /** Adds `fri` (negative: paid) to the account's debt, never below 0. */
-  addDebt(account: Felt, fri: bigint): void {
-    const next = this.debt(account) + fri;
+  async addDebt(account: Felt, fri: bigint): Promise<void> {
+    const next = this.debtNow(account) + fri;
     if (next <= 0n) this.statements.dropDebt.run(toHex(account));
     else this.statements.putDebt.run(toHex(account), next.toString());
   }
 
   /** What the sponsor key `keyId` spent (or holds reserved) on `day`, in FRI. */
-  sponsorSpent(keyId: string, day: number): bigint {
+  async sponsorSpent(keyId: string, day: number): Promise<bigint> {
+    return this.spentNow(keyId, day);
+  }
+
+  private spentNow(keyId: string, day: number): bigint {
     const row = this.statements.getSpend.get(keyId, day) as { fri: string } | undefined;
     return row ? BigInt(row.fri) : 0n;
   }
@@ -87,9 +95,9 @@ export class PaymasterState {
    * Reserves `fri` of the key's budget for `day` when it fits in `limit`, atomically (a read and a
    * write in one SQLite transaction): false when it does not fit.
    */
-  reserveSponsor(keyId: string, day: number, fri: bigint, limit: bigint): boolean {
+  async reserveSponsor(keyId: string, day: number, fri: bigint, limit: bigint): Promise<boolean> {
     return this.db.transaction(() => {
-      const spent = this.sponsorSpent(keyId, day);
+      const spent = this.spentNow(keyId, day);
       if (spent + fri > limit) return false;
       this.statements.putSpend.run(keyId, day, (spent + fri).toString());
       return true;
@@ -97,8 +105,8 @@ export class PaymasterState {
   }
 
   /** Gives back (negative) or adds spending to a day already reserved on. */
-  adjustSponsor(keyId: string, day: number, fri: bigint): void {
-    const next = this.sponsorSpent(keyId, day) + fri;
+  async adjustSponsor(keyId: string, day: number, fri: bigint): Promise<void> {
+    const next = this.spentNow(keyId, day) + fri;
     this.statements.putSpend.run(keyId, day, (next < 0n ? 0n : next).toString());
   }
 
@@ -106,7 +114,12 @@ export class PaymasterState {
    * Takes the account's turn for `holder` until `nowMs + leaseMs` when no one holds it (or a
    * holder's lease ran out: a paymaster that died), atomically; false when another holds it.
    */
-  takeTurn(account: string, holder: string, nowMs: number, leaseMs: number): boolean {
+  async takeTurn(
+    account: string,
+    holder: string,
+    nowMs: number,
+    leaseMs: number,
+  ): Promise<boolean> {
     return this.db
       .transaction(() => {
         const row = this.statements.getTurn.get(account) as
@@ -118,11 +131,11 @@ export class PaymasterState {
       .immediate();
   }
 
-  releaseTurn(account: string, holder: string): void {
+  async releaseTurn(account: string, holder: string): Promise<void> {
     this.statements.dropTurn.run(account, holder);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 }
