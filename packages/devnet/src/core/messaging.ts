@@ -126,21 +126,25 @@ function feltList(obj: Record<string, unknown>, name: string, path: string): Fel
   return value.map((item, i) => felt({ item }, 'item', `${path}.${name}[${i}]`) as Felt);
 }
 
+/** The fields of starknet-devnet's MessageToL2, devnet_postmanSendMessageToL2's params. */
+export const MESSAGE_TO_L2_FIELDS = [
+  'l2_contract_address',
+  'entry_point_selector',
+  'l1_contract_address',
+  'payload',
+  'paid_fee_on_l1',
+  'nonce',
+  'l1_transaction_hash',
+] as const;
+
 /** devnet_postmanSendMessageToL2's params (starknet-devnet's MessageToL2), read strictly. */
 export function parseMessageToL2(raw: unknown, path = 'params'): MessageToL2 {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new InvalidParamError(path, 'expected a message object');
   const obj = raw as Record<string, unknown>;
-  const known = [
-    'l2_contract_address',
-    'entry_point_selector',
-    'l1_contract_address',
-    'payload',
-    'paid_fee_on_l1',
-    'nonce',
-    'l1_transaction_hash',
-  ];
-  const unknown = Object.keys(obj).find((key) => !known.includes(key));
+  const unknown = Object.keys(obj).find(
+    (key) => !(MESSAGE_TO_L2_FIELDS as readonly string[]).includes(key),
+  );
   if (unknown) throw new InvalidParamError(`${path}.${unknown}`, 'not a field of a message');
   return {
     l2ContractAddress: felt(obj, 'l2_contract_address', path) as Felt,

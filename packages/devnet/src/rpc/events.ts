@@ -1,4 +1,4 @@
-import type { Block } from '../core/blocks';
+import type { Block, TransactionRecord } from '../core/blocks';
 import type { BlockId, Devnet } from '../core/devnet';
 import { rpcErrors } from '../core/errors';
 import { Felt, parseFelt, toHex } from '../core/felt';
@@ -113,18 +113,28 @@ export function getEvents(
         if (events.length === filter.chunkSize) {
           return { events, continuation_token: `${number}-${offset}` };
         }
-        events.push({
-          from_address: toHex(event.fromAddress),
-          keys: event.keys.map((k) => toHex(k)),
-          data: event.data.map((d) => toHex(d)),
-          ...(block.hash !== undefined ? { block_hash: toHex(block.hash) } : {}),
-          block_number: block.number,
-          transaction_hash: toHex(record.hash),
-          transaction_index: record.index,
-          event_index: eventIndex,
-        });
+        events.push(emittedEventJson(block, record, eventIndex));
       }
     }
   }
   return { events };
+}
+
+/** EMITTED_EVENT: an event with where it was emitted; a pre-confirmed block has no hash yet. */
+export function emittedEventJson(
+  block: Block,
+  record: TransactionRecord,
+  index: number,
+): Record<string, unknown> {
+  const event = record.events[index];
+  return {
+    from_address: toHex(event.fromAddress),
+    keys: event.keys.map((k) => toHex(k)),
+    data: event.data.map((d) => toHex(d)),
+    ...(block.hash !== undefined ? { block_hash: toHex(block.hash) } : {}),
+    block_number: block.number,
+    transaction_hash: toHex(record.hash),
+    transaction_index: record.index,
+    event_index: index,
+  };
 }

@@ -10,7 +10,7 @@ import type { EmittedEvent } from '../core/execution';
 import { Felt, toHex } from '../core/felt';
 import { type L1HandlerTransaction, l1HandlerToJson } from '../core/messaging';
 import { Transaction, transactionToJson } from '../core/transactions';
-import { keysMatch } from '../rpc/events';
+import { emittedEventJson, keysMatch } from '../rpc/events';
 import { blockHeader, receiptJson, statusJson, transactionJson } from '../rpc/serialize';
 import type { FinalityStatus, Subscription } from './subscriptions';
 
@@ -114,18 +114,7 @@ export function eventResult(
   index: number,
   status: 'PRE_CONFIRMED' | 'ACCEPTED_ON_L2',
 ): Record<string, unknown> {
-  const event = record.events[index];
-  return {
-    from_address: toHex(event.fromAddress),
-    keys: event.keys.map((k) => toHex(k)),
-    data: event.data.map((d) => toHex(d)),
-    ...(block.hash !== undefined ? { block_hash: toHex(block.hash) } : {}),
-    block_number: block.number,
-    transaction_hash: toHex(record.hash),
-    transaction_index: record.index,
-    event_index: index,
-    finality_status: status,
-  };
+  return { ...emittedEventJson(block, record, index), finality_status: status };
 }
 
 function eventNotes(block: Block, record: TransactionRecord, accepted: boolean): Note[] {

@@ -1,7 +1,7 @@
 import { StarknetRpcError } from '../../core/errors';
 import { toHex } from '../../core/felt';
 import { InvalidParamError } from '../../core/transactions';
-import { parseMessageFromL1, parseMessageToL2 } from '../../core/messaging';
+import { MESSAGE_TO_L2_FIELDS, parseMessageFromL1, parseMessageToL2 } from '../../core/messaging';
 import { blockIdParam, feltParam, required } from '../params';
 import { messageFeeEstimateJson } from '../serialize';
 import type { MethodTable } from './host';
@@ -30,15 +30,7 @@ export const messageMethods: MethodTable = {
       ),
   },
   devnet_postmanSendMessageToL2: {
-    params: [
-      'l2_contract_address',
-      'entry_point_selector',
-      'l1_contract_address',
-      'payload',
-      'paid_fee_on_l1',
-      'nonce',
-      'l1_transaction_hash',
-    ],
+    params: [...MESSAGE_TO_L2_FIELDS],
     handler: (h, p) => {
       const record = h.devnet.sendMessageToL2(parseMessageToL2(p));
       return { transaction_hash: toHex(record.hash) };
