@@ -16,7 +16,7 @@ import type { Json } from '@metamask/snaps-sdk';
 import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem';
 
 import { counterfactualAddress, FACTORY_ABI } from './chain/userOperation';
-import { rpcCall, serviceName } from './chain/rpc';
+import { rpcCall, serviceName } from './node/client';
 import { chainConfig, chainConfigs } from './chains';
 import { chainIdOfScope, scopeOf, show, type ChainConfig } from './config';
 import {

@@ -1,6 +1,6 @@
 import { toHex, type Hex } from 'viem';
 
-import { rpcCall, serviceName } from '../chain/rpc';
+import { rpcCall, serviceName } from '../node/client';
 import type { ChainConfig } from '../config';
 import { upstreamError } from '../errors';
 

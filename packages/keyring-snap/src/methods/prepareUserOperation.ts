@@ -9,7 +9,7 @@ import {
   type Intent,
   type PreparedUserOperation,
 } from '../chain/userOperation';
-import { rpcBatch, rpcCall, serviceName } from '../chain/rpc';
+import { rpcBatch, rpcCall, serviceName } from '../node/client';
 import { show, type ChainConfig } from '../config';
 import { invalidParams, upstreamError } from '../errors';
 import { asAddress, asArray, asBytes, asRecord, onlyKeys, optionalQuantity } from '../validation';
