@@ -1,7 +1,7 @@
 import type { Json } from '@metamask/snaps-sdk';
 
 import { asArray } from '../validation';
-import { paymasterCall } from './paymaster';
+import { paymasterCall } from '../node/erc7677';
 import { PARAMS, type RequestMethod } from './types';
 import { parseUserOperation, requireSmartAccountChain } from './userOperationInput';
 

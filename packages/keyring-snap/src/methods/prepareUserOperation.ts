@@ -10,12 +10,12 @@ import {
   type PreparedUserOperation,
 } from '../chain/userOperation';
 import { rpcBatch, rpcCall, serviceName } from '../node/client';
+import { paymasterCall } from '../node/erc7677';
 import { show, type ChainConfig } from '../config';
 import { invalidParams, upstreamError } from '../errors';
 import { asAddress, asArray, asBytes, asRecord, onlyKeys, optionalQuantity } from '../validation';
 import { requireSmartAccountChain } from './userOperationInput';
 import { PARAMS, type RequestMethod } from './types';
-import { paymasterCall } from './paymaster';
 
 function parseIntents(params: unknown): Intent[] {
   const list = asArray(params, PARAMS, 1);

@@ -1,6 +1,6 @@
 import { toHex, type Hex } from 'viem';
 
-import { rpcCall, serviceName } from '../node/client';
+import { rpcCall, serviceName } from './client';
 import type { ChainConfig } from '../config';
 import { upstreamError } from '../errors';
 
