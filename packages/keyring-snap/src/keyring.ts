@@ -15,7 +15,7 @@ import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
 import type { Json } from '@metamask/snaps-sdk';
 import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'viem';
 
-import { counterfactualAddress, FACTORY_ABI } from './chain/userOperation';
+import { counterfactualAddress, FACTORY_ABI } from './evm/userOperation';
 import { rpcCall, serviceName } from './node/client';
 import { chainConfig, chainConfigs } from './chains';
 import { chainIdOfScope, scopeOf, show, type ChainConfig } from './config';

@@ -22,7 +22,7 @@ import { ethers } from 'ethers';
 import path from 'node:path';
 import { recoverMessageAddress, type Hex } from 'viem';
 
-import type { UserOperation } from '../src/chain/userOperation';
+import type { UserOperation } from '../src/evm/userOperation';
 import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from './helpers';
 import { draftUserOperation, ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
 import { connectBridge, type Added, type Handled } from './metamaskBridge';

@@ -22,7 +22,7 @@ import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { createPublicClient, http, recoverMessageAddress, type Hex } from 'viem';
 
-import type { UserOperation } from '../src/chain/userOperation';
+import type { UserOperation } from '../src/evm/userOperation';
 import {
   answerDialog,
   createAccount,

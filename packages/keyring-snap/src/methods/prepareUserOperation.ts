@@ -8,7 +8,7 @@ import {
   type GasLimits,
   type Intent,
   type PreparedUserOperation,
-} from '../chain/userOperation';
+} from '../evm/userOperation';
 import { rpcBatch, rpcCall, serviceName } from '../node/client';
 import { paymasterCall } from '../node/erc7677';
 import { show, type ChainConfig } from '../config';

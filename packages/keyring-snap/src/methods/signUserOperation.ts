@@ -1,6 +1,6 @@
 import { signMessage } from 'viem/accounts';
 
-import { userOperationHash } from '../chain/userOperation';
+import { userOperationHash } from '../evm/userOperation';
 import { invalidParams } from '../errors';
 import { asAddress, asArray, sameAddress } from '../validation';
 import { PARAMS, type RequestMethod } from './types';

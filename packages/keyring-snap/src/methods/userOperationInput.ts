@@ -1,6 +1,6 @@
 import { invalidParams, unsupportedMethod } from '../errors';
 import type { ChainConfig } from '../config';
-import { USER_OPERATION_FIELDS, type UserOperation } from '../chain/userOperation';
+import { USER_OPERATION_FIELDS, type UserOperation } from '../evm/userOperation';
 import { asAddress, asBytes, asQuantity, asRecord, onlyKeys, sameAddress } from '../validation';
 import type { StoredAccount } from '../state';
 import { toHex } from 'viem';
