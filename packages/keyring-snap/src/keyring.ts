@@ -18,7 +18,7 @@ import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'v
 import { counterfactualAddress, FACTORY_ABI } from './evm/userOperation';
 import { rpcCall, serviceName } from './node/client';
 import { chainConfig, chainConfigs } from './chains';
-import { chainIdOfScope, scopeOf, show, type ChainConfig } from './config';
+import { chainIdOfScope, scopeOf, show, type ChainConfig } from './evm/chainConfig';
 import {
   invalidParams,
   unknownAccount,
@@ -31,7 +31,7 @@ import { methodsOf, REQUEST_METHODS, type AccountType } from './methods';
 import { checkOneAccountPerKey } from './signers';
 import { readState, withStateLock, writeState, type StoredAccount } from './state';
 import { confirm, ExportAccountScreen } from './ui/dialogs';
-import { asRecord, sameAddress } from './validation';
+import { asRecord, sameAddress } from './evm/validation';
 
 function uuidv4(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

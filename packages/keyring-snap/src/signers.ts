@@ -7,7 +7,7 @@
  */
 import { invalidParams, invalidRequest } from './errors';
 import type { StoredAccount } from './state';
-import { sameAddress, type Hex } from './validation';
+import { sameAddress, type Hex } from './evm/validation';
 
 /** The address that recovers from the account's signatures: the EOA itself or the owner. */
 export function signerOf(stored: StoredAccount): Hex {

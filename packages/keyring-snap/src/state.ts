@@ -4,9 +4,9 @@
  */
 import type { KeyringAccount } from '@metamask/keyring-api';
 
-import type { ChainConfig } from './config';
+import type { ChainConfig } from './evm/chainConfig';
 import type { KeyDomain } from './keys';
-import type { Hex } from './validation';
+import type { Hex } from './evm/validation';
 
 /**
  * A derived key without `domain` is an EOA-domain key (keys.ts). Smart accounts stored before

@@ -1,6 +1,6 @@
 import type { Json } from '@metamask/snaps-sdk';
 
-import { asArray } from '../validation';
+import { asArray } from '../evm/validation';
 import { paymasterCall } from '../node/erc7677';
 import { PARAMS, type RequestMethod } from './types';
 import { parseUserOperation, requireSmartAccountChain } from './userOperationInput';

@@ -2,7 +2,7 @@ import { size } from 'viem';
 import { signMessage } from 'viem/accounts';
 
 import { invalidParams } from '../errors';
-import { asAddress, asArray, asBytes, sameAddress } from '../validation';
+import { asAddress, asArray, asBytes, sameAddress } from '../evm/validation';
 import { PARAMS, type RequestMethod } from './types';
 
 /**

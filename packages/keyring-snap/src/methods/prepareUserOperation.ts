@@ -11,9 +11,16 @@ import {
 } from '../evm/userOperation';
 import { rpcBatch, rpcCall, serviceName } from '../node/client';
 import { paymasterCall } from '../node/erc7677';
-import { show, type ChainConfig } from '../config';
+import { show, type ChainConfig } from '../evm/chainConfig';
 import { invalidParams, upstreamError } from '../errors';
-import { asAddress, asArray, asBytes, asRecord, onlyKeys, optionalQuantity } from '../validation';
+import {
+  asAddress,
+  asArray,
+  asBytes,
+  asRecord,
+  onlyKeys,
+  optionalQuantity,
+} from '../evm/validation';
 import { requireSmartAccountChain } from './userOperationInput';
 import { PARAMS, type RequestMethod } from './types';
 

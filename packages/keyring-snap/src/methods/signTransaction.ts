@@ -7,7 +7,7 @@ import {
 } from 'viem';
 import { sign } from 'viem/accounts';
 
-import { show } from '../config';
+import { show } from '../evm/chainConfig';
 import { invalidParams } from '../errors';
 import {
   asAddress,
@@ -18,7 +18,7 @@ import {
   onlyKeys,
   optionalQuantity,
   sameAddress,
-} from '../validation';
+} from '../evm/validation';
 import { PARAMS, type RequestMethod } from './types';
 
 const FIELD = `${PARAMS}[0]`;

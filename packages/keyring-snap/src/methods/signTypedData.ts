@@ -2,7 +2,7 @@ import type { Json } from '@metamask/snaps-sdk';
 import { hashTypedData, type TypedDataDefinition } from 'viem';
 import { sign } from 'viem/accounts';
 
-import { show } from '../config';
+import { show } from '../evm/chainConfig';
 import { invalidParams } from '../errors';
 import {
   asAddress,
@@ -12,7 +12,7 @@ import {
   asString,
   sameAddress,
   type Hex,
-} from '../validation';
+} from '../evm/validation';
 import { PARAMS, type RequestMethod } from './types';
 
 const FIELD = `${PARAMS}[1]`;

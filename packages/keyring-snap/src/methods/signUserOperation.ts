@@ -2,7 +2,7 @@ import { signMessage } from 'viem/accounts';
 
 import { userOperationHash } from '../evm/userOperation';
 import { invalidParams } from '../errors';
-import { asAddress, asArray, sameAddress } from '../validation';
+import { asAddress, asArray, sameAddress } from '../evm/validation';
 import { PARAMS, type RequestMethod } from './types';
 import { parseUserOperation, requireSmartAccountChain } from './userOperationInput';
 

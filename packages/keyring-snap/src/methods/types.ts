@@ -1,8 +1,8 @@
 import type { Json } from '@metamask/snaps-sdk';
 
-import type { ChainConfig } from '../config';
+import type { ChainConfig } from '../evm/chainConfig';
 import type { StoredAccount } from '../state';
-import type { Hex } from '../validation';
+import type { Hex } from '../evm/validation';
 
 export type AccountType = 'eip155:eoa' | 'eip155:erc4337';
 

@@ -1,7 +1,7 @@
 import { toHex, type Hex } from 'viem';
 
 import { rpcCall, serviceName } from './client';
-import type { ChainConfig } from '../config';
+import type { ChainConfig } from '../evm/chainConfig';
 import { upstreamError } from '../errors';
 
 /** ERC-7677 (v0.6 operations): pm_getPaymasterStubData / pm_getPaymasterData. */

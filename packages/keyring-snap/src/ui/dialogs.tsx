@@ -1,7 +1,7 @@
 import type { ComponentOrElement } from '@metamask/snaps-sdk';
 import { Address, Box, Divider, Heading, Row, Text } from '@metamask/snaps-sdk/jsx';
 
-import type { ChainConfig } from '../config';
+import type { ChainConfig } from '../evm/chainConfig';
 
 export async function confirm(content: ComponentOrElement): Promise<boolean> {
   const result = await snap.request({

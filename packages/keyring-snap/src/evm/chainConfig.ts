@@ -5,7 +5,7 @@
  */
 import { isAddress } from 'viem';
 
-import { invalidParams } from './errors';
+import { invalidParams } from '../errors';
 
 export type ChainConfig = {
   /** Decimal chain id. */

@@ -4,8 +4,8 @@
  */
 import { getAddress, isAddress, isHex } from 'viem';
 
-import { show } from './config';
-import { invalidParams } from './errors';
+import { show } from './chainConfig';
+import { invalidParams } from '../errors';
 
 export type Hex = `0x${string}`;
 
