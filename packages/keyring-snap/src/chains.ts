@@ -3,7 +3,7 @@
  */
 import { chainIdOfScope, defaultChainConfig, show, type ChainConfig } from './evm/chainConfig';
 import { invalidParams, userRejected } from './errors';
-import { readState, withStateLock, writeState, type KeyringState } from './state';
+import { readState, withStateLock, writeState, type KeyringState } from './state/store';
 import { ChainConfigScreen, confirm } from './ui/dialogs';
 import { asAddress, asRecord, onlyKeys } from './evm/validation';
 

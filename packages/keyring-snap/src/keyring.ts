@@ -28,8 +28,8 @@ import {
 } from './errors';
 import { addressOfKey, deriveKey, isValidPrivateKey } from './keys';
 import { methodsOf, REQUEST_METHODS, type AccountType } from './methods';
-import { checkOneAccountPerKey } from './signers';
-import { readState, withStateLock, writeState, type StoredAccount } from './state';
+import { checkOneAccountPerKey } from './state/signers';
+import { readState, withStateLock, writeState, type StoredAccount } from './state/store';
 import { confirm, ExportAccountScreen } from './ui/dialogs';
 import { asRecord, sameAddress } from './evm/validation';
 
@@ -174,7 +174,7 @@ export class AccountKeyring implements Keyring {
           );
         }
         const index = state.nextIndex;
-        // The owner key comes from its own domain (keys.ts): never an EOA key of this keyring.
+        // The owner key comes from its own domain (keys/): never an EOA key of this keyring.
         const owner = addressOfKey(await deriveKey('owner', index));
         const salt = '0x0' as Hex;
         const address = await smartAccountAddress(chain, owner, salt);

@@ -1,7 +1,7 @@
 import type { Json } from '@metamask/snaps-sdk';
 
 import type { ChainConfig } from '../evm/chainConfig';
-import type { StoredAccount } from '../state';
+import type { StoredAccount } from '../state/store';
 import type { Hex } from '../evm/validation';
 
 export type AccountType = 'eip155:eoa' | 'eip155:erc4337';

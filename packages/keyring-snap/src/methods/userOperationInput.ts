@@ -2,7 +2,7 @@ import { invalidParams, unsupportedMethod } from '../errors';
 import type { ChainConfig } from '../evm/chainConfig';
 import { USER_OPERATION_FIELDS, type UserOperation } from '../evm/userOperation';
 import { asAddress, asBytes, asQuantity, asRecord, onlyKeys, sameAddress } from '../evm/validation';
-import type { StoredAccount } from '../state';
+import type { StoredAccount } from '../state/store';
 import { toHex } from 'viem';
 
 const QUANTITIES = [

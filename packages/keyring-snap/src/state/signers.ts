@@ -5,9 +5,9 @@
  * signature of a 32-byte userOpHash, and only an ERC-4337 account refuses 32-byte personal_sign
  * messages (methods/personalSign.ts). An EOA that held an owner key would sign them.
  */
-import { invalidParams, invalidRequest } from './errors';
-import type { StoredAccount } from './state';
-import { sameAddress, type Hex } from './evm/validation';
+import { invalidParams, invalidRequest } from '../errors';
+import type { StoredAccount } from './store';
+import { sameAddress, type Hex } from '../evm/validation';
 
 /** The address that recovers from the account's signatures: the EOA itself or the owner. */
 export function signerOf(stored: StoredAccount): Hex {

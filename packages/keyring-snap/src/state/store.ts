@@ -4,12 +4,12 @@
  */
 import type { KeyringAccount } from '@metamask/keyring-api';
 
-import type { ChainConfig } from './evm/chainConfig';
-import type { KeyDomain } from './keys';
-import type { Hex } from './evm/validation';
+import type { ChainConfig } from '../evm/chainConfig';
+import type { KeyDomain } from '../keys';
+import type { Hex } from '../evm/validation';
 
 /**
- * A derived key without `domain` is an EOA-domain key (keys.ts). Smart accounts stored before
+ * A derived key without `domain` is an EOA-domain key (keys/). Smart accounts stored before
  * owner keys had their own domain keep theirs, so their address stays; the index counter, shared
  * by both types, never hands their index to an EOA of the same state.
  */

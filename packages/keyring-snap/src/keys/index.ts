@@ -12,7 +12,7 @@
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import type { Hex } from './evm/validation';
+import type { Hex } from '../evm/validation';
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
