@@ -6,7 +6,7 @@ import {
   type OnRpcRequestHandler,
 } from '@metamask/snaps-sdk';
 
-import { getChainConfigs, setChainConfig } from './chains';
+import { getChainConfigs, setChainConfig } from './flows/chainConfigs';
 import { forbiddenOrigin, invalidParams, toRpcError, withoutStack } from './errors';
 import { AccountKeyring } from './keyring';
 import { isSiteOrigin, mayCallKeyring } from './origins';

@@ -17,7 +17,7 @@ import { decodeAbiParameters, encodeFunctionData, getAddress, type Hex } from 'v
 
 import { counterfactualAddress, FACTORY_ABI } from './evm/userOperation';
 import { rpcCall, serviceName } from './node/client';
-import { chainConfig, chainConfigs } from './chains';
+import { chainConfig, chainConfigs } from './flows/chainConfigs';
 import { chainIdOfScope, scopeOf, show, type ChainConfig } from './evm/chainConfig';
 import {
   invalidParams,

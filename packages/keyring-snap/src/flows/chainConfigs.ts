@@ -1,11 +1,11 @@
 /**
  * Chain configs: the build-time default plus whatever keyring_setChainConfig stored.
  */
-import { chainIdOfScope, defaultChainConfig, show, type ChainConfig } from './evm/chainConfig';
-import { invalidParams, userRejected } from './errors';
-import { readState, withStateLock, writeState, type KeyringState } from './state/store';
-import { ChainConfigScreen, confirm } from './ui/dialogs';
-import { asAddress, asRecord, onlyKeys } from './evm/validation';
+import { chainIdOfScope, defaultChainConfig, show, type ChainConfig } from '../evm/chainConfig';
+import { invalidParams, userRejected } from '../errors';
+import { readState, withStateLock, writeState, type KeyringState } from '../state/store';
+import { ChainConfigScreen, confirm } from '../ui/dialogs';
+import { asAddress, asRecord, onlyKeys } from '../evm/validation';
 
 export function chainConfigs(state: KeyringState): Record<string, ChainConfig> {
   const base = defaultChainConfig();
