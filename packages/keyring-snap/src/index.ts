@@ -9,7 +9,7 @@ import {
 import { getChainConfigs, setChainConfig } from './flows/chainConfigs';
 import { forbiddenOrigin, invalidParams, toRpcError, withoutStack } from './errors';
 import { AccountKeyring } from './keyring';
-import { isSiteOrigin, mayCallKeyring } from './origins';
+import { isSiteOrigin, mayCallKeyring } from './rpc/origins';
 
 /**
  * handleKeyringRequest rethrows every error as a plain Error with the same message, which would
