@@ -138,7 +138,7 @@ export function recordGrant(state: SnapState, origin: string, indexes: readonly 
 const reservedNewIndexes = new Set<number>();
 
 /**
- * The index "a new account" means for this request (state/records nextNewAddressIndex), kept
+ * The index "a new account" means for this request (state/accessors nextNewAddressIndex), kept
  * from every other request until `release`: the dialog shows the address that is then granted,
  * and two sites asking at once are never offered the same one.
  */

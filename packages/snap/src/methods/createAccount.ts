@@ -12,7 +12,7 @@ import { stateStore } from '../state';
 
 /**
  * l2_createAccount: derives the account at `addressIndex` (default: a new account, one that no
- * network and no other site uses yet: state/records nextNewAddressIndex), stores its record and
+ * network and no other site uses yet: state/accessors nextNewAddressIndex), stores its record and
  * returns its address. Creating an index that already exists returns the same account and
  * changes nothing.
  *

@@ -1,4 +1,4 @@
 export * from './schema';
 export * from './store';
-export * from './records';
+export * from './accessors';
 export { migrateState } from './migrations';
