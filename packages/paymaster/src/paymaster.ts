@@ -14,7 +14,7 @@ import { executeTransaction } from './flows/execute';
 import { mapNodeError } from './flows/nodeErrors';
 import { type Health, health, metricsText, trackingStatus } from './flows/status';
 import { RateLimits, RedisRateLimits } from './flows/rateLimits';
-import { BuildRecords, Claims } from './flows/records';
+import { BuildRecords, Claims } from './flows/buildsAndClaims';
 import { ChainClock } from './node/clock';
 import { NodeUnavailable, StarknetNode } from './node/client';
 import { checkSignature, erc20Decimals } from './node/contracts';

@@ -10,7 +10,7 @@ import type { TrackingStore } from '../relayer/tracking';
 import type { StateStore } from '../store/store';
 import type { AccountClasses } from './accounts';
 import type { RateLimiter } from './rateLimits';
-import type { BuildRecords, Claims } from './records';
+import type { BuildRecords, Claims } from './buildsAndClaims';
 
 export interface Policy {
   /**

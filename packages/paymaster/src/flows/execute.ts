@@ -38,7 +38,7 @@ import { queryInvoke } from '../protocol/transaction';
 import { executionTrackingId } from '../relayer/tracking';
 import { checkDeployAlone, checkFeeMode, checkTimeBounds, invokingAccount, tipOf } from './checks';
 import type { Caller, FlowContext } from './context';
-import { type BuiltExecution, executionKey } from './records';
+import { type BuiltExecution, executionKey } from './buildsAndClaims';
 import { type Executed, revertOf, submitOnce } from './submit';
 
 export type { Executed };

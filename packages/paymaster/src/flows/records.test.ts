@@ -1,5 +1,5 @@
 import { CODES } from '../errors';
-import { BuildRecords, type BuiltExecution, MAX_BUILDS_PER_ACCOUNT } from './records';
+import { BuildRecords, type BuiltExecution, MAX_BUILDS_PER_ACCOUNT } from './buildsAndClaims';
 import { RateLimits } from './rateLimits';
 
 const build = (
