@@ -7,7 +7,7 @@ import {
   refillDefaults,
   type DefaultsContext,
   type MethodSpec,
-} from '../src/methods';
+} from '../src/utils/methods';
 
 // The snap's own structs for transaction details (the source of truth for what it accepts).
 // Required rather than imported: the snap's sources are type-checked by the snap's own project.

@@ -8,7 +8,7 @@ import {
   type KeyringChainConfig,
   type UserOperation,
 } from '@l2wallet/client';
-import { exampleTypedData } from '../evmTypedData';
+import { exampleTypedData } from '../utils/evmTypedData';
 import { useSiteConfig } from '../hooks/useSiteConfig';
 
 type Output = { label: string; value: unknown } | { label: string; error: string };

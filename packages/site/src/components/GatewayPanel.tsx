@@ -8,7 +8,7 @@
  * and ?key=, else what `npm start` built the site with: its demo gateway and key).
  */
 import React, { useCallback, useEffect, useState } from 'react';
-import { readSiteConfig } from '../config';
+import { readSiteConfig } from '../utils/config';
 // Only the config hook: the gateway page bundles nothing of the snap client.
 import { useSiteConfig } from '../hooks/useSiteConfig';
 
