@@ -1,5 +1,6 @@
 // The testkit's own tests: its services fail fast, its constants agree with the packages that
-// define them, and the prerequisite check of `npm test` names what is missing.
+// define them, the prerequisite check of `npm test` names what is missing, and the import rules
+// (scripts/check-import-cycles.mjs) fail each kind of bad import.
 const {
   jsTransform,
   tsTransforms,

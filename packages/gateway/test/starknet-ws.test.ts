@@ -5,12 +5,12 @@
  * reorg notice free, a refused subscription not charged), keys refused at the upgrade, and the
  * client's socket closed when the upstream socket is lost.
  */
-import '../../devnet/test/ws-global';
+import '@l2wallet/devnet/test/ws-global';
 import { type DevnetServer } from '@l2wallet/devnet';
 import { startDevnet } from '@l2wallet/testkit';
 import { Account, CallData, config, hash, RpcProvider, uint256, WebSocketChannel } from 'starknet';
 import WebSocket from 'ws';
-import { notificationProblems } from '../../devnet/test/spec/schemas';
+import { notificationProblems } from '@l2wallet/devnet/test/spec/schemas';
 import { NOTIFICATION_COSTS, STARKNET_COSTS } from '../src/credits/costs';
 import { type RunningGateway, startGateway } from '../src/server';
 import { addKey, call, gatewayConfig, post, usageOf } from './helpers';

@@ -8,7 +8,7 @@ import {
   pickSelected,
   recoverAccounts,
   type Account,
-} from '../src/accounts';
+} from '../src/utils/accounts';
 
 const a0: Account = { address: '0xa0', addressIndex: 0 };
 const a1: Account = { address: '0xa1', addressIndex: 1 };

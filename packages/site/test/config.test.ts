@@ -1,7 +1,7 @@
 // The build-time variables as a plain build has them (none set): config.ts reads them on load.
 for (const name of Object.keys(process.env))
   if (name.startsWith('GATSBY_')) delete process.env[name];
-const { readSiteConfig } = require('../src/config') as typeof import('../src/config');
+const { readSiteConfig } = require('../src/utils/config') as typeof import('../src/utils/config');
 
 describe('the site config (one parser for every page)', () => {
   it('has the build-time defaults without a query', () => {

@@ -25,10 +25,10 @@ import {
 } from '@l2wallet/testkit';
 import { ethers } from 'ethers';
 import type { Page } from 'playwright-core';
-import { exampleTypedData } from '../src/evmTypedData';
+import { exampleTypedData } from '../src/utils/evmTypedData';
 import { SCREENSHOT_DIR } from './harness/build';
 
-const { ensureTestSnap } = require('../../keyring-snap/test/build-test-snap.cjs') as {
+const { ensureTestSnap } = require('@l2wallet/keyring-snap/test/build-test-snap.cjs') as {
   ensureTestSnap(): string;
 };
 

@@ -7,18 +7,18 @@ import {
   refillDefaults,
   type DefaultsContext,
   type MethodSpec,
-} from '../src/methods';
+} from '../src/utils/methods';
 
 // The snap's own structs for transaction details (the source of truth for what it accepts).
 // Required rather than imported: the snap's sources are type-checked by the snap's own project.
 type AnyStruct = Struct<unknown, unknown>;
-const { FeltStruct } = require('../../snap/src/starknet/structs') as { FeltStruct: AnyStruct };
-const { V3DetailsFields, V3DetailsStruct } = require('../../snap/src/starknet/details') as {
+const { FeltStruct } = require('@l2wallet/snap/src/starknet/structs') as { FeltStruct: AnyStruct };
+const { V3DetailsFields, V3DetailsStruct } = require('@l2wallet/snap/src/starknet/details') as {
   V3DetailsFields: Record<string, AnyStruct>;
   V3DetailsStruct: AnyStruct;
 };
 // The snap's typed-data chain binding: the check l2_signMessage runs before any dialog.
-const { requireChainBinding } = require('../../snap/src/starknet/typedData/check') as {
+const { requireChainBinding } = require('@l2wallet/snap/src/starknet/typedData/check') as {
   requireChainBinding: (data: unknown, chainId: string) => void;
 };
 

@@ -1,5 +1,5 @@
 import { STARKNET_MAINNET as MAINNET, STARKNET_TESTNET as SEPOLIA } from '@l2wallet/testkit';
-import { startPolling, type PolledTx } from '../src/polling';
+import { startPolling, type PolledTx } from '../src/utils/polling';
 
 /** A fake client whose status reads take `delayMs`; it records each read and the overlap. */
 function fakeClient(delayMs: number) {

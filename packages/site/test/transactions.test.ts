@@ -6,7 +6,7 @@ import {
   mergeRecords,
   transactionHashOf,
   type TrackedTx,
-} from '../src/transactions';
+} from '../src/utils/transactions';
 
 function record(txnHash: string, fields: Partial<TransactionRecord> = {}): TransactionRecord {
   return {

@@ -1,15 +1,12 @@
-import React, { useCallback, useEffect, useState } from 'react';
+import React, { useCallback, useState } from 'react';
 import {
   bundlerRequest,
-  discoverProvider,
-  KeyringClient,
   type Hex,
   type KeyringAccount,
-  type KeyringChainConfig,
   type UserOperation,
 } from '@l2wallet/client';
-import { exampleTypedData } from '../evmTypedData';
-import { useSiteConfig } from '../hooks/useSiteConfig';
+import { exampleTypedData } from '../utils/evmTypedData';
+import { useKeyring } from '../hooks/useKeyring';
 
 type Output = { label: string; value: unknown } | { label: string; error: string };
 
@@ -18,46 +15,11 @@ function show(value: unknown): string {
 }
 
 export function EvmAccountsPanel() {
-  // The keyring snap (packages/keyring-snap): config.keyringSnapId, `?keyringSnapId=`.
-  const config = useSiteConfig();
-  const [client, setClient] = useState<KeyringClient | null>(null);
-  const [status, setStatus] = useState('Looking for a wallet…');
-  const [connected, setConnected] = useState(false);
-  const [accounts, setAccounts] = useState<KeyringAccount[]>([]);
-  const [chain, setChain] = useState<KeyringChainConfig | null>(null);
-  const [selected, setSelected] = useState<string>('');
+  const { client, status, connected, accounts, chain, account, select, ...keyring } = useKeyring();
+  const selected = account?.id ?? '';
   const [message, setMessage] = useState('Hello, EVM accounts!');
   const [output, setOutput] = useState<Output | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (!config) return;
-    let cancelled = false;
-    (async () => {
-      const found = await discoverProvider({ timeoutMs: 800 });
-      if (cancelled) return;
-      if (!found) {
-        setStatus('No wallet found: install MetaMask Flask.');
-        return;
-      }
-      setClient(new KeyringClient(found.provider, config.keyringSnapId));
-      setStatus(`Wallet: ${found.info?.name ?? found.source}`);
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [config]);
-
-  const account = accounts.find((entry) => entry.id === selected) ?? null;
-
-  const refresh = useCallback(async (keyring: KeyringClient) => {
-    const [list, chains] = await Promise.all([keyring.listAccounts(), keyring.getChainConfigs()]);
-    setAccounts(list);
-    setChain(chains[0] ?? null);
-    setSelected((current) =>
-      list.some((entry) => entry.id === current) ? current : (list[0]?.id ?? ''),
-    );
-  }, []);
 
   const run = useCallback(async (label: string, task: () => Promise<unknown>) => {
     setBusy(true);
@@ -71,23 +33,10 @@ export function EvmAccountsPanel() {
     }
   }, []);
 
-  const connect = () =>
-    run('Connect', async () => {
-      if (!client) throw new Error('No wallet');
-      await client.connect();
-      setConnected(true);
-      await refresh(client);
-      return 'Connected to the keyring snap';
-    });
+  const connect = () => run('Connect', keyring.connect);
 
   const create = (type: KeyringAccount['type']) =>
-    run(`Create ${type}`, async () => {
-      if (!client) throw new Error('No wallet');
-      const created = await client.createAccount({ type });
-      await refresh(client);
-      setSelected(created.id);
-      return created;
-    });
+    run(`Create ${type}`, () => keyring.createAccount(type));
 
   const signMessage = () =>
     run('personal_sign', async () => client!.personalSign(account!.address, message));
@@ -238,7 +187,7 @@ export function EvmAccountsPanel() {
                   type="radio"
                   name="evm-account"
                   checked={entry.id === selected}
-                  onChange={() => setSelected(entry.id)}
+                  onChange={() => select(entry.id)}
                 />{' '}
                 <span className="mono small">{entry.address}</span>{' '}
                 <span className="badge">{entry.type === 'eip155:eoa' ? 'EOA' : 'ERC-4337'}</span>

@@ -7,25 +7,9 @@
  * (`starknet_*`), one key serving both. The gateway URL and key are the site config's (?gateway=
  * and ?key=, else what `npm start` built the site with: its demo gateway and key).
  */
-import React, { useCallback, useEffect, useState } from 'react';
-import { readSiteConfig } from '../config';
-// Only the config hook: the gateway page bundles nothing of the snap client.
-import { useSiteConfig } from '../hooks/useSiteConfig';
-
-interface Usage {
-  total: number;
-  limit: number;
-  left: number;
-  plan: string;
-  methods: Record<string, number>;
-  lastHour: { minute: string; credits: number }[];
-  refused?: Record<string, number>;
-  controls?: {
-    secret: { set: boolean; required: boolean };
-    jwt: { required: boolean; publicKeys: { name: string; alg: string }[] };
-    allow: Record<'origins' | 'userAgents' | 'contracts' | 'methods', string[]>;
-  };
-}
+import React, { useCallback, useState } from 'react';
+// Only the gateway's hook: the gateway page bundles nothing of the snap client.
+import { useGateway, type GatewayAnswer, type Usage } from '../hooks/useGateway';
 
 const LISTS = [
   ['origins', 'Origins'],
@@ -88,9 +72,6 @@ const SPEC_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
   { method: 'eth_getProof', params: (s) => [s.address, ['0x0'], 'latest'] },
 ];
 
-/** The build-time settings: what the page shows before it has read its URL. */
-const BUILT = readSiteConfig('');
-
 /** Today's credits per method, grouped by the chain that serves the method. */
 function byChain(methods: Record<string, number>) {
   const chains = [
@@ -135,55 +116,10 @@ function HourChart({ minutes }: { minutes: Usage['lastHour'] }) {
 }
 
 export function GatewayPanel() {
-  const config = useSiteConfig();
-  const [gateway, setGateway] = useState(BUILT.gatewayUrl);
-  const [key, setKey] = useState(BUILT.gatewayKey);
-  const [usage, setUsage] = useState<Usage | null>(null);
-  const [error, setError] = useState('');
-  const [answer, setAnswer] = useState<{
-    method: string;
-    status: number;
-    text: string;
-    credits: string;
-  } | null>(null);
+  const { gateway, setGateway, key, setKey, ready, usage, error, setError, rpc, loadUsage } =
+    useGateway();
+  const [answer, setAnswer] = useState<({ method: string } & GatewayAnswer) | null>(null);
   const [sample, setSample] = useState<Sample | null>(null);
-  // Set once the URL's ?gateway= / ?key= are applied: typing before that would be overwritten.
-  const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    if (!config) return;
-    setGateway(config.gatewayUrl);
-    setKey(config.gatewayKey);
-    setReady(true);
-  }, [config]);
-
-  const rpc = useCallback(
-    async (method: string, params: unknown[]) => {
-      const response = await fetch(`${gateway}/v3/${key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const cost = response.headers.get('x-credits-cost');
-      const left = response.headers.get('x-credits-remaining');
-      const credits = cost === null ? '' : ` · ${cost} credits${left ? `, ${left} left` : ''}`;
-      return { status: response.status, text: await response.text(), credits };
-    },
-    [gateway, key],
-  );
-
-  const loadUsage = useCallback(async () => {
-    setError('');
-    try {
-      const response = await fetch(`${gateway}/v3/${key}/usage`);
-      const body = await response.json();
-      if (!response.ok) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
-      setUsage(body as Usage);
-    } catch (e) {
-      setUsage(null);
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  }, [gateway, key]);
 
   const tryMethod = useCallback(
     async (index: number) => {
@@ -211,7 +147,7 @@ export function GatewayPanel() {
         setError(e instanceof Error ? e.message : String(e));
       }
     },
-    [sample, rpc, loadUsage],
+    [sample, rpc, loadUsage, setError],
   );
 
   return (

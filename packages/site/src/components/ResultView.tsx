@@ -1,5 +1,5 @@
 import React, { useState } from 'react';
-import { formatValue, type Outcome } from '../outcome';
+import { formatValue, type Outcome } from '../utils/outcome';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);

@@ -1,5 +1,7 @@
 export * from './useAccounts';
 export * from './useDevnet';
+export * from './useGateway';
+export * from './useKeyring';
 export * from './usePanel';
 export * from './usePlayground';
 export * from './useSiteConfig';

@@ -7,7 +7,7 @@ import {
   pickSelected,
   recoverAccounts,
   type Account,
-} from '../accounts';
+} from '../utils/accounts';
 
 export interface Accounts {
   /** The current network's accounts, in index order. */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { devnetChainId, mintEth, mintStrk, type MintResult } from '../devnet';
+import { devnetChainId, mintEth, mintStrk, type MintResult } from '../utils/devnet';
 
 /** What "Fund" mints: 100 STRK (in FRI). */
 export const FUND_STRK = 100n;

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { errorOutcome, okOutcome, type Outcome } from '../outcome';
+import { errorOutcome, okOutcome, type Outcome } from '../utils/outcome';
 
 export interface Panel {
   /** The action under way in this panel (its own; other panels stay usable), or null. */

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { SiteConfig } from '../config';
+import type { SiteConfig } from '../utils/config';
 import type { Accounts } from './useAccounts';
 import type { Devnet } from './useDevnet';
 import type { SnapNetwork } from './useSnapNetwork';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { readSiteConfig, type SiteConfig } from '../config';
+import { readSiteConfig, type SiteConfig } from '../utils/config';
 
 /**
  * The page's settings (config.ts) as the page URL sets them. null while Gatsby renders the page

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { TESTNET_CHAIN_ID, type Network } from '@l2wallet/client';
-import { errorOutcome, type Outcome } from '../outcome';
+import { errorOutcome, type Outcome } from '../utils/outcome';
 import type { Wallet } from './useWallet';
 
 export interface SnapNetwork {

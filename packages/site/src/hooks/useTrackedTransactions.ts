@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StarknetSnapClient } from '@l2wallet/client';
-import { startPolling } from '../polling';
+import { startPolling } from '../utils/polling';
 import {
   addSent,
   isPending,
   mergeRecords,
   transactionHashOf,
   type TrackedTx,
-} from '../transactions';
+} from '../utils/transactions';
 
 const POLL_MS = 1500;
 

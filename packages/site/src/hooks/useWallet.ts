@@ -5,7 +5,7 @@ import {
   discoverProvider,
   type InstalledSnap,
 } from '@l2wallet/client';
-import type { SiteConfig } from '../config';
+import type { SiteConfig } from '../utils/config';
 
 export type WalletStatus =
   | { phase: 'detecting' }

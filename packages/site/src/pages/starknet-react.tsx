@@ -1,6 +1,6 @@
 import React from 'react';
 import type { HeadFC } from 'gatsby';
-import { StarknetReactApp } from '../components/starknetReact/StarknetReactApp';
+import { StarknetReactApp } from '../starknetReact/StarknetReactApp';
 
 export default function StarknetReactPage() {
   return (

@@ -1,5 +1,5 @@
 /** STRK calls as the starknet-react page sends them (a transfer, a sponsored approve). */
-import { STRK_ADDRESS } from '../config';
+import { STRK_ADDRESS } from '../utils/config';
 
 export const STRK_UNIT = 10n ** 18n;
 

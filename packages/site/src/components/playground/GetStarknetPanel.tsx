@@ -7,7 +7,7 @@ import {
   type WalletRequest,
 } from '@l2wallet/client';
 import { usePanel, usePlayground } from '../../hooks';
-import { exampleTypedData } from '../../methods';
+import { exampleTypedData } from '../../utils/methods';
 import { ActionButton } from '../ActionButton';
 import { ResultView } from '../ResultView';
 

@@ -7,7 +7,7 @@ import {
   type FieldValues,
   type MethodSpec,
   refillDefaults,
-} from '../../methods';
+} from '../../utils/methods';
 import { usePanel } from '../../hooks';
 import { ResultView } from '../ResultView';
 

@@ -1,8 +1,8 @@
 import React, { useEffect, useState } from 'react';
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '@l2wallet/client';
 import { usePanel, usePlayground } from '../../hooks';
-import { CHAINS } from '../../methods';
-import { newest } from '../../outcome';
+import { CHAINS } from '../../utils/methods';
+import { newest } from '../../utils/outcome';
 import { ActionButton } from '../ActionButton';
 import { ResultView } from '../ResultView';
 

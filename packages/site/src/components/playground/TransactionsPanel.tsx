@@ -1,6 +1,6 @@
 import React from 'react';
 import { usePanel, usePlayground } from '../../hooks';
-import { short } from '../../outcome';
+import { short } from '../../utils/outcome';
 import { ActionButton } from '../ActionButton';
 import { CopyButton, ResultView } from '../ResultView';
 

@@ -2,13 +2,13 @@ import React, { useState } from 'react';
 import { mainnet } from '@starknet-react/chains';
 import { useAccount, type Connector } from '@starknet-react/core';
 import { WALLET_API_METHODS } from '@l2wallet/client';
-import { STRK_ADDRESS } from '../../config';
+import { STRK_ADDRESS } from '../utils/config';
 // Sierra of a tiny counter contract (the same class the playground page declares).
-import COUNTER_CLASS from '../../counter.contract_class.json';
-import { COUNTER_COMPILED_CLASS_HASH } from '../../methods';
-import { errorOutcome, okOutcome, type Outcome } from '../../outcome';
-import { typedDataFor } from '../../starknetReact/typedData';
-import { ResultView } from '../ResultView';
+import COUNTER_CLASS from '../utils/counter.contract_class.json';
+import { COUNTER_COMPILED_CLASS_HASH } from '../utils/methods';
+import { errorOutcome, okOutcome, type Outcome } from '../utils/outcome';
+import { typedDataFor } from './typedData';
+import { ResultView } from '../components/ResultView';
 
 /** Example params for each wallet API request the panel can send. */
 function exampleParams(type: string, chainId: bigint | undefined): unknown {

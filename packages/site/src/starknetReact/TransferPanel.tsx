@@ -1,6 +1,6 @@
 import React, { useMemo, useState } from 'react';
 import { useAccount, useSendTransaction } from '@starknet-react/core';
-import { parseStrk, strkTransferCall } from '../../starknetReact/transfer';
+import { parseStrk, strkTransferCall } from './transfer';
 import { SentTransaction } from './SentTransaction';
 
 /** A STRK transfer with useSendTransaction, and its receipt. */

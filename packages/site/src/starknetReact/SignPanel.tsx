@@ -1,6 +1,6 @@
 import React, { useState } from 'react';
 import { useAccount, useSignTypedData } from '@starknet-react/core';
-import { typedDataFor } from '../../starknetReact/typedData';
+import { typedDataFor } from './typedData';
 
 /** SNIP-12 typed data bound to the current network, signed with useSignTypedData. */
 export function SignPanel() {

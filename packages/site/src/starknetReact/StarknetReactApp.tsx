@@ -14,9 +14,9 @@ import {
   useAccount,
 } from '@starknet-react/core';
 import { setupStarknetSnap } from '@l2wallet/client';
-import { useDevnet, useSiteConfig } from '../../hooks';
-import { paymasterRpcFor } from '../../starknetReact/sponsored';
-import { useWalletStandardConnectors } from '../../starknetReact/walletStandardConnector';
+import { useDevnet, useSiteConfig } from '../hooks';
+import { paymasterRpcFor } from './sponsored';
+import { useWalletStandardConnectors } from './walletStandardConnector';
 import { ConnectPanel } from './ConnectPanel';
 import { SignPanel } from './SignPanel';
 import { SponsoredPanel } from './SponsoredPanel';

@@ -6,8 +6,8 @@ import {
   sponsoredDeployment,
   strkApproveCall,
   type SponsoredDeployment,
-} from '../../starknetReact/sponsored';
-import { parseStrk } from '../../starknetReact/transfer';
+} from './sponsored';
+import { parseStrk } from './transfer';
 import { SentTransaction } from './SentTransaction';
 
 type Deployment =

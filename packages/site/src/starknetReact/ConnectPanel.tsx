@@ -7,10 +7,10 @@ import {
   useDisconnect,
   useNetwork,
 } from '@starknet-react/core';
-import { STRK_ADDRESS } from '../../config';
-import { FUND_STRK, usePanel, type Devnet } from '../../hooks';
-import { ActionButton } from '../ActionButton';
-import { ResultView } from '../ResultView';
+import { STRK_ADDRESS } from '../utils/config';
+import { FUND_STRK, usePanel, type Devnet } from '../hooks';
+import { ActionButton } from '../components/ActionButton';
+import { ResultView } from '../components/ResultView';
 
 /** The Wallet Standard wallets as connectors, and the connected account: address, network, STRK. */
 export function ConnectPanel({ devnet }: { devnet: Devnet }) {
