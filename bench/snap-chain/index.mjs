@@ -265,7 +265,7 @@ try {
     'l2_executeTxn (a transfer, class cached)',
     executedWarm,
     true,
-    'before the dialog: the account batch, getClassHashAt, the fee plan (estimate or simulation)',
+    'before the dialog: the account batch (with the simulation when the snap expects the nonce), getClassHashAt, else the fee plan (estimate or simulation) after the batch',
   );
   row(
     'l2_executeTxn (details.nonce + resourceBounds)',

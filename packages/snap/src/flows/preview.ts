@@ -16,7 +16,7 @@ import { estimateDetails } from '../starknet/details';
 import { invokeTransaction, QUERY_TX_VERSION, type TxCall } from '../starknet/transaction';
 import { formatUnits } from '../starknet/units';
 import { stateStore, tokensOf } from '../state';
-import { alert, RefusedRevertScreen, type PreviewView } from '../ui';
+import type { PreviewView } from '../ui';
 import type { PreparedCommon } from './sendTypes';
 import { deployTransaction } from './sendV3';
 
@@ -151,13 +151,16 @@ export async function simulateRelayedCalls(
 
 /**
  * The paymaster refused to build a transaction whose calls revert in the snap's own simulation:
- * there is nothing to sign, but the user is told why (alert) and the site gets the reason.
+ * there is no outside execution to sign yet, but the user sees the approval dialog with the
+ * warning (RefusedRelayedFee) and may decline (4001) or approve, which asks the paymaster again.
  */
 export class RefusedReverting extends Error {
   constructor(
     readonly refusal: Error,
     readonly reason: string,
     readonly host: string,
+    readonly simulation: SimulationAnswer,
+    readonly includeDeploy: boolean,
   ) {
     super(refusal.message);
   }
@@ -168,26 +171,41 @@ export async function withRevertReason(
   refusal: unknown,
   simulating: Promise<SimulationAnswer | undefined>,
   host: string,
+  includeDeploy: boolean,
 ): Promise<unknown> {
   const simulation = await simulating;
   if (!(refusal instanceof TransactionRejected) || !simulation || !('simulated' in simulation)) {
     return refusal;
   }
   const reason = simulation.simulated.find((tx) => tx.revertReason)?.revertReason;
-  return reason === undefined ? refusal : new RefusedReverting(refusal, reason, host);
+  return reason === undefined
+    ? refusal
+    : new RefusedReverting(refusal, reason, host, simulation, includeDeploy);
 }
 
-/**
- * A send that cannot reach a dialog because it reverts: the user sees the warning and the reason
- * (nothing was signed or sent), and the site gets -32003 with the decoded reason.
- */
-export async function explainRefusal(origin: string, error: unknown): Promise<unknown> {
-  if (!(error instanceof RefusedReverting)) {
-    return error;
-  }
-  await alert(origin, RefusedRevertScreen({ reason: error.reason, host: error.host }));
+/** The preview of a relayed send the paymaster refused to build: the warning, no fee quoted. */
+export async function refusedPreview(
+  chain: ChainContext,
+  account: string,
+  refused: RefusedReverting,
+): Promise<PreviewView> {
+  const preview = await buildPreview(
+    chain,
+    account,
+    refused.simulation,
+    `none quoted: the paymaster (${refused.host}) did not build it`,
+  );
+  return {
+    ...preview,
+    ifApproved:
+      'If you approve, the paymaster is asked again: nothing is signed or sent unless it builds the transaction, and then its fee is shown to you first.',
+  };
+}
+
+/** The paymaster refused again after the user approved: -32003, the reason, nothing sent. */
+export function refusedAgain(refused: RefusedReverting): Error {
   return new TransactionRejected(
-    `${error.refusal.message} The simulation of the calls reverts: ${error.reason}. Nothing was signed or sent.`,
-    { revertReason: error.reason },
+    `${refused.refusal.message} The simulation of the calls reverts: ${refused.reason}. Nothing was signed or sent.`,
+    { revertReason: refused.reason },
   );
 }

@@ -17,6 +17,7 @@ import { InvalidInputError } from '@metamask/snaps-sdk';
 import type { AccountKey } from '../keys';
 import { readAccountSnapshot, type AccountSnapshot } from '../node/accounts';
 import type { BatchResult, RpcCall } from '../node/client';
+import { noteReadNonce } from '../node/nonces';
 import { readSimulation, type SimulationAnswer } from '../node/simulate';
 import type { ChainContext } from '../node/chain';
 import type { TxDetails } from '../starknet/details';
@@ -79,12 +80,19 @@ export async function prepareSend(
       chain,
       key.address,
       feeMode?.gasToken ?? STRK_TOKEN_ADDRESS,
-      riding ? [...(options.also ?? []), riding] : options.also,
+      riding ? [...(options.also ?? []), riding.call] : options.also,
     );
     if (riding) {
       const answer = also.pop() as BatchResult;
-      // Simulated as deployed: an undeployed account's is simulated again with its deployment.
-      simulated = snapshot.deployed ? readSimulation(answer, 1, chain.rpc.url) : undefined;
+      // Simulated as deployed at riding's nonce: an undeployed account's is simulated again with
+      // its deployment, and a guess the read does not confirm is dropped unread.
+      simulated =
+        snapshot.deployed && (riding.given || riding.nonce === snapshot.nonce)
+          ? readSimulation(answer, 1, chain.rpc.url)
+          : undefined;
+    }
+    if (snapshot.deployed) {
+      noteReadNonce(chain.network.chainId, key.address, snapshot.nonce);
     }
     options.check?.(snapshot, also);
   }

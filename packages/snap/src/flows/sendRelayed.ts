@@ -108,7 +108,7 @@ export async function prepareRelayed(
   const simulating = preview ? simulateRelayedCalls(common, calls) : Promise.resolve(undefined);
   const [built, token, simulation] = await Promise.all([
     chain.paymaster.buildTransaction(transaction, parameters).catch(async (error: unknown) => {
-      throw await withRevertReason(error, simulating, chain.paymaster.host);
+      throw await withRevertReason(error, simulating, chain.paymaster.host, includeDeploy);
     }),
     findTokenIn(tokens, feeMode.gasToken) ?? readTokenMetadata(chain, feeMode.gasToken),
     simulating,

@@ -9,6 +9,7 @@ import type { AccountKey } from '../keys';
 import { signHash } from '../keys/signing';
 import { readAccountState, readNonce } from '../node/accounts';
 import {
+  expectedNonce,
   localDeployHash,
   nextNonce,
   noteDeploySubmitted,
@@ -147,28 +148,36 @@ export async function prepareV3(
 }
 
 /**
- * With the caller's nonce and every bound, the preview's simulation of an invoke from a deployed
- * account needs nothing the account batch reads: it rides in that batch (prepareSend), so the
- * round trips before the dialog stay those of a send that estimates nothing.
+ * The preview's simulation of an invoke from a deployed account needs only its nonce from the
+ * account batch: with the caller's nonce, or the one this execution expects the read to find
+ * (node/nonces.ts), it rides in that batch (prepareSend), so the dialog waits for one round trip
+ * less. Its answer is used only when the batch finds the account deployed at that nonce: then it
+ * is the very transaction prepareV3 would simulate; else it is dropped and the simulation runs
+ * after the batch, as without it.
  */
 export function batchedSimulation(
   key: AccountKey,
   chainId: string,
   request: SendRequest,
   details: TxDetails | undefined,
-): RpcCall | undefined {
-  if (request.kind !== 'invoke' || details?.nonce === undefined || !givenBounds(details)) {
+): { call: RpcCall; nonce: bigint; given: boolean } | undefined {
+  const nonce = details?.nonce ?? expectedNonce(chainId, key.address);
+  if (request.kind !== 'invoke' || nonce === undefined) {
     return undefined;
   }
   const own = requestTransaction(
     key,
     chainId,
     request,
-    estimateDetails(details.nonce, givenDetails(details)),
+    estimateDetails(nonce, givenDetails(details)),
     QUERY_TX_VERSION,
   ) as Transaction;
-  const skipValidate = details.skipValidate ?? true;
-  return simulationCall([skipValidate ? own : sign(key, own)], skipValidate);
+  const skipValidate = details?.skipValidate ?? true;
+  return {
+    call: simulationCall([skipValidate ? own : sign(key, own)], skipValidate),
+    nonce,
+    given: details?.nonce !== undefined,
+  };
 }
 
 /** The bounds of the request's own transaction. */

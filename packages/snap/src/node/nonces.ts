@@ -10,6 +10,8 @@ import { INVALID_NONCE } from './chain';
 
 const nonceLocks = new Map<string, Mutex>();
 const lastSubmittedNonce = new Map<string, bigint>();
+/** The pre_confirmed nonce of each deployed account as the snap last read it. */
+const lastReadNonce = new Map<string, bigint>();
 const localDeploys = new Map<string, string>();
 
 function accountKey(chainId: string, address: string): string {
@@ -38,6 +40,26 @@ export async function withAccountLock<T>(
 export function nextNonce(chainId: string, address: string, chainNonce: bigint): bigint {
   const local = lastSubmittedNonce.get(accountKey(chainId, address));
   return local !== undefined && local + 1n > chainNonce ? local + 1n : chainNonce;
+}
+
+/** Records the pre_confirmed nonce a read of the deployed account found. */
+export function noteReadNonce(chainId: string, address: string, nonce: bigint): void {
+  lastReadNonce.set(accountKey(chainId, address), nonce);
+}
+
+/**
+ * The nonce the account's next read is expected to find (one past the last this snap submitted,
+ * else the last read), or undefined when this execution knows nothing of it. A guess that only
+ * lets a simulation ride along with that read: its answer is used only when the read agrees.
+ */
+export function expectedNonce(chainId: string, address: string): bigint | undefined {
+  const key = accountKey(chainId, address);
+  const read = lastReadNonce.get(key);
+  const local = lastSubmittedNonce.get(key);
+  if (local === undefined) {
+    return read;
+  }
+  return read !== undefined && read > local ? read : local + 1n;
 }
 
 /** Whether a submission failed because the node rejected its nonce (JSON-RPC error 52). */

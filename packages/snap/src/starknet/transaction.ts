@@ -23,10 +23,29 @@ export type TxCall = {
 
 export type Transaction = {
   /** Transaction hash (0x-hex). */
-  hash: string;
+  readonly hash: string;
   /** BROADCASTED_TXN JSON for starknet_add*Transaction / starknet_estimateFee. */
   payload: Record<string, unknown>;
 };
+
+/**
+ * A transaction whose hash is computed when first read: an unsigned query transaction (a
+ * simulation or estimate that skips validation) never needs it, and it is the costliest part of
+ * building one (Poseidon over every member).
+ */
+function withLazyHash(
+  compute: () => bigint | string,
+  payload: Record<string, unknown>,
+): Transaction {
+  let memo: string | undefined;
+  return {
+    get hash(): string {
+      memo ??= toHex(compute());
+      return memo;
+    },
+    payload,
+  };
+}
 
 /** The members of every v3 hash besides the transaction's own, as starknet.js types them. */
 type HashCommon = Pick<
@@ -93,22 +112,20 @@ export function invokeTransaction({
 }: Common & { senderAddress: string; calls: readonly TxCall[] }): Transaction {
   const calldata = executeCalldata(calls);
   const accountDeploymentData = (details.accountDeploymentData ?? []).map(toHex);
-  const txHash = hash.calculateInvokeTransactionHash({
-    senderAddress,
-    compiledCalldata: calldata,
-    accountDeploymentData,
-    ...hashFields(details, chainId, version),
+  const txHash = () =>
+    hash.calculateInvokeTransactionHash({
+      senderAddress,
+      compiledCalldata: calldata,
+      accountDeploymentData,
+      ...hashFields(details, chainId, version),
+    });
+  return withLazyHash(txHash, {
+    type: 'INVOKE',
+    sender_address: senderAddress,
+    calldata,
+    account_deployment_data: accountDeploymentData,
+    ...payloadFields(details, version),
   });
-  return {
-    hash: toHex(txHash),
-    payload: {
-      type: 'INVOKE',
-      sender_address: senderAddress,
-      calldata,
-      account_deployment_data: accountDeploymentData,
-      ...payloadFields(details, version),
-    },
-  };
 }
 
 /** What deploys an account: its counterfactual address, class, salt and constructor calldata. */
@@ -126,23 +143,21 @@ export function deployAccountTransaction({
   version = TX_VERSION,
 }: Common & { account: DeployAccountData }): Transaction {
   const constructorCalldata = CallData.compile([...account.constructorCalldata]).map(toHex);
-  const txHash = hash.calculateDeployAccountTransactionHash({
-    contractAddress: account.address,
-    classHash: account.classHash,
-    compiledConstructorCalldata: constructorCalldata,
-    salt: account.salt,
-    ...hashFields(details, chainId, version),
+  const txHash = () =>
+    hash.calculateDeployAccountTransactionHash({
+      contractAddress: account.address,
+      classHash: account.classHash,
+      compiledConstructorCalldata: constructorCalldata,
+      salt: account.salt,
+      ...hashFields(details, chainId, version),
+    });
+  return withLazyHash(txHash, {
+    type: 'DEPLOY_ACCOUNT',
+    contract_address_salt: toHex(account.salt),
+    constructor_calldata: constructorCalldata,
+    class_hash: toHex(account.classHash),
+    ...payloadFields(details, version),
   });
-  return {
-    hash: toHex(txHash),
-    payload: {
-      type: 'DEPLOY_ACCOUNT',
-      contract_address_salt: toHex(account.salt),
-      constructor_calldata: constructorCalldata,
-      class_hash: toHex(account.classHash),
-      ...payloadFields(details, version),
-    },
-  };
 }
 
 /** A class to declare: the Sierra class (absent when only the hash is signed) and both hashes. */
@@ -160,34 +175,32 @@ export function declareTransaction({
   version = TX_VERSION,
 }: Common & { senderAddress: string; declare: DeclarePayload }): Transaction {
   const accountDeploymentData = (details.accountDeploymentData ?? []).map(toHex);
-  const txHash = hash.calculateDeclareTransactionHash({
-    classHash: declare.classHash,
-    compiledClassHash: declare.compiledClassHash,
-    senderAddress,
-    accountDeploymentData,
-    ...hashFields(details, chainId, version),
-  });
+  const txHash = () =>
+    hash.calculateDeclareTransactionHash({
+      classHash: declare.classHash,
+      compiledClassHash: declare.compiledClassHash,
+      senderAddress,
+      accountDeploymentData,
+      ...hashFields(details, chainId, version),
+    });
   const { sierra } = declare;
-  return {
-    hash: toHex(txHash),
-    payload: {
-      type: 'DECLARE',
-      sender_address: senderAddress,
-      compiled_class_hash: toHex(declare.compiledClassHash),
-      ...(sierra
-        ? {
-            contract_class: {
-              sierra_program: sierra.sierra_program,
-              contract_class_version: sierra.contract_class_version,
-              entry_points_by_type: sierra.entry_points_by_type,
-              abi: abiString(sierra.abi),
-            },
-          }
-        : {}),
-      account_deployment_data: accountDeploymentData,
-      ...payloadFields(details, version),
-    },
-  };
+  return withLazyHash(txHash, {
+    type: 'DECLARE',
+    sender_address: senderAddress,
+    compiled_class_hash: toHex(declare.compiledClassHash),
+    ...(sierra
+      ? {
+          contract_class: {
+            sierra_program: sierra.sierra_program,
+            contract_class_version: sierra.contract_class_version,
+            entry_points_by_type: sierra.entry_points_by_type,
+            abi: abiString(sierra.abi),
+          },
+        }
+      : {}),
+    account_deployment_data: accountDeploymentData,
+    ...payloadFields(details, version),
+  });
 }
 
 /** The transaction with its signature. */

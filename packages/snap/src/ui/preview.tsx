@@ -13,6 +13,8 @@ export type PreviewView = {
   unavailable?: string;
   /** Set when the simulation reverts: the decoded reason. */
   revertReason?: string;
+  /** What approving a reverting transaction does, when it is not "sent anyway". */
+  ifApproved?: string;
   /** Per token: its name and the signed change ("−1.5 STRK"). */
   changes: { token: string; amount: string }[];
   /** "lets 0x… spend 10 USDC". */
@@ -33,7 +35,7 @@ export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement =
     )}
     {preview.revertReason === undefined ? null : (
       <Banner title="This transaction is expected to fail" severity="warning">
-        <Text>{`The simulation reverted: ${preview.revertReason}. If you approve, it is sent anyway, fails on chain and still pays its fee.`}</Text>
+        <Text>{`The simulation reverted: ${preview.revertReason}. ${preview.ifApproved ?? 'If you approve, it is sent anyway, fails on chain and still pays its fee.'}`}</Text>
       </Banner>
     )}
     {preview.changes.map((change) => (
@@ -49,22 +51,5 @@ export const PreviewRows = ({ preview }: { preview: PreviewView }): JSXElement =
     ) : null}
     <Field label="Fee" value={preview.fee} />
     {preview.tip === undefined ? null : <Field label="Tip" value={preview.tip} />}
-  </Box>
-);
-
-/** A relayed send the paymaster will not build because its calls revert: nothing to sign. */
-export const RefusedRevertScreen = ({
-  reason,
-  host,
-}: {
-  reason: string;
-  host: string;
-}): JSXElement => (
-  <Box>
-    <Heading>Transaction not sent</Heading>
-    <Banner title="This transaction is expected to fail" severity="warning">
-      <Text>{`The simulation reverted: ${reason}.`}</Text>
-    </Banner>
-    <Text>{`The paymaster (${host}) will not relay a transaction that fails, so there was nothing to sign. Nothing was signed or sent.`}</Text>
   </Box>
 );

@@ -197,15 +197,39 @@ export const SignTransactionScreen = ({
   </Box>
 );
 
-/** The fee part of a sending dialog: v3 fields the account signs, or a relayed transaction's. */
-export type SendFeeView = { fields: TransactionFieldsView } | { relayed: RelayedFeeView };
+/** A relayed send the paymaster refused to build: no fee, nothing to sign yet. */
+export type RefusedFeeView = {
+  /** The paymaster's refusal, in its words (it names the paymaster). */
+  refusal: string;
+};
 
-const SendFee = ({ fee }: { fee: SendFeeView }): JSXElement =>
-  'relayed' in fee ? (
+/**
+ * The fee part of a sending dialog: v3 fields the account signs, a relayed transaction's, or
+ * the paymaster's refusal to build one.
+ */
+export type SendFeeView =
+  { fields: TransactionFieldsView } | { relayed: RelayedFeeView } | { refused: RefusedFeeView };
+
+const SendFee = ({ fee }: { fee: SendFeeView }): JSXElement => {
+  if ('refused' in fee) {
+    return (
+      <Box>
+        <Divider />
+        <Heading size="sm">Fee and relayer</Heading>
+        <Text>{fee.refused.refusal}</Text>
+        <Text>
+          Nothing has been signed. If you approve, the paymaster is asked again; if it builds the
+          transaction then, its fee and relayer are shown to you before anything is signed.
+        </Text>
+      </Box>
+    );
+  }
+  return 'relayed' in fee ? (
     <RelayedFeeRows fee={fee.relayed} />
   ) : (
     <TransactionFields fields={fee.fields} />
   );
+};
 
 export const ExecuteScreen = ({
   sender,
@@ -229,9 +253,9 @@ export const ExecuteScreen = ({
     {includeDeploy ? (
       <Banner title="Account deployment included" severity="info">
         <Text>
-          {'relayed' in fee
-            ? 'This account is not deployed yet: the relayer deploys it in the same transaction. The maximum fee covers both.'
-            : 'This account is not deployed yet: it is deployed first, in its own transaction. The maximum fee covers both.'}
+          {'fields' in fee
+            ? 'This account is not deployed yet: it is deployed first, in its own transaction. The maximum fee covers both.'
+            : 'This account is not deployed yet: the relayer deploys it in the same transaction. The maximum fee covers both.'}
         </Text>
       </Banner>
     ) : null}

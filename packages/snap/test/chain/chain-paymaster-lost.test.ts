@@ -232,7 +232,7 @@ describe('a refusal before anything was sent', () => {
     resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }));
     const account = await expectedAccount(DEFAULT_SRP, 2);
     // No ETH at all: the paymaster refuses to build, and the preview's simulation reverts, so
-    // the user is told the transaction was not sent (an alert to dismiss) before the refusal.
+    // the dialog warns; approved, the paymaster is asked again and refuses again.
     const pending = snap.request({
       method: 'l2_executeTxn',
       params: {
@@ -242,7 +242,7 @@ describe('a refusal before anything was sent', () => {
       },
     });
     const dialog = await dialogOf(pending);
-    expect(dialogText(dialog.content)).toContain('Transaction not sent');
+    expect(dialogText(dialog.content)).toContain('This transaction is expected to fail');
     await dialog.ok();
     const response = await pending;
     const { error } = response.response as { error?: { message: string } };

@@ -18,6 +18,7 @@ import { DEFAULT_SRP, dialogText, expectedAccount, expectError, resultOf } from 
 import {
   balanceOf,
   closeChain,
+  devnetRpc,
   dialogOf,
   ETH,
   erc20Transfer,
@@ -26,6 +27,7 @@ import {
   serveE2eSnap,
   startChainDevnet,
   STRK,
+  submissions,
   type DevnetServer,
   type Snap,
   type SnapServer,
@@ -119,25 +121,76 @@ describe('previews on the paymaster route', () => {
     expect(await balanceOf(devnet, STRK, address)).toBe(0n);
   });
 
-  it('warns of a relayed transfer that would revert, which the paymaster will not build: nothing is signed or relayed', async () => {
-    const before = await balanceOf(devnet, ETH, address);
-    const pending = send(5n * ONE_ETH);
-    const dialog = await dialogOf(pending);
-    const text = dialogText(dialog.content);
-    await dialog.ok();
-    const response = await pending;
-    expect(text).toContain('Transaction not sent');
-    expect(text).toContain('This transaction is expected to fail');
-    expect(text).toContain('The simulation reverted: ERC20: insufficient balance.');
-    expectError(
-      response,
-      -32003,
-      /The simulation of the calls reverts: ERC20: insufficient balance/u,
-    );
-    expect(sentToPaymaster.map((request) => request.method)).not.toContain(
-      'paymaster_executeTransaction',
-    );
-    expect(await balanceOf(devnet, ETH, address)).toBe(before);
+  describe('a relayed transfer that would revert, which the paymaster will not build', () => {
+    /** What must not move when nothing is sent: ETH, the devnet's transactions, executes. */
+    const untouched = async () => ({
+      eth: await balanceOf(devnet, ETH, address),
+      submitted: submissions(devnet),
+      block: await devnetRpc<number>(devnet, 'starknet_blockNumber', []),
+    });
+    const count = (method: string) =>
+      sentToPaymaster.filter((request) => request.method === method).length;
+
+    it('warns in the approval dialog; declining answers 4001 and nothing is signed or sent', async () => {
+      const before = await untouched();
+      const { text, response } = await answer(send(5n * ONE_ETH), false);
+      expect(text).toContain('Execute transaction');
+      expect(text).toContain('This transaction is expected to fail');
+      expect(text).toContain('The simulation reverted: ERC20: insufficient balance.');
+      expect(text).toContain('If you approve, the paymaster is asked again');
+      expect(text).toMatch(/The paymaster \(127\.0\.0\.1:[0-9]+\) refused the transaction/u);
+      expect(text).toContain('Fee\nnone quoted');
+      expectError(response, 4001);
+      expect(count('paymaster_buildTransaction')).toBe(1);
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(await untouched()).toEqual(before);
+    });
+
+    it('approved, the paymaster is asked again and its refusal is the answer: -32003, nothing sent', async () => {
+      const before = await untouched();
+      const { text, response } = await answer(send(5n * ONE_ETH), true);
+      expect(text).toContain('This transaction is expected to fail');
+      expectError(
+        response,
+        -32003,
+        /refused the transaction.*The simulation of the calls reverts: ERC20: insufficient balance\. Nothing was signed or sent\./su,
+      );
+      expect(count('paymaster_buildTransaction')).toBe(2);
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(await untouched()).toEqual(before);
+    });
+
+    it('funded while the dialog was open: what the paymaster builds then is shown in full before it is signed', async () => {
+      const held = await balanceOf(devnet, ETH, address);
+      expect(held).toBeLessThan(ONE_ETH);
+      const amount = 3n * ONE_ETH;
+      const pending = send(amount);
+      const first = await dialogOf(pending);
+      const warning = dialogText(first.content);
+      await mintEth(devnet.rpcUrl, address, amount);
+      const submitted = submissions(devnet);
+      await first.ok();
+      const second = await dialogOf(pending);
+      const text = dialogText(second.content);
+      // Nothing was signed or relayed before the second dialog.
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(submissions(devnet)).toBe(submitted);
+      await second.ok();
+      const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(await pending);
+      expect(warning).toContain('This transaction is expected to fail');
+      expect(text).not.toContain('expected to fail');
+      expect(text).toContain(`ETH\n${MINUS}3 ETH`);
+      expect(text).toMatch(/Fee\nup to 0\.[0-9]+ ETH \(through 127\.0\.0\.1:[0-9]+\)/u);
+      expect(text).toContain('Submitted by (relayer)');
+      const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+      expect(count('paymaster_buildTransaction')).toBe(2);
+      expect(count('paymaster_executeTransaction')).toBe(1);
+      const paid = held - (await balanceOf(devnet, ETH, address));
+      const max = /Fee\nup to (0\.[0-9]+) ETH/u.exec(text)?.[1] as string;
+      expect(paid).toBeGreaterThan(0n);
+      expect(Number(paid) / 1e18).toBeLessThanOrEqual(Number(max));
+    });
   });
 });
 

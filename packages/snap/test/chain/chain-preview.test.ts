@@ -36,6 +36,7 @@ import {
   serveE2eSnap,
   STRK,
   STRK_UNIT,
+  starknetJsAccount,
   submissions,
   type DevnetServer,
   type Snap,
@@ -132,8 +133,12 @@ describe('l2_executeTxn previews (STRK route)', () => {
     const methods = before.flat();
     expect(methods.filter((method) => method === 'starknet_simulateTransactions')).toHaveLength(1);
     expect(methods).not.toContain('starknet_estimateFee');
-    // The account batch, the class hashes of the ABIs, the simulation: the estimate's 3.
-    expect(before).toHaveLength(3);
+    // The declined request read the nonce, so the simulation rides in the account batch at the
+    // nonce the snap expects, beside the class hashes of the ABIs: one fewer than the estimate's 3.
+    expect(before).toHaveLength(2);
+    expect(before.find((batch) => batch.includes('starknet_getNonce'))).toContain(
+      'starknet_simulateTransactions',
+    );
     const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
     const receipt = (await provider(devnet).waitForTransaction(hash)) as unknown as {
       actual_fee: { amount: string };
@@ -142,6 +147,37 @@ describe('l2_executeTxn previews (STRK route)', () => {
     const after = await balanceOf(devnet, STRK, sender.address);
     expect(balance - after).toBe((3n * STRK_UNIT) / 2n + fee);
     expect(Number(fee) / 1e18).toBeLessThanOrEqual(Number(max));
+  });
+
+  it('a nonce moved by another wallet with the same key: the guess is dropped, the preview is of the transaction signed', async () => {
+    const elsewhere = starknetJsAccount(devnet, sender);
+    const moved = await elsewhere.execute([erc20Transfer(RECIPIENT, 1n)]);
+    await provider(devnet).waitForTransaction(moved.transaction_hash);
+    const simulated: { nonce: string }[] = [];
+    proxy.rewriteAnswers((result, request) => {
+      for (const call of [request].flat() as { method: string; params: unknown }[]) {
+        if (call.method === 'starknet_simulateTransactions') {
+          simulated.push(...(call.params as { transactions: { nonce: string }[] }).transactions);
+        }
+      }
+      return result;
+    });
+    proxy.reset();
+    const { text, before, response } = await answer(
+      execute([erc20Transfer(RECIPIENT, 2n * STRK_UNIT)]),
+      true,
+    );
+    expect(previewOf(text)).toContain(`STRK\n${MINUS}2 STRK`);
+    // The batch's simulation (at the stale nonce) is dropped; the one after it is used.
+    expect(before).toHaveLength(3);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const sent = await nodeTransaction<{ nonce: string }>(devnet, hash);
+    expect(simulated.map((tx) => BigInt(tx.nonce))).toEqual([
+      BigInt(sent.nonce) - 1n,
+      BigInt(sent.nonce),
+    ]);
+    const receipt = await provider(devnet).waitForTransaction(hash);
+    expect(receipt.isSuccess()).toBe(true);
   });
 
   it("with the caller's nonce and bounds, the simulation rides in the account batch", async () => {
