@@ -8,7 +8,7 @@
 import { invalidParams } from '../../errors';
 import { formatAddress } from '../felt';
 import { ERC20_ENTRY_POINTS, isErc20EntryPoint, knownEntryPoint } from '../selectors';
-import type { Erc20Token } from '@l2wallet/starknet-constants';
+import type { Erc20Token } from '@l2wallet/starknet-protocol';
 
 import { findTokenIn } from '../tokens';
 import { formatUnits } from '../units';
