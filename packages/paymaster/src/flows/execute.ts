@@ -21,7 +21,7 @@
 import { errors } from '../errors';
 import { checkSignature } from '../node/contracts';
 import { type Call, deployCall, SELECTORS, sameCall, VALID } from '../protocol/calls';
-import { type Felt, toHex, u256FromFelts } from '../protocol/felt';
+import { type Felt, toHex, u256Join } from '../protocol/felt';
 import type { GasToken } from '../protocol/fees';
 import {
   executeFromOutsideCall,
@@ -85,7 +85,7 @@ function checkAgainstBuild(
       fee.to === builtFee.to &&
       fee.selector === builtFee.selector &&
       fee.calldata[0] === builtFee.calldata[0];
-    const amount = u256FromFelts(fee.calldata[1], fee.calldata[2]);
+    const amount = u256Join(fee.calldata[1], fee.calldata[2]);
     if (sameTransfer && amount < build.fee.amount) {
       throw errors.maxAmountTooLow(
         `the fee signed (${amount}) is lower than the fee built (${build.fee.amount})`,
@@ -131,7 +131,7 @@ function feeTransferAmount(ctx: FlowContext, token: GasToken, execution: Outside
       `the fee transfer pays ${toHex(fee.calldata[0])}, not the relayer ${toHex(ctx.relayer.address)}`,
     );
   }
-  return u256FromFelts(fee.calldata[1], fee.calldata[2]);
+  return u256Join(fee.calldata[1], fee.calldata[2]);
 }
 
 /** Step 7 for an account not deployed yet: deploy it and ask it, in a simulation. */
