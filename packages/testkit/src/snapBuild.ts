@@ -94,14 +94,16 @@ const BUILDER_VERSION = '1';
 
 /**
  * Changes whenever the snap's sources, build shims (build/), config, manifest, package.json, `env`
- * or the builder change.
+ * or the builder change, or the sources of @l2wallet/starknet-protocol, which the bundle holds.
  */
 function sourceStamp({ snapRoot, env }: SnapBuildOptions): string {
   const hash = createHash('sha256');
   const buildDir = path.join(snapRoot, 'build');
+  const protocolDir = path.join(snapRoot, '..', 'starknet-protocol', 'src');
   const files = [
     ...listFiles(path.join(snapRoot, 'src')),
     ...(fs.existsSync(buildDir) ? listFiles(buildDir) : []),
+    ...(fs.existsSync(protocolDir) ? listFiles(protocolDir) : []),
     path.join(snapRoot, 'snap.config.ts'),
     path.join(snapRoot, 'snap.manifest.json'),
     path.join(snapRoot, 'package.json'),

@@ -2,7 +2,7 @@
  * The calls the paymaster writes: the user's account through the Universal Deployer, here; calls,
  * selectors, the fee transfer and the multicall encoding are @l2wallet/starknet-protocol's.
  */
-import { type Call, SELECTORS } from '@l2wallet/starknet-protocol/dist/calls';
+import { type Call, SELECTORS } from '@l2wallet/starknet-protocol';
 import { hash } from 'starknet';
 
 import type { Felt } from './felt';
@@ -15,7 +15,7 @@ export {
   sameCall,
   SELECTORS,
   transferCall,
-} from '@l2wallet/starknet-protocol/dist/calls';
+} from '@l2wallet/starknet-protocol';
 
 /** The Universal Deployer starknet.js 10 uses: deploy_contract(class_hash, salt, not_from_zero, calldata). */
 export const UDC_ADDRESS = 0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125n;

@@ -3,11 +3,11 @@
  * felt module), and the readers that turn a client's JSON into them, naming the field that is
  * wrong.
  */
-import { FIELD_PRIME } from '@l2wallet/starknet-protocol/dist/felt';
+import { FIELD_PRIME } from '@l2wallet/starknet-protocol';
 
 import { errors, quoted } from '../errors';
 
-export { hexList, toHex, u256Join } from '@l2wallet/starknet-protocol/dist/felt';
+export { hexList, toHex, u256Join } from '@l2wallet/starknet-protocol';
 
 export type Felt = bigint;
 

@@ -5,15 +5,13 @@
 import {
   OUTSIDE_EXECUTION_DOMAIN as DOMAIN_NAME,
   OUTSIDE_EXECUTION_KEYS,
-  type OutsideExecutionKeys,
-  type Snip9Version,
-} from '@l2wallet/starknet-protocol/dist/outsideExecution';
-import {
-  type OutsideExecution,
   OUTSIDE_EXECUTION_TYPES as TYPES,
+  type OutsideExecution,
+  type OutsideExecutionKeys,
   outsideExecutionTypedData,
+  type Snip9Version,
   type TypedDataTypes,
-} from '@l2wallet/starknet-protocol/dist/outsideExecutionTypedData';
+} from '@l2wallet/starknet-protocol';
 import { shortString, type TypedData, typedData } from 'starknet';
 
 import { errors } from '../errors';
@@ -22,14 +20,12 @@ import { type Felt, onlyKeys, readFelt, readFelts, readObject, toHex } from './f
 import { checkCalldataTotal, MAX_CALL_FELTS, MAX_USER_CALLS } from './limits';
 
 export {
-  SNIP9_INTERFACE_IDS,
-  type Snip9Version,
-} from '@l2wallet/starknet-protocol/dist/outsideExecution';
-export {
   executeFromOutsideCall,
   type OutsideExecution,
   outsideExecutionTypedData,
-} from '@l2wallet/starknet-protocol/dist/outsideExecutionTypedData';
+  SNIP9_INTERFACE_IDS,
+  type Snip9Version,
+} from '@l2wallet/starknet-protocol';
 
 export interface ParsedOutsideExecution {
   version: Snip9Version;
