@@ -62,7 +62,7 @@ function scrub(text: string, url: string): string {
   return clean.slice(0, 300);
 }
 
-/** One POST (@l2wallet/jsonrpc's postJson: the timeout covers the whole exchange, body included). */
+/** One POST with @l2wallet/jsonrpc's postJson: the timeout covers the whole exchange, body too. */
 async function post(url: string, body: unknown, service: string): Promise<unknown> {
   if (!url) {
     throw upstreamError(service, 'no URL is configured for this chain (keyring_setChainConfig)');
