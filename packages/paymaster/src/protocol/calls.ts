@@ -12,6 +12,7 @@ export {
   type CallJson,
   callJson,
   multicallCalldata,
+  readTransfer,
   sameCall,
   SELECTORS,
   transferCall,
