@@ -1,6 +1,6 @@
 /** Types of the snap's Area A API (SPEC.md sections 2 and 4.1). */
-import type * as starknet from '@l2wallet/starknet-constants';
-import type { AccountRecord, Erc20Token, TransactionRecord } from '@l2wallet/starknet-constants';
+import type * as starknet from '@l2wallet/starknet-protocol';
+import type { AccountRecord, Erc20Token, TransactionRecord } from '@l2wallet/starknet-protocol';
 
 // The snap's records (SPEC 2.4), defined once beside the chain ids: the snap returns them as it
 // keeps them.
@@ -8,11 +8,11 @@ export type {
   AccountRecord,
   TransactionRecord,
   TransactionStatus,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 
 /**
  * Hex chain ids of the two networks the snap knows. Their one definition is in
- * @l2wallet/starknet-constants, and the compiler checks these equal it. They are written out
+ * @l2wallet/starknet-protocol, and the compiler checks these equal it. They are written out
  * rather than imported so that a dapp bundle holds two strings, not that CommonJS module with
  * the values it does not use (measured: 0.3 KB more gzipped).
  */

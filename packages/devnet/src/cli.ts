@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { closeOnSignals } from '@l2wallet/jsonrpc';
+
 import { DevnetServer, DevnetServerOptions, startDevnetServer } from './server';
 import {
   ETH_TOKEN_ADDRESS,
@@ -81,23 +83,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // Handlers first, so a signal that arrives right after start-up still shuts down cleanly.
-  const running: { devnet?: DevnetServer } = {};
-  let closing = false;
-  const shutdown = (signal: string): void => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal} received, shutting down`);
-    (running.devnet ? running.devnet.close() : Promise.resolve()).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-
+  const running = closeOnSignals({
+    onSignal: (signal) => console.log(`${signal} received, shutting down`),
+  });
   const devnet = await startDevnetServer(options);
-  running.devnet = devnet;
-  if (closing) {
+  if (!running(() => devnet.close())) {
     await devnet.close();
     return;
   }

@@ -1,6 +1,9 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+
+import { readRequestBody } from '@l2wallet/jsonrpc';
+
 import { Devnet } from './core/devnet';
 import type { PredeployedAccount } from './core/predeployed';
 import { ExplorerQueryError, listTransactions } from './explorer/txns';
@@ -52,22 +55,10 @@ export interface DevnetServer {
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<string> {
+  const body = await readRequestBody(req, MAX_BODY_BYTES);
+  if (body === undefined) throw new Error('request body too large');
+  return body;
 }
 
 function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {

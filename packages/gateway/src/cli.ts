@@ -16,6 +16,9 @@
  * L2_GATEWAY_KEY, so it stays out of `ps` and shell history (a key on the command line works).
  */
 import { readFileSync } from 'node:fs';
+
+import { closeOnSignals } from '@l2wallet/jsonrpc';
+
 import { controlsOf, withAllowlists, withJwt } from './auth/controls';
 import { KEY_FORMAT, type KeyRecord, newKey, sha256 } from './auth/keys';
 import type { KeyRegistry } from './auth/registry';
@@ -208,14 +211,7 @@ async function serve(args: Args): Promise<void> {
       .map((c) => c.name)
       .join(', ')})\n`,
   );
-  const stop = () => {
-    void running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals({ forceOnSecondSignal: true })(() => running.close());
   // The last net, never relied on: every path answers its own errors. Logged, not fatal.
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(

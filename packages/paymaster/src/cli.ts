@@ -11,6 +11,8 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { closeOnSignals } from '@l2wallet/jsonrpc';
+
 import { startPaymaster, StartupError } from './index';
 import { redisWhere } from './store/redis';
 
@@ -203,14 +205,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `l2-paymaster listening on ${running.url} (node ${shownNode}, relayer ${relayer}, ${tokens} gas token(s), ${apiKeys.length} sponsor key(s), state in ${redisUrl ? `Redis at ${redisWhere(redisUrl)}` : 'SQLite'})\n`,
   );
-  const stop = () => {
-    void running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals({ forceOnSecondSignal: true })(() => running.close());
 }
 
 main().catch((error: unknown) => {

@@ -4,30 +4,16 @@
  * why in the message. No message or data ever holds the relayer key, an API key or the node URL:
  * callers pass in only addresses, amounts, field names and the node's own revert reasons.
  */
-export class PaymasterError extends Error {
+import { JsonRpcError } from '@l2wallet/jsonrpc';
+
+export class PaymasterError extends JsonRpcError {
   /** A short name of why, for the refusals metric (never the client's own text). */
   reason?: string;
-
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    /** HTTP status for a single request (a batch answers 200). */
-    readonly httpStatus: number = 200,
-  ) {
-    super(message);
-  }
 
   /** Names why, for /metrics' refusals by reason. */
   because(reason: string): this {
     this.reason = reason;
     return this;
-  }
-
-  toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 
 import { errors, PaymasterError, quoted } from './errors';
 import { AccountClasses } from './flows/accounts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 /**
  * The constants tests, benches and scripts share. Starknet's come from
- * @l2wallet/starknet-constants, as the snap's, the devnet's and the client's do.
+ * @l2wallet/starknet-protocol, as the snap's, the devnet's and the client's do.
  */
 
 export const LOOPBACK = '127.0.0.1';
@@ -18,7 +18,7 @@ export {
   ETH_TOKEN_ADDRESS as ETH_TOKEN,
   /** Argent account 0.3.1 (Cairo 1), the snap's account class: constructor(owner, guardian). */
   ARGENT_ACCOUNT_CLASS_HASH,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 /**
  * SNIP-12 revision 1's domain type: the `StarknetDomain` member of a typed message's `types`
  * (every field a shortstring; `revision` is '1').

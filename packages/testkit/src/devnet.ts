@@ -2,6 +2,8 @@
  * A packages/devnet server in this process on 127.0.0.1: on a free port by default, so every
  * jest worker (or test file) can have its own, or on a given port.
  */
+import type { DevnetServerOptions } from '@l2wallet/devnet';
+
 import { LOOPBACK } from './constants';
 import { profiled } from './profile';
 
@@ -13,27 +15,15 @@ export interface DevnetLike {
   close(): Promise<void>;
 }
 
-export interface StartDevnetOptions {
-  /** 0 or absent: a free port. */
-  port?: number;
-  seed?: number;
-  accounts?: number;
-  /** Milliseconds between blocks; 0 (default) closes a block per transaction. */
-  blockTime?: number;
-  preconfirmDelayMs?: number;
-  chainId?: string;
-  initialBalance?: bigint;
-  rpcVersion?: string;
-  startTime?: number;
-  /** The Starknet version blocks report (default 0.14.1). */
-  starknetVersion?: string;
+/** The devnet server's options, on 127.0.0.1 always. */
+export type StartDevnetOptions = Omit<DevnetServerOptions, 'host'> & {
   /** How long to retry a given port that is still taken (default 30 s). */
   portWaitMs?: number;
-}
+};
 
 /**
  * Starts the devnet. It is loaded from @l2wallet/devnet at call time (jest maps it to the
- * package's source; scripts get its dist), so the testkit builds without it. Returns the server
+ * package's source; scripts get its dist); only its types are the testkit's. Returns the server
  * (type it with `startDevnet<DevnetServer>()`) with `stop()`, the same as close().
  */
 export async function startDevnet<T extends DevnetLike = DevnetLike>(

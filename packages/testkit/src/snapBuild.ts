@@ -92,16 +92,21 @@ function listFiles(dir: string): string[] {
 /** Bumped when the way a build is made changes, so older builds are not reused. */
 const BUILDER_VERSION = '1';
 
+/** The workspace packages a snap bundle may hold: their sources count as the snap's. */
+const BUNDLED_PACKAGES = ['starknet-protocol', 'jsonrpc'];
+
 /**
  * Changes whenever the snap's sources, build shims (build/), config, manifest, package.json, `env`
- * or the builder change.
+ * or the builder change, or the sources of the workspace packages it bundles.
  */
 function sourceStamp({ snapRoot, env }: SnapBuildOptions): string {
   const hash = createHash('sha256');
   const buildDir = path.join(snapRoot, 'build');
+  const bundled = BUNDLED_PACKAGES.map((name) => path.join(snapRoot, '..', name, 'src'));
   const files = [
     ...listFiles(path.join(snapRoot, 'src')),
     ...(fs.existsSync(buildDir) ? listFiles(buildDir) : []),
+    ...bundled.flatMap((dir) => (fs.existsSync(dir) ? listFiles(dir) : [])),
     path.join(snapRoot, 'snap.config.ts'),
     path.join(snapRoot, 'snap.manifest.json'),
     path.join(snapRoot, 'package.json'),

@@ -1,5 +1,5 @@
 /**
- * The shared Starknet constants (@l2wallet/starknet-constants, which the snap, the devnet, the
+ * The shared Starknet constants (@l2wallet/starknet-protocol, which the snap, the devnet, the
  * client, the site and the testkit import). The chain ids are checked against starknet.js, a
  * source that does not come from them. The token addresses and the class hash are Starknet's
  * published values; here a running devnet shows they are wired through: its genesis puts its

@@ -11,7 +11,7 @@ import type {
 } from '@starknet-io/types-js';
 
 // The snap's list itself, from its own small module (a dapp bundle carries these two strings).
-import { SUPPORTED_SPEC_VERSIONS as SNAP_SPEC_VERSIONS } from '@l2wallet/starknet-constants/dist/specVersions';
+import { SUPPORTED_SPEC_VERSIONS as SNAP_SPEC_VERSIONS } from '@l2wallet/starknet-protocol/dist/specVersions';
 
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID, type ChainId } from '../types';
 

@@ -1,11 +1,11 @@
-import { STARKNET_CHAIN_IDS } from '@l2wallet/starknet-constants';
+import { STARKNET_CHAIN_IDS } from '@l2wallet/starknet-protocol';
 
 /** Canonical token addresses (the same on Mainnet and Sepolia) and the Argent account class. */
 export {
   ARGENT_ACCOUNT_CLASS_HASH,
   ETH_TOKEN_ADDRESS,
   STRK_TOKEN_ADDRESS,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 
 /** Universal Deployer: the current one (`deploy_contract`) and the legacy one (`deployContract`). */
 export const UDC_ADDRESS = '0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125';

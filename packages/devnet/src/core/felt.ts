@@ -1,3 +1,5 @@
+// Felts as the node computes them: an independent copy on purpose (the snap and the paymaster
+// share @l2wallet/starknet-protocol's), built on @scure/starknet, not starknet.js.
 import { keccak } from '@scure/starknet';
 
 /** A Starknet field element, always kept as a non-negative bigint. */

@@ -3,21 +3,18 @@
  * Messages never contain an API key or a secret (callers pass only method names, numbers and
  * param names in).
  */
-export class RpcError extends Error {
+import { JsonRpcError } from '@l2wallet/jsonrpc';
+
+/** @l2wallet/jsonrpc's error, built status first. */
+export class RpcError extends JsonRpcError {
   constructor(
-    readonly code: number,
+    code: number,
     message: string,
     /** HTTP status for a single request; a batch answers 200 unless the whole batch is refused. */
-    readonly httpStatus: number = 200,
-    readonly data?: unknown,
+    httpStatus: number = 200,
+    data?: unknown,
   ) {
-    super(message);
-  }
-
-  toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    super(code, message, data, httpStatus);
   }
 }
 

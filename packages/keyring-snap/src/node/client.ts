@@ -2,6 +2,13 @@
  * A small JSON-RPC client over fetch (endowment:network-access). `rpcBatch` sends several calls
  * in one HTTP request, so a user operation's chain reads cost one round trip.
  */
+import {
+  ExchangeFailure,
+  type ExchangeFailureKind,
+  type JsonAnswer,
+  postJson,
+} from '@l2wallet/jsonrpc';
+
 import { upstreamError } from '../errors';
 
 export type RpcCall = { method: string; params: unknown[] };
@@ -11,6 +18,14 @@ export type RpcCall = { method: string; params: unknown[] };
  * variable KEYRING_RPC_TIMEOUT_MS), so a hung service fails clearly instead of holding MetaMask.
  */
 const TIMEOUT_MS = Number(process.env.KEYRING_RPC_TIMEOUT_MS ?? '20000') || 20_000;
+
+const FAILURES: Record<ExchangeFailureKind, string> = {
+  timeout: `did not answer within ${TIMEOUT_MS} ms`,
+  connection: 'did not answer',
+  'body-timeout': `did not finish its answer within ${TIMEOUT_MS} ms`,
+  'body-closed': 'broke off its answer',
+  'not-json': 'did not answer JSON',
+};
 
 type RpcAnswer = { id?: number; result?: unknown; error?: { code?: number; message?: string } };
 
@@ -47,51 +62,29 @@ function scrub(text: string, url: string): string {
   return clean.slice(0, 300);
 }
 
-/** One POST; the timeout covers the whole exchange, the body read included. */
+/** One POST with @l2wallet/jsonrpc's postJson: the timeout covers the whole exchange, body too. */
 async function post(url: string, body: unknown, service: string): Promise<unknown> {
   if (!url) {
     throw upstreamError(service, 'no URL is configured for this chain (keyring_setChainConfig)');
   }
   const name = serviceName(url, service);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  let answer: JsonAnswer;
   try {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      });
-    } catch {
-      throw upstreamError(
-        name,
-        controller.signal.aborted ? `did not answer within ${TIMEOUT_MS} ms` : 'did not answer',
-      );
+    answer = await postJson(url, body, { timeoutMs: TIMEOUT_MS });
+  } catch (error) {
+    if (!(error instanceof ExchangeFailure)) {
+      throw error;
     }
-    if (!response.ok) {
-      throw upstreamError(name, `answered HTTP ${response.status}`);
+    const { kind, status } = error;
+    if (status !== undefined && (status < 200 || status > 299)) {
+      throw upstreamError(name, `answered HTTP ${status}`);
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch {
-      throw upstreamError(
-        name,
-        controller.signal.aborted
-          ? `did not finish its answer within ${TIMEOUT_MS} ms`
-          : 'broke off its answer',
-      );
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw upstreamError(name, 'did not answer JSON');
-    }
-  } finally {
-    clearTimeout(timer);
+    throw upstreamError(name, FAILURES[kind]);
   }
+  if (!answer.ok) {
+    throw upstreamError(name, `answered HTTP ${answer.status}`);
+  }
+  return answer.body;
 }
 
 function unwrap(

@@ -20,8 +20,8 @@
  */
 import { errors } from '../errors';
 import { checkSignature } from '../node/contracts';
-import { type Call, deployCall, SELECTORS, sameCall, VALID } from '../protocol/calls';
-import { type Felt, toHex, u256FromFelts } from '../protocol/felt';
+import { type Call, deployCall, readTransfer, SELECTORS, sameCall, VALID } from '../protocol/calls';
+import { type Felt, toHex, u256Join } from '../protocol/felt';
 import type { GasToken } from '../protocol/fees';
 import {
   executeFromOutsideCall,
@@ -85,7 +85,7 @@ function checkAgainstBuild(
       fee.to === builtFee.to &&
       fee.selector === builtFee.selector &&
       fee.calldata[0] === builtFee.calldata[0];
-    const amount = u256FromFelts(fee.calldata[1], fee.calldata[2]);
+    const amount = u256Join(fee.calldata[1], fee.calldata[2]);
     if (sameTransfer && amount < build.fee.amount) {
       throw errors.maxAmountTooLow(
         `the fee signed (${amount}) is lower than the fee built (${build.fee.amount})`,
@@ -115,23 +115,19 @@ function checkAgainstBuild(
 
 /** Default mode, built here or not: the last call pays the gas token to the relayer. */
 function feeTransferAmount(ctx: FlowContext, token: GasToken, execution: OutsideExecution): bigint {
-  const fee = execution.calls.at(-1);
-  if (
-    !fee ||
-    fee.to !== token.address ||
-    fee.selector !== SELECTORS.transfer ||
-    fee.calldata.length !== 3
-  ) {
+  const last = execution.calls.at(-1);
+  const fee = last && readTransfer(last);
+  if (!fee || fee.token !== token.address) {
     throw errors.executionError(
       `in default mode the last call must be the fee: a transfer of ${toHex(token.address)} to the relayer ${toHex(ctx.relayer.address)}`,
     );
   }
-  if (fee.calldata[0] !== ctx.relayer.address) {
+  if (fee.recipient !== ctx.relayer.address) {
     throw errors.executionError(
-      `the fee transfer pays ${toHex(fee.calldata[0])}, not the relayer ${toHex(ctx.relayer.address)}`,
+      `the fee transfer pays ${toHex(fee.recipient)}, not the relayer ${toHex(ctx.relayer.address)}`,
     );
   }
-  return u256FromFelts(fee.calldata[1], fee.calldata[2]);
+  return u256Join(fee.low, fee.high);
 }
 
 /** Step 7 for an account not deployed yet: deploy it and ask it, in a simulation. */

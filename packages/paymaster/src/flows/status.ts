@@ -3,7 +3,7 @@
  * status, GET /health (the node answers, the relayer holds STRK above its floor, no submission
  * uncertain) and GET /metrics.
  */
-import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 
 import { errors } from '../errors';
 import { erc20Balance } from '../node/contracts';

@@ -5,6 +5,8 @@
  * (NodeUnavailable: for a submission, it may or may not have been received).
  * The node URL may carry an API key: it never appears in an error or a log.
  */
+import { ExchangeFailure, type JsonAnswer, postJson } from '@l2wallet/jsonrpc';
+
 import type { CallJson } from '../protocol/calls';
 import type { InvokeV3Json } from '../protocol/transaction';
 
@@ -86,34 +88,32 @@ export class StarknetNode {
 
   /** One call; JSON-RPC errors are NodeRpcError, everything else NodeUnavailable. */
   async request<T>(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<T> {
-    let response: Response;
+    let answer: JsonAnswer;
     try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      answer = await postJson(
+        this.url,
+        { jsonrpc: '2.0', id: this.nextId++, method, params },
+        { timeoutMs },
+      );
     } catch (error) {
-      const name = (error as Error).name;
+      if (!(error instanceof ExchangeFailure)) throw error;
+      if (error.status !== undefined) {
+        throw new NodeUnavailable(method, `HTTP ${error.status} without a JSON-RPC answer`);
+      }
       throw new NodeUnavailable(
         method,
-        name === 'TimeoutError' || name === 'AbortError'
-          ? `no answer within ${timeoutMs} ms`
-          : 'connection failed',
+        error.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : 'connection failed',
       );
     }
-    let body: { result?: T; error?: { code: number; message: string; data?: unknown } };
-    try {
-      body = (await response.json()) as typeof body;
-    } catch {
-      throw new NodeUnavailable(method, `HTTP ${response.status} without a JSON-RPC answer`);
-    }
+    const body = answer.body as {
+      result?: T;
+      error?: { code: number; message: string; data?: unknown };
+    } | null;
     if (body?.error && typeof body.error.code === 'number') {
       throw new NodeRpcError(method, body.error.code, String(body.error.message), body.error.data);
     }
     if (!body || !('result' in body)) {
-      throw new NodeUnavailable(method, `HTTP ${response.status} without a JSON-RPC answer`);
+      throw new NodeUnavailable(method, `HTTP ${answer.status} without a JSON-RPC answer`);
     }
     return body.result as T;
   }

@@ -3,7 +3,7 @@
  * SRC-5 introspection and SNIP-6 signature checks.
  */
 import { type Call, callJson, SELECTORS, VALID } from '../protocol/calls';
-import { type Felt, u256FromFelts } from '../protocol/felt';
+import { type Felt, u256Join } from '../protocol/felt';
 import { NodeRpcError, type StarknetNode } from './client';
 
 const read = (node: StarknetNode, call: Call) => node.call(callJson(call));
@@ -14,7 +14,7 @@ export async function erc20Balance(node: StarknetNode, token: Felt, owner: Felt)
     selector: SELECTORS.balanceOf,
     calldata: [owner],
   });
-  return u256FromFelts(low, high);
+  return u256Join(low, high);
 }
 
 export async function erc20Decimals(node: StarknetNode, token: Felt): Promise<number> {

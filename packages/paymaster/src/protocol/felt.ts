@@ -1,20 +1,15 @@
 /**
- * Felts as the paymaster holds them (bigint) and writes them (lowercase hex without leading
- * zeros, as starknet.js's toHex and getSelectorFromName do: starknet.js compares selectors as
- * strings before it signs), and the readers that turn a client's JSON into them, naming the
- * field that is wrong.
+ * Felts as the paymaster holds them (bigint) and writes them (@l2wallet/starknet-protocol's
+ * felt module), and the readers that turn a client's JSON into them, naming the field that is
+ * wrong.
  */
+import { FIELD_PRIME } from '@l2wallet/starknet-protocol';
+
 import { errors, quoted } from '../errors';
 
+export { hexList, toHex, u256Join } from '@l2wallet/starknet-protocol';
+
 export type Felt = bigint;
-
-/** The Stark field's prime: every felt is below it. */
-export const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
-const U128 = 1n << 128n;
-
-export const toHex = (value: bigint): string => `0x${value.toString(16)}`;
-
-export const hexList = (values: readonly bigint[]): string[] => values.map(toHex);
 
 /** A felt from JSON: a hex string (the spec's FELT), a decimal string or a safe integer. */
 export function readFelt(value: unknown, field: string): Felt {
@@ -52,7 +47,3 @@ export function onlyKeys(object: Record<string, unknown>, known: string[], field
     }
   }
 }
-
-/** A u256 as Cairo serialises it: [low, high]. */
-export const u256Felts = (value: bigint): [Felt, Felt] => [value % U128, value / U128];
-export const u256FromFelts = (low: Felt, high: Felt): bigint => low + high * U128;

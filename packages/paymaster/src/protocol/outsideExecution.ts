@@ -1,123 +1,31 @@
 /**
- * SNIP-9 outside execution: the typed data an account signs (version 1: SNIP-12 revision 0, as
- * Argent 0.3.1's execute_from_outside hashes it; version 2: revision 1, execute_from_outside_v2),
- * read back strictly from a client, hashed, and turned into the call the relayer makes.
+ * SNIP-9 outside execution from a client: its typed data read back strictly (only the exact
+ * shapes @l2wallet/starknet-protocol builds), and hashed as the account signs it.
  */
-import type { OutsideExecutionTypedData } from '@starknet-io/types-js';
+import {
+  OUTSIDE_EXECUTION_DOMAIN as DOMAIN_NAME,
+  OUTSIDE_EXECUTION_KEYS,
+  OUTSIDE_EXECUTION_TYPES as TYPES,
+  type OutsideExecution,
+  type OutsideExecutionKeys,
+  outsideExecutionTypedData,
+  type Snip9Version,
+  type TypedDataTypes,
+} from '@l2wallet/starknet-protocol';
 import { shortString, type TypedData, typedData } from 'starknet';
 
 import { errors } from '../errors';
-import { type Call, SELECTORS } from './calls';
-import { type Felt, hexList, onlyKeys, readFelt, readFelts, readObject, toHex } from './felt';
+import type { Call } from './calls';
+import { type Felt, onlyKeys, readFelt, readFelts, readObject, toHex } from './felt';
 import { checkCalldataTotal, MAX_CALL_FELTS, MAX_USER_CALLS } from './limits';
 
-export type Snip9Version = 1 | 2;
-
-/** The SRC-5 interface ids an account answers true for when it implements each version. */
-export const SNIP9_INTERFACE_IDS: Record<Snip9Version, Felt> = {
-  1: 0x68cfd18b92d1907b8ba3cc324900277f5a3622099431ea85dd8089255e4181n,
-  2: 0x1d1144bb2138366ff28d8e9ab57456b1d332ac42196230c3a602003c89872n,
-};
-
-export interface OutsideExecution {
-  caller: Felt;
-  nonce: Felt;
-  executeAfter: bigint;
-  executeBefore: bigint;
-  calls: Call[];
-}
-
-const DOMAIN_NAME = 'Account.execute_from_outside';
-
-/** The types of each version, exactly as SNIP-9 (and SNIP-29) define them. */
-const TYPES: Record<Snip9Version, Record<string, { name: string; type: string }[]>> = {
-  1: {
-    StarkNetDomain: [
-      { name: 'name', type: 'felt' },
-      { name: 'version', type: 'felt' },
-      { name: 'chainId', type: 'felt' },
-    ],
-    OutsideExecution: [
-      { name: 'caller', type: 'felt' },
-      { name: 'nonce', type: 'felt' },
-      { name: 'execute_after', type: 'felt' },
-      { name: 'execute_before', type: 'felt' },
-      { name: 'calls_len', type: 'felt' },
-      { name: 'calls', type: 'OutsideCall*' },
-    ],
-    OutsideCall: [
-      { name: 'to', type: 'felt' },
-      { name: 'selector', type: 'felt' },
-      { name: 'calldata_len', type: 'felt' },
-      { name: 'calldata', type: 'felt*' },
-    ],
-  },
-  2: {
-    StarknetDomain: [
-      { name: 'name', type: 'shortstring' },
-      { name: 'version', type: 'shortstring' },
-      { name: 'chainId', type: 'shortstring' },
-      { name: 'revision', type: 'shortstring' },
-    ],
-    OutsideExecution: [
-      { name: 'Caller', type: 'ContractAddress' },
-      { name: 'Nonce', type: 'felt' },
-      { name: 'Execute After', type: 'u128' },
-      { name: 'Execute Before', type: 'u128' },
-      { name: 'Calls', type: 'Call*' },
-    ],
-    Call: [
-      { name: 'To', type: 'ContractAddress' },
-      { name: 'Selector', type: 'selector' },
-      { name: 'Calldata', type: 'felt*' },
-    ],
-  },
-};
-
-/** The typed data the account's `version` signs for `execution` on `chainId`. */
-export function outsideExecutionTypedData(
-  version: Snip9Version,
-  chainId: Felt,
-  execution: OutsideExecution,
-): OutsideExecutionTypedData {
-  if (version === 1) {
-    return {
-      types: TYPES[1],
-      primaryType: 'OutsideExecution',
-      domain: { name: DOMAIN_NAME, version: '1', chainId: toHex(chainId) },
-      message: {
-        caller: toHex(execution.caller),
-        nonce: toHex(execution.nonce),
-        execute_after: toHex(execution.executeAfter),
-        execute_before: toHex(execution.executeBefore),
-        calls_len: toHex(BigInt(execution.calls.length)),
-        calls: execution.calls.map((call) => ({
-          to: toHex(call.to),
-          selector: toHex(call.selector),
-          // types-js types calldata_len as FELT[] (a slip in its d.ts); the spec's is a FELT.
-          calldata_len: toHex(BigInt(call.calldata.length)) as unknown as string[],
-          calldata: hexList(call.calldata),
-        })),
-      },
-    };
-  }
-  return {
-    types: TYPES[2],
-    primaryType: 'OutsideExecution',
-    domain: { name: DOMAIN_NAME, version: '2', chainId: toHex(chainId), revision: '1' },
-    message: {
-      Caller: toHex(execution.caller),
-      Nonce: toHex(execution.nonce),
-      'Execute After': toHex(execution.executeAfter),
-      'Execute Before': toHex(execution.executeBefore),
-      Calls: execution.calls.map((call) => ({
-        To: toHex(call.to),
-        Selector: toHex(call.selector),
-        Calldata: hexList(call.calldata),
-      })),
-    },
-  };
-}
+export {
+  executeFromOutsideCall,
+  type OutsideExecution,
+  outsideExecutionTypedData,
+  SNIP9_INTERFACE_IDS,
+  type Snip9Version,
+} from '@l2wallet/starknet-protocol';
 
 export interface ParsedOutsideExecution {
   version: Snip9Version;
@@ -135,40 +43,28 @@ function domainFelt(value: unknown, field: string): Felt {
   return BigInt(shortString.encodeShortString(value));
 }
 
-function sameTypes(actual: unknown, expected: Record<string, { name: string; type: string }[]>) {
+function sameTypes(actual: unknown, expected: TypedDataTypes) {
   return JSON.stringify(actual) === JSON.stringify(expected);
 }
 
 /** The user's calls and the fee transfer. */
 const MAX_CALLS = MAX_USER_CALLS + 1;
 
-function readCalls(
-  value: unknown,
-  field: string,
-  names: { to: string; selector: string; calldata: string; length?: string },
-): Call[] {
+function readCalls(value: unknown, field: string, keys: OutsideExecutionKeys): Call[] {
   if (!Array.isArray(value)) throw errors.invalidParams(field, 'expected an array of calls');
   if (value.length > MAX_CALLS) throw errors.invalidParams(field, `more than ${MAX_CALLS} calls`);
+  const { to, selector, calldata: data, calldataLength: length } = keys;
   const calls = value.map((raw, i) => {
     const at = `${field}[${i}]`;
     const call = readObject(raw, at);
-    const known = [
-      names.to,
-      names.selector,
-      names.calldata,
-      ...(names.length ? [names.length] : []),
-    ];
-    onlyKeys(call, known, at);
-    const calldata = readFelts(call[names.calldata], `${at}.${names.calldata}`, MAX_CALL_FELTS);
-    if (
-      names.length &&
-      readFelt(call[names.length], `${at}.${names.length}`) !== BigInt(calldata.length)
-    ) {
-      throw errors.invalidParams(`${at}.${names.length}`, 'does not match the calldata length');
+    onlyKeys(call, [to, selector, data, ...(length ? [length] : [])], at);
+    const calldata = readFelts(call[data], `${at}.${data}`, MAX_CALL_FELTS);
+    if (length && readFelt(call[length], `${at}.${length}`) !== BigInt(calldata.length)) {
+      throw errors.invalidParams(`${at}.${length}`, 'does not match the calldata length');
     }
     return {
-      to: readFelt(call[names.to], `${at}.${names.to}`),
-      selector: readFelt(call[names.selector], `${at}.${names.selector}`),
+      to: readFelt(call[to], `${at}.${to}`),
+      selector: readFelt(call[selector], `${at}.${selector}`),
       calldata,
     };
   });
@@ -216,47 +112,29 @@ export function parseOutsideExecutionTypedData(
   const chainId = domainFelt(domain.chainId, `${field}.domain.chainId`);
   const message = readObject(data.message, `${field}.message`);
   const m = `${field}.message`;
-  if (version === 1) {
-    onlyKeys(
-      message,
-      ['caller', 'nonce', 'execute_after', 'execute_before', 'calls_len', 'calls'],
-      m,
-    );
-    const calls = readCalls(message.calls, `${m}.calls`, {
-      to: 'to',
-      selector: 'selector',
-      calldata: 'calldata',
-      length: 'calldata_len',
-    });
-    if (readFelt(message.calls_len, `${m}.calls_len`) !== BigInt(calls.length)) {
-      throw errors.invalidParams(`${m}.calls_len`, 'does not match the number of calls');
+  const keys = OUTSIDE_EXECUTION_KEYS[version];
+  const { caller, nonce, executeAfter, executeBefore, callsLength } = keys;
+  const members = [caller, nonce, executeAfter, executeBefore, keys.calls];
+  onlyKeys(message, callsLength ? [...members, callsLength] : members, m);
+  const readMessageCalls = () => readCalls(message[keys.calls], `${m}.${keys.calls}`, keys);
+  // Version 1's calls are read first, to be counted against its calls_len.
+  let counted: Call[] | undefined;
+  if (callsLength) {
+    counted = readMessageCalls();
+    if (readFelt(message[callsLength], `${m}.${callsLength}`) !== BigInt(counted.length)) {
+      throw errors.invalidParams(`${m}.${callsLength}`, 'does not match the number of calls');
     }
-    return {
-      version,
-      chainId,
-      execution: {
-        caller: readFelt(message.caller, `${m}.caller`),
-        nonce: readFelt(message.nonce, `${m}.nonce`),
-        executeAfter: readFelt(message.execute_after, `${m}.execute_after`),
-        executeBefore: readFelt(message.execute_before, `${m}.execute_before`),
-        calls,
-      },
-    };
   }
-  onlyKeys(message, ['Caller', 'Nonce', 'Execute After', 'Execute Before', 'Calls'], m);
+  const felt = (key: string): Felt => readFelt(message[key], `${m}.${key}`);
   return {
     version,
     chainId,
     execution: {
-      caller: readFelt(message.Caller, `${m}.Caller`),
-      nonce: readFelt(message.Nonce, `${m}.Nonce`),
-      executeAfter: readFelt(message['Execute After'], `${m}.Execute After`),
-      executeBefore: readFelt(message['Execute Before'], `${m}.Execute Before`),
-      calls: readCalls(message.Calls, `${m}.Calls`, {
-        to: 'To',
-        selector: 'Selector',
-        calldata: 'Calldata',
-      }),
+      caller: felt(caller),
+      nonce: felt(nonce),
+      executeAfter: felt(executeAfter),
+      executeBefore: felt(executeBefore),
+      calls: counted ?? readMessageCalls(),
     },
   };
 }
@@ -270,29 +148,4 @@ export function outsideExecutionHash(
 ): Felt {
   const data = outsideExecutionTypedData(version, chainId, execution);
   return BigInt(typedData.getMessageHash(data as TypedData, toHex(account)));
-}
-
-/** The relayer's call: execute_from_outside[_v2](outside_execution, signature) on the account. */
-export function executeFromOutsideCall(
-  version: Snip9Version,
-  account: Felt,
-  execution: OutsideExecution,
-  signature: readonly Felt[],
-): Call {
-  const calldata: Felt[] = [
-    execution.caller,
-    execution.nonce,
-    execution.executeAfter,
-    execution.executeBefore,
-    BigInt(execution.calls.length),
-  ];
-  for (const call of execution.calls) {
-    calldata.push(call.to, call.selector, BigInt(call.calldata.length), ...call.calldata);
-  }
-  calldata.push(BigInt(signature.length), ...signature);
-  return {
-    to: account,
-    selector: version === 1 ? SELECTORS.executeFromOutside : SELECTORS.executeFromOutsideV2,
-    calldata,
-  };
 }

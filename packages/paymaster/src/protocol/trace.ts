@@ -3,7 +3,7 @@
  * through the whole call tree. A fee counts only when the relayer's own simulation shows it
  * arriving (a contract that only claims to run the signed calls shows nothing).
  */
-import { type Felt, u256FromFelts } from './felt';
+import { type Felt, u256Join } from './felt';
 
 /** sn_keccak('Transfer'): the first key of an ERC-20 Transfer event (keys: from, to). */
 export const TRANSFER_EVENT = 0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9n;
@@ -32,7 +32,7 @@ export function tokenFlow(frames: readonly TraceFrame[], token: Felt, holder: Fe
         if (event.keys.length !== 3 || BigInt(event.keys[0]) !== TRANSFER_EVENT) continue;
         if (event.data.length !== 2) continue;
         const [from, to] = [BigInt(event.keys[1]), BigInt(event.keys[2])];
-        const amount = u256FromFelts(BigInt(event.data[0]), BigInt(event.data[1]));
+        const amount = u256Join(BigInt(event.data[0]), BigInt(event.data[1]));
         if (to === holder && from !== holder) flow.received += amount;
         if (from === holder && to !== holder) flow.sent += amount;
       }

@@ -5,6 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { readRequestBody } from '@l2wallet/jsonrpc';
+
 import { errors } from '../errors';
 import { errorMessage } from '../protocol/envelope';
 import type { Paymaster } from '../paymaster';
@@ -30,24 +32,6 @@ function send(response: http.ServerResponse, status: number, body?: string): voi
     ...(body !== undefined && { 'content-type': 'application/json' }),
   });
   response.end(body);
-}
-
-function readBody(request: http.IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > BODY_LIMIT) {
-        resolve(undefined);
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 export function serve(paymaster: Paymaster, host: string, port: number): Promise<RunningServer> {
@@ -82,7 +66,7 @@ export function serve(paymaster: Paymaster, host: string, port: number): Promise
       return;
     }
     const key = request.headers['x-paymaster-api-key'];
-    readBody(request)
+    readRequestBody(request, BODY_LIMIT)
       .then(async (text) => {
         if (text === undefined) {
           const error = errors.invalidRequest(`the body is larger than ${BODY_LIMIT} bytes`);

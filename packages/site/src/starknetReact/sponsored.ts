@@ -5,7 +5,7 @@
  * paymaster takes it.
  */
 import type { Chain } from '@starknet-react/chains';
-import { TESTNET_CHAIN_ID } from '@l2wallet/starknet-constants';
+import { TESTNET_CHAIN_ID } from '@l2wallet/starknet-protocol';
 import type { PaymasterDetails, RpcProviderOptions } from 'starknet';
 import { strkCall } from './transfer';
 

@@ -2,7 +2,7 @@
  * What the starknet-react page asks the wallet to sign (its browser test verifies a signature
  * over the same typed data).
  */
-import { MAINNET_CHAIN_ID } from '@l2wallet/starknet-constants';
+import { MAINNET_CHAIN_ID } from '@l2wallet/starknet-protocol';
 
 function shortChainName(chainId: bigint | undefined): 'SN_MAIN' | 'SN_SEPOLIA' {
   return chainId === BigInt(MAINNET_CHAIN_ID) ? 'SN_MAIN' : 'SN_SEPOLIA';

@@ -78,4 +78,4 @@ export function readSiteConfig(search: string): SiteConfig {
 export {
   STRK_TOKEN_ADDRESS as STRK_ADDRESS,
   ETH_TOKEN_ADDRESS as ETH_ADDRESS,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';

@@ -4,7 +4,7 @@
  * the chain says of them (deployed? balances, the owner key), and the one way a deployment is
  * saved.
  */
-import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
 import { invalidParams } from '../errors';

@@ -3,7 +3,7 @@
  * the user saw the address and the fee. Nothing is stored before the user approves and the node
  * takes the deployment; an account already on chain is recorded, with nothing sent.
  */
-import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 
 import { userRejected } from '../errors';
 import { deriveAccountKey, type AccountKey } from '../keys';

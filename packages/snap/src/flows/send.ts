@@ -11,7 +11,7 @@
  *   network's SNIP-29 paymaster builds and its relayer submits, the fee paid in the gas token.
  * The types both routes share are in sendTypes.ts.
  */
-import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 import { InvalidInputError } from '@metamask/snaps-sdk';
 
 import type { AccountKey } from '../keys';

@@ -7,7 +7,7 @@
  * reach a response, state, a log or an error message except `publicKey` and `address`.
  */
 import { getBIP44AddressKeyDeriver, type JsonBIP44CoinTypeNode } from '@metamask/key-tree';
-import { ARGENT_ACCOUNT_CLASS_HASH } from '@l2wallet/starknet-constants';
+import { ARGENT_ACCOUNT_CLASS_HASH } from '@l2wallet/starknet-protocol';
 import { ec, hash } from 'starknet';
 
 import { formatAddress } from '../starknet/felt';

@@ -8,7 +8,7 @@
  * cursor reads pages of `pageSize` events and follows its continuation token, and one JSON-RPC
  * batch carries the next page of every cursor still open.
  */
-import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 
 import { selectorOf } from '../starknet/selectors';
 import type { RpcCall, RpcClient } from './client';

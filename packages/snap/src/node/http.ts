@@ -4,6 +4,12 @@
  * down, slow, refusing or answering something that is not JSON-RPC: -32002 naming its host only
  * (the URL may carry an API key in its path or query).
  */
+import {
+  ExchangeFailure,
+  type JsonAnswer,
+  postJson as post,
+  type PostJsonOptions,
+} from '@l2wallet/jsonrpc';
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
 /** A service as errors name it. */
@@ -64,82 +70,43 @@ export function httpRefused(service: Service, url: string, status: number): Erro
   );
 }
 
-export type PostOptions = {
-  timeoutMs: number;
-  fetchFn?: typeof fetch;
+const CONNECTION_FAILURES = {
+  connection: 'the connection failed',
+  'body-closed': 'the connection was closed before the answer arrived',
 };
 
-/** POSTs `payload` as JSON and returns the parsed answer (a JSON-RPC error answer included). */
+/**
+ * POSTs `payload` as JSON (@l2wallet/jsonrpc's postJson: one timeout over the whole round trip,
+ * body included) and returns the parsed answer (a JSON-RPC error answer included).
+ */
 export async function postJson(
   service: Service,
   url: string,
   payload: unknown,
-  { timeoutMs, fetchFn = (input, init) => fetch(input, init) }: PostOptions,
+  options: PostJsonOptions,
 ): Promise<unknown> {
-  const controller = new AbortController();
-  // The timeout covers the whole round trip, body included: a node that sends its headers
-  // and then stalls must not hang the caller (which may hold an account's nonce lock).
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const timeoutReason = `no answer within ${timeoutMs / 1000} s`;
-  let response: Response;
-  let text: string;
+  let answer: JsonAnswer;
   try {
-    try {
-      response = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(payload),
-        signal: controller.signal,
-      });
-    } catch {
-      const reason = controller.signal.aborted ? timeoutReason : 'the connection failed';
-      throw unavailable(service, url, reason, controller.signal.aborted);
+    answer = await post(url, payload, options);
+  } catch (error) {
+    if (!(error instanceof ExchangeFailure)) {
+      throw error;
     }
-    try {
-      text = await readBody(response, controller.signal);
-    } catch {
-      if (controller.signal.aborted) {
-        throw unavailable(service, url, timeoutReason, true);
-      }
-      throw unavailable(service, url, 'the connection was closed before the answer arrived');
+    const { kind, status } = error;
+    if (kind === 'timeout' || kind === 'body-timeout') {
+      throw unavailable(service, url, `no answer within ${options.timeoutMs / 1000} s`, true);
     }
-  } finally {
-    clearTimeout(timer);
+    if (kind !== 'not-json') {
+      throw unavailable(service, url, CONNECTION_FAILURES[kind]);
+    }
+    if (status !== undefined && (status < 200 || status > 299)) {
+      throw httpRefused(service, url, status);
+    }
+    throw unavailable(service, url, `HTTP ${status} with a non-JSON answer`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    if (!response.ok) {
-      throw httpRefused(service, url, response.status);
-    }
-    throw unavailable(service, url, `HTTP ${response.status} with a non-JSON answer`);
-  }
-  if (!response.ok && !isJsonRpcAnswer(parsed)) {
+  if (!answer.ok && !isJsonRpcAnswer(answer.body)) {
     // E.g. a gateway's 401 or 429 page: no JSON-RPC error to report, only the HTTP status.
-    throw httpRefused(service, url, response.status);
+    throw httpRefused(service, url, answer.status);
   }
-  return parsed;
-}
-
-/**
- * The response body, rejected as soon as `signal` aborts: a fetch implementation that does not
- * tie the body stream to the request's signal still cannot stall past the timeout.
- */
-async function readBody(response: Response, signal: AbortSignal): Promise<string> {
-  if (signal.aborted) {
-    throw new Error('aborted');
-  }
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([response.text(), aborted]);
-  } finally {
-    if (onAbort) {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
+  return answer.body;
 }

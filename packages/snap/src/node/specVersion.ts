@@ -1,10 +1,10 @@
 /**
- * The Starknet JSON-RPC versions the snap speaks (@l2wallet/starknet-constants, the one list the
+ * The Starknet JSON-RPC versions the snap speaks (@l2wallet/starknet-protocol, the one list the
  * dapp client answers to wallet_supportedSpecs too). A node is asked `starknet_specVersion` once
  * per network per snap execution, before its first answer is used; any other version is a clear,
  * non-retryable error on every method that needs the node.
  */
-import { SUPPORTED_SPEC_VERSIONS } from '@l2wallet/starknet-constants';
+import { SUPPORTED_SPEC_VERSIONS } from '@l2wallet/starknet-protocol';
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 
 /** The supported versions as the snap names them: any patch of each. */

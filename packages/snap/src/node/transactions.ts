@@ -3,7 +3,7 @@
  * account's history names, each resolved in one JSON-RPC batch (transaction + receipt, and the
  * header of every block whose timestamp is not known yet).
  */
-import type { TransactionRecord } from '@l2wallet/starknet-constants';
+import type { TransactionRecord } from '@l2wallet/starknet-protocol';
 
 import { recordFromNode, type NodeReceipt, type NodeTransaction } from '../starknet/records';
 import { mapNodeStatus, type MappedStatus, type NodeTransactionStatus } from '../starknet/status';

@@ -1,11 +1,10 @@
 /**
- * Felts, addresses and u256 values: the one way the snap reads and writes them.
+ * Felts, addresses and u256 values: the one way the snap reads them. How they are written is
+ * @l2wallet/starknet-protocol's (re-exported here for the snap's modules).
  */
+import { FIELD_PRIME, u256Join } from '@l2wallet/starknet-protocol';
 
-/** The Stark field prime: every felt is below it. */
-export const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
-/** Contract addresses live below 2^251. */
-export const ADDRESS_BOUND = 2n ** 251n;
+export { ADDRESS_BOUND, FIELD_PRIME, formatAddress, toHex } from '@l2wallet/starknet-protocol';
 
 /** The only accepted integer spellings: no sign, no spaces, never empty. */
 export const HEX = /^0x[0-9a-fA-F]{1,64}$/u;
@@ -33,17 +32,6 @@ export function isHexFelt(value: unknown): value is string {
   return typeof value === 'string' && HEX.test(value);
 }
 
-/** A number (or a decimal or hex string) as 0x-prefixed lowercase hex without padding. */
-export function toHex(value: bigint | number | string): string {
-  return `0x${BigInt(value).toString(16)}`;
-}
-
-/** Addresses are stored and returned zero-padded to 64 hex digits, lowercase. */
-export function formatAddress(value: bigint | string): string {
-  const parsed = typeof value === 'bigint' ? value : BigInt(value);
-  return `0x${parsed.toString(16).padStart(64, '0')}`;
-}
-
 export function sameAddress(a: string, b: string): boolean {
   return BigInt(a) === BigInt(b);
 }
@@ -57,10 +45,5 @@ export function u256FromFelts(value: unknown): bigint | undefined {
     return undefined;
   }
   const [low, high] = value as string[];
-  return BigInt(low) + (BigInt(high) << 128n);
-}
-
-/** A u256 as the [low, high] felts of Cairo calldata. */
-export function u256ToFelts(value: bigint): [string, string] {
-  return [toHex(value & (2n ** 128n - 1n)), toHex(value >> 128n)];
+  return u256Join(BigInt(low), BigInt(high));
 }

@@ -9,7 +9,7 @@ import {
   MAINNET_CHAIN_ID,
   STARKNET_CHAIN_IDS,
   TESTNET_CHAIN_ID,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 
 // The same public defaults snap.config.ts injects when no shell variable is set; used directly
 // where nothing was injected (tests that import this module).

@@ -6,10 +6,12 @@
  * at most the fee the paymaster quoted, submitted by one relayer, valid for minutes. Anything else
  * is refused, never signed.
  */
+import { ANY_CALLER, isU128, readTransfer, u256Join } from '@l2wallet/starknet-protocol';
+
 import { formatAddress, sameAddress, toHex } from './felt';
 import { selectorOf } from './selectors';
 import type { TxCall } from './transaction';
-import { ANY_CALLER, type OutsideExecutionView } from './typedData/outsideExecution';
+import type { OutsideExecutionView } from './typedData/outsideExecution';
 
 /** `details.feeMode`: the fee paid in `gasToken` through the network's paymaster. */
 export type FeeMode = { mode: 'default'; gasToken: string; tip?: PaymasterTip | undefined };
@@ -128,18 +130,19 @@ export function checkRelayedExecution(
     }
   });
   const fee = view.calls[calls.length];
-  if (
-    !sameAddress(fee.to, gasToken) ||
-    BigInt(fee.selector) !== BigInt(selectorOf('transfer')) ||
-    fee.calldata.length !== 3
-  ) {
+  const transfer = readTransfer({
+    to: BigInt(fee.to),
+    selector: BigInt(fee.selector),
+    calldata: fee.calldata.map((value) => BigInt(value)),
+  });
+  if (!sameAddress(fee.to, gasToken) || transfer === undefined) {
     throw new NotAsApproved('its last call is not a transfer of the gas token');
   }
-  const [recipient, low, high] = fee.calldata.map((value) => BigInt(value));
-  if (low >= 2n ** 128n || high >= 2n ** 128n) {
+  const { recipient, low, high } = transfer;
+  if (!isU128(low) || !isU128(high)) {
     throw new NotAsApproved('its fee transfer amount is not a u256');
   }
-  const amount = low + (high << 128n);
+  const amount = u256Join(low, high);
   if (amount > quotedMaxFee) {
     throw new NotAsApproved(
       `its fee transfer of ${amount} is above the fee it quoted, at most ${quotedMaxFee}`,

@@ -3,7 +3,7 @@
  * (invoke, deploy, declare), from the node's transaction and receipt, and from an explorer item;
  * and one hash known twice merged.
  */
-import type { TransactionRecord } from '@l2wallet/starknet-constants';
+import type { TransactionRecord } from '@l2wallet/starknet-protocol';
 
 import { formatAddress, toHex } from './felt';
 import { knownEntryPoint } from './selectors';

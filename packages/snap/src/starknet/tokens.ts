@@ -3,7 +3,7 @@
  * (a felt short string, as Cairo 0 and the older Cairo 1 tokens such as ETH and STRK answer, or a
  * ByteArray, as OpenZeppelin's current ERC-20 does), and a token of a list by its address.
  */
-import type { Erc20Token } from '@l2wallet/starknet-constants';
+import type { Erc20Token } from '@l2wallet/starknet-protocol';
 
 import { isHexFelt, sameAddress } from './felt';
 

@@ -8,7 +8,7 @@ import {
   ETH_TOKEN_ADDRESS,
   STRK_TOKEN_ADDRESS,
   type TransactionRecord,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 
 import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../starknet/networks';
 
@@ -21,7 +21,7 @@ export type {
   Erc20Token,
   TransactionRecord,
   TransactionStatus,
-} from '@l2wallet/starknet-constants';
+} from '@l2wallet/starknet-protocol';
 
 /**
  * What one site (origin) was allowed, and when. A site may derive, use and list only the account

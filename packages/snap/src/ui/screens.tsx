@@ -1,7 +1,7 @@
 /**
  * The dialogs of the network, the private key and the watch list.
  */
-import type { Erc20Token } from '@l2wallet/starknet-constants';
+import type { Erc20Token } from '@l2wallet/starknet-protocol';
 import { Banner, Box, Copyable, Heading, Text, type JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { Network } from '../starknet/networks';

@@ -9,6 +9,8 @@ import { T } from './abi';
 // from calldata, its SNIP-12 message hash, and the checks made before the signature. Version 1
 // (Argent 0.3.1's `execute_from_outside`) signs SNIP-12 revision 0 (Pedersen); version 2
 // (OpenZeppelin 1.0.0's `execute_from_outside_v2`) signs revision 1 (Poseidon).
+// An independent copy on purpose: the snap and the paymaster share @l2wallet/starknet-protocol's,
+// and the node that checks what they sign must not inherit its mistakes.
 
 /** The caller value that lets any contract submit the execution ('ANY_CALLER' as a short string). */
 export const ANY_CALLER = encodeShortString('ANY_CALLER');

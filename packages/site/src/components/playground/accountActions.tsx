@@ -5,7 +5,7 @@
  */
 import React from 'react';
 import type { FeeMode } from '@l2wallet/client';
-import { ETH_TOKEN_ADDRESS } from '@l2wallet/starknet-constants';
+import { ETH_TOKEN_ADDRESS } from '@l2wallet/starknet-protocol';
 import type { Account } from '../../utils/accounts';
 import { FUND_ETH, FUND_STRK, usePlayground, type Panel } from '../../hooks';
 import { ActionButton } from '../ActionButton';

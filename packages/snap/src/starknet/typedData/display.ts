@@ -12,7 +12,7 @@
 import { invalidParams } from '../../errors';
 import { FIELD_PRIME, formatAddress } from '../felt';
 import { knownEntryPoint } from '../selectors';
-import type { Erc20Token } from '@l2wallet/starknet-constants';
+import type { Erc20Token } from '@l2wallet/starknet-protocol';
 
 import { findTokenIn } from '../tokens';
 import { formatTimestamp, formatUnits } from '../units';

@@ -1,23 +1,23 @@
 /**
  * SNIP-9 outside execution: typed data (domain `Account.execute_from_outside`) whose signature
- * lets anyone submit the calls it lists from the user's account. Versions 1 (revision 0:
- * caller, nonce, execute_after, execute_before, calls_len, calls of {to, selector, calldata_len,
- * calldata}) and 2 (revision 1: Caller, Nonce, Execute After, Execute Before, Calls of {To,
- * Selector, Calldata}) are read into one view the dialog shows like a transaction.
+ * lets anyone submit the calls it lists from the user's account. Versions 1 and 2 (member names:
+ * @l2wallet/starknet-protocol) are read into one view the dialog shows like a transaction.
  */
+import {
+  ANY_CALLER,
+  type Erc20Token,
+  OUTSIDE_EXECUTION_DOMAIN,
+  OUTSIDE_EXECUTION_KEYS,
+} from '@l2wallet/starknet-protocol';
+
 import { invalidParams } from '../../errors';
 import { formatAddress } from '../felt';
 import { ERC20_ENTRY_POINTS, isErc20EntryPoint, knownEntryPoint } from '../selectors';
-import type { Erc20Token } from '@l2wallet/starknet-constants';
 
 import { findTokenIn } from '../tokens';
 import { formatUnits } from '../units';
 import type { TypedDataValue } from '.';
 import { domainTypeName, hashedFelt, isPlainObject, structMembers } from './types';
-
-export const OUTSIDE_EXECUTION_DOMAIN = 'Account.execute_from_outside';
-/** The caller value that lets any account submit the execution ('ANY_CALLER' as a short string). */
-export const ANY_CALLER = 0x414e595f43414c4c4552n;
 
 export type OutsideCallView = {
   to: string;
@@ -128,12 +128,12 @@ function readCall(
   version: 1 | 2,
   tokens: Erc20Token[],
 ): OutsideCallView {
-  const path = `${FIELD}.${version === 1 ? 'calls' : 'Calls'}.${index}`;
+  const keys = OUTSIDE_EXECUTION_KEYS[version];
+  const path = `${FIELD}.${keys.calls}.${index}`;
   if (!isPlainObject(call)) {
     throw invalidParams(path, 'must be a call: an object');
   }
-  const [toKey, selectorKey, calldataKey] =
-    version === 1 ? ['to', 'selector', 'calldata'] : ['To', 'Selector', 'Calldata'];
+  const { to: toKey, selector: selectorKey, calldata: calldataKey, calldataLength } = keys;
   const member = (key: string): string => typeOf(data, callType, key, `${path}.${key}`);
   const to = formatAddress(hashed(data, member(toKey), call[toKey], `${path}.${toKey}`));
   const rawSelector = call[selectorKey];
@@ -149,12 +149,12 @@ function readCall(
     hashed(data, calldataType.slice(0, -1), value, `${path}.${calldataKey}.${position}`),
   );
   if (
-    version === 1 &&
-    hashed(data, member('calldata_len'), call.calldata_len, `${path}.calldata_len`) !==
+    calldataLength &&
+    hashed(data, member(calldataLength), call[calldataLength], `${path}.${calldataLength}`) !==
       BigInt(calldata.length)
   ) {
     throw invalidParams(
-      `${path}.calldata_len`,
+      `${path}.${calldataLength}`,
       `must equal the length of calldata (${calldata.length})`,
     );
   }
@@ -191,11 +191,8 @@ export function readOutsideExecution(
       `has the outside-execution domain "${OUTSIDE_EXECUTION_DOMAIN}" but is not a SNIP-9 OutsideExecution (version 1 or 2) the snap can show`,
     );
   }
-  const keys =
-    version === 1
-      ? ['caller', 'nonce', 'execute_after', 'execute_before', 'calls']
-      : ['Caller', 'Nonce', 'Execute After', 'Execute Before', 'Calls'];
-  const [callerKey, nonceKey, afterKey, beforeKey, callsKey] = keys;
+  const keys = OUTSIDE_EXECUTION_KEYS[version];
+  const { caller: callerKey, nonce: nonceKey, calls: callsKey, callsLength } = keys;
   const member = (key: string): string => typeOf(data, 'OutsideExecution', key, `${FIELD}.${key}`);
   const value = (key: string): bigint => hashed(data, member(key), message[key], `${FIELD}.${key}`);
   const calls = message[callsKey];
@@ -203,16 +200,19 @@ export function readOutsideExecution(
   if (!Array.isArray(calls) || !callsType.endsWith('*')) {
     throw invalidParams(`${FIELD}.${callsKey}`, 'must be a list of calls');
   }
-  if (version === 1 && value('calls_len') !== BigInt(calls.length)) {
-    throw invalidParams(`${FIELD}.calls_len`, `must equal the number of calls (${calls.length})`);
+  if (callsLength && value(callsLength) !== BigInt(calls.length)) {
+    throw invalidParams(
+      `${FIELD}.${callsLength}`,
+      `must equal the number of calls (${calls.length})`,
+    );
   }
   const caller = value(callerKey);
   return {
     version,
     ...(caller === ANY_CALLER ? {} : { caller: formatAddress(caller) }),
     nonce: hex(value(nonceKey)),
-    executeAfter: value(afterKey),
-    executeBefore: value(beforeKey),
+    executeAfter: value(keys.executeAfter),
+    executeBefore: value(keys.executeBefore),
     calls: calls.map((call, index) =>
       readCall(data, callsType.slice(0, -1), call, index, version, tokens),
     ),

@@ -1,8 +1,9 @@
 /**
- * The Starknet values every part of this project must agree on: the snap (the networks it knows,
- * the tokens it lists, the account class it derives addresses for), the devnet (what its genesis
- * deploys), the dapp client and site, and the tests. Each is defined here once; the others
- * import it. No code, no dependencies: a dapp bundle that imports one pays for a few strings.
+ * The Starknet values and protocol every part of this project must agree on: the snap (the
+ * networks it knows, the tokens it lists, the account class it derives addresses for, what it
+ * signs for a paymaster), the paymaster, the devnet's genesis, the dapp client and site, and the
+ * tests. Each is defined here once; the others import it. Pure modules without side effects, and
+ * an ES module build (`module`), so a bundle keeps only what it uses.
  */
 import type { constants } from 'starknet';
 
@@ -35,3 +36,8 @@ export const ARGENT_ACCOUNT_CLASS_HASH =
 export { SUPPORTED_SPEC_VERSIONS, type SupportedSpecVersion } from './specVersions';
 
 export type { AccountRecord, Erc20Token, TransactionRecord, TransactionStatus } from './records';
+
+export * from './felt';
+export * from './calls';
+export * from './outsideExecution';
+export * from './outsideExecutionTypedData';
