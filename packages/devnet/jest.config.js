@@ -4,6 +4,6 @@ module.exports = {
   displayName: 'devnet',
   transform: tsTransforms(),
   testEnvironment: nodeEnvironment,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   setupFilesAfterEnv: [sharedSetup],
 };

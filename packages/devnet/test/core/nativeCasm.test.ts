@@ -1,8 +1,8 @@
-import { ARGENT_ACCOUNT_CLASS_HASH } from './constants';
-import { Devnet } from './devnet';
-import { StarknetRpcError } from './errors';
-import { NATIVE_COMPILED_CLASS_HASHES } from './nativeCasm';
-import { DeclareTransaction } from './transactions';
+import { ARGENT_ACCOUNT_CLASS_HASH } from '../../src/core/constants';
+import { Devnet } from '../../src/core/devnet';
+import { StarknetRpcError } from '../../src/core/errors';
+import { NATIVE_COMPILED_CLASS_HASHES } from '../../src/core/nativeCasm';
+import { DeclareTransaction } from '../../src/core/transactions';
 
 // A declare of a native class whose CASM this devnet knows (Argent 0.3.1) must carry that CASM's
 // compiled class hash, Blake2s since Starknet 0.14.1: another one is 60, checked before 51 as a

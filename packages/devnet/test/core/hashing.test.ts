@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as scure from '@scure/starknet';
 import { CallData, ec, hash, json } from 'starknet';
-import { ARGENT_ACCOUNT_CLASS_HASH } from './constants';
-import { selectorFromName, toHex } from './felt';
+import { ARGENT_ACCOUNT_CLASS_HASH } from '../../src/core/constants';
+import { selectorFromName, toHex } from '../../src/core/felt';
 import {
   computeContractAddress,
   computeSierraClassHash,
@@ -12,13 +12,13 @@ import {
   invokeV3Hash,
   pedersenHashOnElements,
   SierraContractClass,
-} from './hashing';
-import { verifyStarkSignature } from './signature';
+} from '../../src/core/hashing';
+import { verifyStarkSignature } from '../../src/core/signature';
 
 // The devnet hashes with @scure/starknet primitives; these checks use starknet.js's own helpers.
 
 const fixture = JSON.parse(
-  readFileSync(join(__dirname, '../../test/fixtures/counter.contract_class.json'), 'utf8'),
+  readFileSync(join(__dirname, '../fixtures/counter.contract_class.json'), 'utf8'),
 ) as {
   sierra_program: string[];
   contract_class_version: string;

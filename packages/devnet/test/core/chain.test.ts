@@ -1,6 +1,6 @@
 import { poseidonHash, poseidonHashMany } from '@scure/starknet';
-import { Chain } from './chain';
-import { StarknetRpcError } from './errors';
+import { Chain } from '../../src/core/chain';
+import { StarknetRpcError } from '../../src/core/errors';
 
 // Block sealing and lookups; the commitments are recomputed here with @scure's Poseidon.
 

@@ -1,4 +1,4 @@
-import { Clock } from './clock';
+import { Clock } from '../../src/core/clock';
 
 describe('Clock', () => {
   let source = 1_000;

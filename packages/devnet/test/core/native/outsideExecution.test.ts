@@ -12,12 +12,12 @@ import {
   typedData,
   TypedDataRevision,
 } from 'starknet';
-import { CalldataReader } from '../calldata';
-import { ClassStore } from '../classes';
-import { CallContext, Execution } from '../execution';
-import { StateOverlay, VersionedState } from '../state';
-import { encodeShortString, selectorFromName, toHex } from '../felt';
-import { verifyStarkSignature } from '../signature';
+import { CalldataReader } from '../../../src/core/calldata';
+import { ClassStore } from '../../../src/core/classes';
+import { CallContext, Execution } from '../../../src/core/execution';
+import { StateOverlay, VersionedState } from '../../../src/core/state';
+import { encodeShortString, selectorFromName, toHex } from '../../../src/core/felt';
+import { verifyStarkSignature } from '../../../src/core/signature';
 import {
   ANY_CALLER,
   checkOutsideExecution,
@@ -29,7 +29,7 @@ import {
   SNIP9_V2_INTERFACE_ID,
   V1_TYPE_HASHES,
   V2_TYPE_HASHES,
-} from './outsideExecution';
+} from '../../../src/core/native/outsideExecution';
 
 // The devnet's SNIP-9 hashing against starknet.js (its outsideExecution helpers and SNIP-12
 // typedData) and against a second implementation written here from @scure/starknet primitives.

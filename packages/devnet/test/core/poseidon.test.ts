@@ -1,7 +1,7 @@
 import { poseidonHashMany, poseidonSmall } from '@scure/starknet';
 import { randomBytes } from 'node:crypto';
-import { FIELD_PRIME } from './felt';
-import { fastPoseidon } from './poseidon';
+import { FIELD_PRIME } from '../../src/core/felt';
+import { fastPoseidon } from '../../src/core/poseidon';
 
 const randomFelt = (): bigint => BigInt('0x' + randomBytes(32).toString('hex')) % FIELD_PRIME;
 

@@ -1,9 +1,9 @@
 import * as scure from '@scure/starknet';
 import { hash } from 'starknet';
-import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from './constants';
-import { assertMintAmount, mintTransaction, tokenOf } from './faucet';
-import { selectorFromName, toHex } from './felt';
-import { chargeableAccount } from './predeployed';
+import { ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '../../src/core/constants';
+import { assertMintAmount, mintTransaction, tokenOf } from '../../src/core/faucet';
+import { selectorFromName, toHex } from '../../src/core/felt';
+import { chargeableAccount } from '../../src/core/predeployed';
 
 describe('faucet', () => {
   test('a mint is the faucet account signing a permissioned_mint multicall (checked with starknet.js and @scure)', () => {

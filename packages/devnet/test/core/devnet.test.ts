@@ -1,9 +1,9 @@
 import { sign } from '@scure/starknet';
 import { hash } from 'starknet';
-import { STRK_TOKEN_ADDRESS } from './constants';
-import { Devnet } from './devnet';
-import { selectorFromName, toHex } from './felt';
-import { InvokeTransaction, transactionHash } from './transactions';
+import { STRK_TOKEN_ADDRESS } from '../../src/core/constants';
+import { Devnet } from '../../src/core/devnet';
+import { selectorFromName, toHex } from '../../src/core/felt';
+import { InvokeTransaction, transactionHash } from '../../src/core/transactions';
 
 // The core on its own: no server, no starknet.js Account. Transactions are built and signed here.
 
