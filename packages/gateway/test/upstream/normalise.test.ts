@@ -2,7 +2,12 @@
  * Revert shapes of other node implementations (anvil itself is covered end to end in
  * test/http.test.ts): each becomes SPEC 7's {code: 3, message: "execution reverted: ...", data}.
  */
-import { capGas, decodeRevert, normaliseRevert, padStorageKeys } from './normalise';
+import {
+  capGas,
+  decodeRevert,
+  normaliseRevert,
+  padStorageKeys,
+} from '../../src/upstream/normalise';
 
 const reason = 'insufficient balance';
 const word = (n: number) => n.toString(16).padStart(64, '0');

@@ -1,4 +1,4 @@
-import { AnswerCache } from './cache';
+import { AnswerCache } from '../../src/upstream/cache';
 
 describe('AnswerCache', () => {
   it('stays within its entry bound, dropping the oldest in bulk', () => {

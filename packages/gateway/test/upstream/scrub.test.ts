@@ -1,5 +1,5 @@
 /** Upstream error text is scrubbed of anything that looks like a credential; chain data stays. */
-import { scrubber, scrubError, secretsOf } from './scrub';
+import { scrubber, scrubError, secretsOf } from '../../src/upstream/scrub';
 
 const URL_WITH_SECRETS =
   'https://user:p4ssw0rd@mainnet.example.io/v3/0123456789abcdef0123456789abcdef?apikey=SeCrEtKeY99';

@@ -1,6 +1,6 @@
 /** The contracts a call targets, as a key's contract allowlist reads them. */
 import { CallData, transaction } from 'starknet';
-import { contractTargets } from './targets';
+import { contractTargets } from '../../src/jsonrpc/targets';
 
 const invoke = (calldata: string[]) => ({ type: 'INVOKE', version: '0x3', calldata });
 const A = '0xa';
