@@ -9,7 +9,7 @@ const {
 module.exports = {
   displayName: 'paymaster',
   testEnvironment: nodeEnvironment,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   // @scure/starknet (ES modules only) cross-checks the hashes and signatures.
   transform: { ...tsTransforms(), '^.+\\.js$': jsTransform },
   transformIgnorePatterns,

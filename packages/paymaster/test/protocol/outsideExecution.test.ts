@@ -6,16 +6,16 @@
 import { computeHashOnElements, poseidonHashMany } from '@scure/starknet';
 import { hash, outsideExecution as snip9, shortString, type TypedData, typedData } from 'starknet';
 
-import { PaymasterError } from '../errors';
-import { SELECTORS, transferCall } from './calls';
-import { toHex } from './felt';
+import { PaymasterError } from '../../src/errors';
+import { SELECTORS, transferCall } from '../../src/protocol/calls';
+import { toHex } from '../../src/protocol/felt';
 import {
   executeFromOutsideCall,
   type OutsideExecution,
   outsideExecutionHash,
   outsideExecutionTypedData,
   parseOutsideExecutionTypedData,
-} from './outsideExecution';
+} from '../../src/protocol/outsideExecution';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed data as JSON, altered in place
 type Json = any;

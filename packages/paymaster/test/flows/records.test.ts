@@ -1,6 +1,6 @@
-import { CODES } from '../errors';
-import { BuildRecords, type BuiltExecution, MAX_BUILDS_PER_ACCOUNT } from './records';
-import { RateLimits } from './rateLimits';
+import { CODES } from '../../src/errors';
+import { BuildRecords, type BuiltExecution, MAX_BUILDS_PER_ACCOUNT } from '../../src/flows/records';
+import { RateLimits } from '../../src/flows/rateLimits';
 
 const build = (
   user: bigint,

@@ -1,4 +1,4 @@
-import { friToToken, parseStrkPrice, withMargin } from './fees';
+import { friToToken, parseStrkPrice, withMargin } from '../../src/protocol/fees';
 
 const ETH = { address: 1n, decimals: 18, priceInFri: parseStrkPrice('2500') };
 const USDC = { address: 2n, decimals: 6, priceInFri: parseStrkPrice('0.5') };

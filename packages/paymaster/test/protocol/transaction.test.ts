@@ -5,10 +5,10 @@
 import { getPublicKey, Signature, verify } from '@scure/starknet';
 import { hash, transaction as starknetTx } from 'starknet';
 
-import { deployCall, multicallCalldata, transferCall, UDC_ADDRESS } from './calls';
-import { toHex } from './felt';
-import { boundsFor, maxFeeOf } from './fees';
-import { queryInvoke, signedInvoke } from './transaction';
+import { deployCall, multicallCalldata, transferCall, UDC_ADDRESS } from '../../src/protocol/calls';
+import { toHex } from '../../src/protocol/felt';
+import { boundsFor, maxFeeOf } from '../../src/protocol/fees';
+import { queryInvoke, signedInvoke } from '../../src/protocol/transaction';
 
 const KEY = '0x71d7bb07b9a64f6f78ac4c816aff4da9';
 const calls = [
