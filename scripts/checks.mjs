@@ -70,7 +70,7 @@ export const STEPS = [
     name: 'snap',
     group: 'build',
     needs: ['testkit'],
-    run: [[NODE, 'packages/snap/test/chain/build-e2e-snap.cjs']],
+    run: [[NODE, 'packages/snap/test/harness/build-e2e-snap.cjs']],
   },
   {
     // The browser tests' site (client dist, then gatsby build), reused by every site test file.
