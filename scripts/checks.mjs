@@ -86,7 +86,7 @@ export const STEPS = [
     name: 'keyring-snap',
     group: 'build',
     needs: ['testkit'],
-    run: [[NODE, 'packages/keyring-snap/test/build-test-snap.cjs']],
+    run: [[NODE, 'packages/keyring-snap/test/harness/build-test-snap.cjs']],
   },
   { name: 'snap dist', group: 'dist', needs: ['snap'], run: [npmBuild('snap')] },
   { name: 'keyring dist', group: 'dist', needs: ['keyring-snap'], run: [npmBuild('keyring-snap')] },

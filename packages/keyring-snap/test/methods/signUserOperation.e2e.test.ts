@@ -1,6 +1,6 @@
 /**
  * A hostile dapp against the user's smart account, through MetaMask's own bridge
- * (test/metamaskBridge.ts), on a real anvil with EntryPoint v0.6 and Alto on 127.0.0.1. The dapp
+ * (test/harness/metamaskBridge.ts), on a real anvil with EntryPoint v0.6 and Alto on 127.0.0.1. The dapp
  * builds a user operation that drains the account and asks the keyring, from its own origin, for
  * every signature it will make outside eth_signUserOperation, hoping one of them is that
  * operation's signature (SimpleAccount v0.6 accepts the owner's EIP-191 signature of the 32-byte
@@ -22,7 +22,7 @@ import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { createPublicClient, http, recoverMessageAddress, type Hex } from 'viem';
 
-import type { UserOperation } from '../src/chain/userOperation';
+import type { UserOperation } from '../../src/chain/userOperation';
 import {
   answerDialog,
   createAccount,
@@ -35,9 +35,9 @@ import {
   SITE,
   type Account,
   type TypedData,
-} from './helpers';
-import { draftUserOperation, ENTRY_POINT_ABI } from './entryPoint';
-import { connectBridge } from './metamaskBridge';
+} from '../harness/snap';
+import { draftUserOperation, ENTRY_POINT_ABI } from '../harness/entryPoint';
+import { connectBridge } from '../harness/metamaskBridge';
 
 const EVIL = 'https://evil.example';
 const ATTACKER = '0x00000000000000000000000000000000000BAD00';

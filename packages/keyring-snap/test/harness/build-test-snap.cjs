@@ -9,7 +9,7 @@ const path = require('path');
 const { ANVIL_CHAIN_ID, CLOSED_URL, ensureSnapBuild, snapBuildDir } = require('@l2wallet/testkit');
 
 const TEST_BUILD = {
-  snapRoot: path.resolve(__dirname, '..'),
+  snapRoot: path.resolve(__dirname, '../..'),
   env: {
     KEYRING_CHAIN_ID: String(ANVIL_CHAIN_ID),
     KEYRING_RPC_URL: CLOSED_URL,

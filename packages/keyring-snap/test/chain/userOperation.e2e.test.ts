@@ -19,7 +19,11 @@ import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { recoverMessageAddress, type Hex } from 'viem';
 
-import type { GasLimits, PreparedUserOperation, UserOperation } from '../src/chain/userOperation';
+import type {
+  GasLimits,
+  PreparedUserOperation,
+  UserOperation,
+} from '../../src/chain/userOperation';
 import {
   answerDialog,
   createAccount,
@@ -33,8 +37,8 @@ import {
   SITE,
   submit,
   type Account,
-} from './helpers';
-import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
+} from '../harness/snap';
+import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from '../harness/entryPoint';
 
 /** eth_prepareUserOperation's answer where the bundler estimated the gas (most tests here). */
 type Details = PreparedUserOperation & { gasLimits: GasLimits };

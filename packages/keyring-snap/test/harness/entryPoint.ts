@@ -7,7 +7,7 @@ import { rpcResponse } from '@l2wallet/testkit';
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import type { Hex } from 'viem';
 
-import type { UserOperation } from '../src/chain/userOperation';
+import type { UserOperation } from '../../src/chain/userOperation';
 
 const USER_OPERATION =
   '(address sender,uint256 nonce,bytes initCode,bytes callData,uint256 callGasLimit,uint256 verificationGasLimit,uint256 preVerificationGas,uint256 maxFeePerGas,uint256 maxPriorityFeePerGas,bytes paymasterAndData,bytes signature)';

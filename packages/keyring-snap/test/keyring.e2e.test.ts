@@ -3,7 +3,7 @@
  * (18.0.2, the newest that runs on Node 20), with a messenger whose
  * `SnapController:handleRequest` calls the snap installed in snaps-simulation, and whose keyring
  * events (snap_manageAccounts) reach the bridge's handleKeyringSnapMessage through the
- * simulation's getSnapKeyring hook (patches/, test/environment.cjs). Every request below has the
+ * simulation's getSnapKeyring hook (patches/, test/harness/environment.cjs). Every request below has the
  * shape the bridge itself builds. The chain is a real anvil with EntryPoint v0.6, Alto and the
  * ERC-7677 paymaster service on 127.0.0.1; ethers and viem recover every signature.
  */
@@ -23,9 +23,13 @@ import path from 'node:path';
 import { recoverMessageAddress, type Hex } from 'viem';
 
 import type { UserOperation } from '../src/chain/userOperation';
-import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from './helpers';
-import { draftUserOperation, ENTRY_POINT_ABI, waitForUserOperationReceipt } from './entryPoint';
-import { connectBridge, type Added, type Handled } from './metamaskBridge';
+import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from './harness/snap';
+import {
+  draftUserOperation,
+  ENTRY_POINT_ABI,
+  waitForUserOperationReceipt,
+} from './harness/entryPoint';
+import { connectBridge, type Added, type Handled } from './harness/metamaskBridge';
 
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const CONTEXT = { chainId: '31337' };
