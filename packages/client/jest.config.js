@@ -6,7 +6,7 @@ const {
   tsTransforms,
   nodeEnvironment,
   sharedSetup,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'client',

@@ -1,4 +1,4 @@
-const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest/shared');
 
 module.exports = {
   displayName: 'devnet',

@@ -1,4 +1,4 @@
-const { jsTransform, nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
+const { jsTransform, nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest/shared');
 
 module.exports = {
   displayName: 'gateway',

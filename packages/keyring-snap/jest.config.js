@@ -6,7 +6,7 @@ const {
   sharedSetup,
   snapTransform,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'keyring-snap',

@@ -4,7 +4,7 @@ const {
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'paymaster',

@@ -8,7 +8,7 @@ const {
   snapsEnvironment,
   snapTransform,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'snap',

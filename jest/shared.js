@@ -8,11 +8,11 @@ const transformIgnorePatterns = ['/node_modules/(?!(@scure|@noble)/)'];
 
 /**
  * A jest transform entry: `[transformer, options]`, or under `npm run test:profile` the same
- * through jest.transform.profiled.js, which records the CPU it spends.
+ * through transform.profiled.js, which records the CPU it spends.
  */
 function transform(transformer, options = {}) {
   if (!process.env.L2_TEST_PROFILE) return [transformer, options];
-  return [path.join(__dirname, 'jest.transform.profiled.js'), { transformer, options }];
+  return [path.join(__dirname, 'transform.profiled.js'), { transformer, options }];
 }
 
 /**
@@ -53,16 +53,16 @@ const snapTransform = { ...tsTransforms('@metamask/snaps-sdk'), '^.+\\.js$': jsT
  * project's moduleNameMapper): every test file that loads the snaps simulation paid for them.
  */
 const lazyModules = {
-  '^@spruceid/siwe-parser$': path.join(__dirname, 'jest.lazy-siwe-parser.js'),
+  '^@spruceid/siwe-parser$': path.join(__dirname, 'lazy-siwe-parser.js'),
 };
 
 /** The shared setup file (the test timeout), from a package folder. */
-const sharedSetup = '<rootDir>/../../jest.setup.js';
+const sharedSetup = '<rootDir>/../../jest/setup.js';
 
 /**
  * jest's workers send results to the parent with JSON.stringify, which throws on a BigInt: a
  * failed assertion holding one crashed the worker ("Do not know how to serialize a BigInt") and
- * hid what failed. The test environments (jest.environment.*.js) call this in the worker's own
+ * hid what failed. The test environments (environment.*.js) call this in the worker's own
  * realm. Each test file runs in a vm context with its own BigInt, so code under test still cannot
  * stringify a BigInt; only jest's messages print one, as `123n`.
  */
@@ -78,8 +78,8 @@ function printBigIntsInWorkerMessages() {
 }
 
 /** The test environments, from a package folder: jest's node one and snaps-jest's. */
-const nodeEnvironment = '<rootDir>/../../jest.environment.node.js';
-const snapsEnvironment = '<rootDir>/../../jest.environment.snaps.js';
+const nodeEnvironment = '<rootDir>/../../jest/environment.node.js';
+const snapsEnvironment = '<rootDir>/../../jest/environment.snaps.js';
 
 /**
  * `Environment` (a jest test environment class), recording under `npm run test:profile` each test
@@ -88,11 +88,14 @@ const snapsEnvironment = '<rootDir>/../../jest.environment.snaps.js';
  */
 function profiledEnvironment(Environment) {
   if (!process.env.L2_TEST_PROFILE) return Environment;
-  const profile = require('./packages/testkit/dist/profile.js');
+  const profile = require('../packages/testkit/dist/profile.js');
   return class ProfiledEnvironment extends Environment {
     constructor(config, context) {
       // Before super(): the test file's `process.env` is a copy made there.
-      process.env.L2_TEST_PROFILE_FILE = path.relative(__dirname, context.testPath);
+      process.env.L2_TEST_PROFILE_FILE = path.relative(
+        path.join(__dirname, '..'),
+        context.testPath,
+      );
       super(config, context);
       this.profiledFile = process.env.L2_TEST_PROFILE_FILE;
     }

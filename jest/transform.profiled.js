@@ -1,7 +1,7 @@
 // Under `npm run test:profile` every project's transform goes through this wrapper
-// (jest.shared.js `transform`): it runs the real transformer and adds the CPU each call took to
+// (shared.js `transform`): it runs the real transformer and adds the CPU each call took to
 // the worker's running total, which the test environment records per test file.
-const profile = require('./packages/testkit/dist/profile.js');
+const profile = require('../packages/testkit/dist/profile.js');
 
 const TOTAL = Symbol.for('l2wallet.transpile');
 
