@@ -8,7 +8,7 @@ const SITE_TESTS = /[\\/]packages[\\/]site[\\/]test[\\/].*\.e2e\.test\.ts$/;
 class SiteBuildLastSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    if (require('../packages/testkit/dist/siteBuild.js').siteBuildFresh()) return sorted;
+    if (require('../packages/testkit/dist/builds/siteBuild.js').siteBuildFresh()) return sorted;
     return [
       ...sorted.filter((test) => !SITE_TESTS.test(test.path)),
       ...sorted.filter((test) => SITE_TESTS.test(test.path)),

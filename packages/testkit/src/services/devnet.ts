@@ -2,8 +2,8 @@
  * A packages/devnet server in this process on 127.0.0.1: on a free port by default, so every
  * jest worker (or test file) can have its own, or on a given port.
  */
-import { LOOPBACK } from './constants';
-import { profiled } from './profile';
+import { LOOPBACK } from '../constants';
+import { profiled } from '../profile';
 
 /** The members of @l2wallet/devnet's DevnetServer every caller gets (pass the full type as T). */
 export interface DevnetLike {

@@ -3,7 +3,7 @@
  * ERC-7677 paymaster): batches, -32700 for a body that is not JSON, and each error a method
  * throws as the error object (its `code`, else -32603). CORS is open, so a page can call it.
  */
-import { serveHttp, type StubServer } from './stubServers';
+import { serveHttp, type StubServer } from '../stubs/stubServers';
 
 export type JsonRpcFailure = Error & { code?: number; shortMessage?: string };
 

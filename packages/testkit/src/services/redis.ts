@@ -1,5 +1,5 @@
-import { LOOPBACK } from './constants';
-import { freePort, spawnService, type Service } from './processes';
+import { LOOPBACK } from '../constants';
+import { freePort, spawnService, type Service } from '../processes';
 
 export interface RedisService extends Service {
   port: number;

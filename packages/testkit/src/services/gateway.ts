@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { LOOPBACK, REPO_ROOT } from './constants';
-import { freePort, spawnService, type Service } from './processes';
+import { LOOPBACK, REPO_ROOT } from '../constants';
+import { freePort, spawnService, type Service } from '../processes';
 
 export const GATEWAY_DIR = path.join(REPO_ROOT, 'packages/gateway');
 export const GATEWAY_CLI = path.join(GATEWAY_DIR, 'dist/cli.js');

@@ -4,7 +4,7 @@
  * HTTP status of its own (a provider's 429, 401, 403, a 5xx), a JSON-RPC error (a provider's
  * -32005 limit), a body of its own, late, or never. On 127.0.0.1, on a free port unless told.
  */
-import { postJson } from './jsonRpc';
+import { postJson } from '../jsonRpc';
 import { serveHttp } from './stubServers';
 
 export interface UpstreamBehaviour {

@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { newestMtime, tryLock } from './cacheFolders';
-import { LOOPBACK, REPO_ROOT } from './constants';
-import { rpc } from './jsonRpc';
-import { runCommand, spawnService, type Service } from './processes';
+import { newestMtime, tryLock } from '../builds/cacheFolders';
+import { LOOPBACK, REPO_ROOT } from '../constants';
+import { rpc } from '../jsonRpc';
+import { runCommand, spawnService, type Service } from '../processes';
 
 export const PAYMASTER_DIR = path.join(REPO_ROOT, 'packages/paymaster');
 export const PAYMASTER_CLI = path.join(PAYMASTER_DIR, 'dist/cli.js');

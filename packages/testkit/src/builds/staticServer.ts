@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-import { LOOPBACK } from './constants';
+import { LOOPBACK } from '../constants';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

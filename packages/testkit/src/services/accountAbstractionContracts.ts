@@ -4,8 +4,8 @@
  */
 import type { Abi, Hex } from 'viem';
 
-import { ANVIL_ACCOUNTS } from './constants';
-import { rpc } from './jsonRpc';
+import { ANVIL_ACCOUNTS } from '../constants';
+import { rpc } from '../jsonRpc';
 import { privateKeyToAccount, viem } from './lazyViem';
 
 type Address = `0x${string}`;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import { injectedProviderScript } from './flask';
-import { findExecutable, installHint } from './prerequisites';
-import { profiled } from './profile';
+import { findExecutable, installHint } from '../prerequisites';
+import { profiled } from '../profile';
 
 export interface LaunchedBrowser {
   context: BrowserContext;

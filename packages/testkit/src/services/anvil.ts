@@ -1,7 +1,7 @@
 import path from 'node:path';
 
-import { LOOPBACK } from './constants';
-import { freePort, spawnService, type Service } from './processes';
+import { LOOPBACK } from '../constants';
+import { freePort, spawnService, type Service } from '../processes';
 
 export interface AnvilService extends Service {
   port: number;

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { newestMtime, tryLock } from './cacheFolders';
-import { REPO_ROOT } from './constants';
-import { runCommand } from './processes';
+import { REPO_ROOT } from '../constants';
+import { runCommand } from '../processes';
 
 export const SITE_DIR = path.join(REPO_ROOT, 'packages/site');
 const CLIENT_DIR = path.join(REPO_ROOT, 'packages/client');

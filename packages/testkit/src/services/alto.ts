@@ -7,9 +7,9 @@ import path from 'node:path';
 
 import type { Hex } from 'viem';
 
-import { ANVIL_ACCOUNTS, LOOPBACK } from './constants';
-import { rpc } from './jsonRpc';
-import { freePort, spawnService, type Service } from './processes';
+import { ANVIL_ACCOUNTS, LOOPBACK } from '../constants';
+import { rpc } from '../jsonRpc';
+import { freePort, spawnService, type Service } from '../processes';
 
 /** Alto's CLI script (its package exports no subpaths, so it is found on the module paths). */
 function altoEntry(): string {
@@ -63,7 +63,7 @@ export async function startAlto(options: {
     command: process.execPath,
     args: [
       '-r',
-      path.join(__dirname, '..', 'alto-loopback.cjs'),
+      path.join(__dirname, '..', '..', 'alto-loopback.cjs'),
       altoEntry(),
       '--entrypoints',
       entryPoint,

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { markUsed, pruneUnused } from '../src/cacheFolders';
+import { markUsed, pruneUnused } from '../../src/builds/cacheFolders';
 
 const HOUR_MS = 3_600_000;
 

@@ -10,8 +10,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { LOOPBACK } from './constants';
-import { freePort, runCommand, spawnService, type Service } from './processes';
+import { LOOPBACK } from '../constants';
+import { freePort, runCommand, spawnService, type Service } from '../processes';
 
 export interface RedisClusterNode {
   port: number;

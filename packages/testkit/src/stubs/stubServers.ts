@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net from 'node:net';
 
-import { LOOPBACK } from './constants';
+import { LOOPBACK } from '../constants';
 
 export interface StubServer {
   url: string;

@@ -3,8 +3,8 @@
  * helpers every snap test uses, whichever runner installed the snap (snaps-jest's requests and
  * snaps-simulation's have the same getInterface()).
  */
-import { profiled } from './profile';
-import { serveDirectory, type StaticServer } from './staticServer';
+import { profiled } from '../profile';
+import { serveDirectory, type StaticServer } from '../builds/staticServer';
 
 /** A snap UI element as the simulation hands it over (JSX-like). */
 export interface SnapElement {

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { markUsed, pruneUnused, tryLock } from './cacheFolders';
-import { CLOSED_URL, REPO_ROOT } from './constants';
+import { CLOSED_URL, REPO_ROOT } from '../constants';
 
 export interface SnapBuildOptions {
   /** The snap package folder (with snap.config.ts, snap.manifest.json, src/). */

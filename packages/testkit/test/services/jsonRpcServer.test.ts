@@ -5,7 +5,7 @@
  */
 import { postJson } from '@l2wallet/testkit';
 
-import { jsonRpcFailure, serveJsonRpc } from '../src/jsonRpcServer';
+import { jsonRpcFailure, serveJsonRpc } from '../../src/services/jsonRpcServer';
 
 describe('serveJsonRpc', () => {
   let server: Awaited<ReturnType<typeof serveJsonRpc>>;
