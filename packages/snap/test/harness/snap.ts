@@ -210,6 +210,22 @@ export async function createGrantedAccount(
   return approvingDialogs(pending);
 }
 
+/** A dapp with a port, as its dialogs name it (host and port), and its origin. */
+export const PORTED_SITE = 'dapp.example:8443';
+export const PORTED_SITE_ORIGIN = `https://${PORTED_SITE}`;
+
+/** A snap in which `origin` created (and so was granted) the accounts at `indexes`. */
+export async function snapForSite(
+  indexes: number[] = [0],
+  origin = PORTED_SITE_ORIGIN,
+): Promise<SnapInstance> {
+  const snap = await installSnap();
+  for (const index of indexes) {
+    resultOf(await createGrantedAccount(snap, index, origin));
+  }
+  return snap;
+}
+
 export type RpcResponse = {
   result?: unknown;
   error?: { code: number; message: string; stack?: string };

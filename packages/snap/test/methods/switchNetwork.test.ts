@@ -9,20 +9,6 @@ import {
   TESTNET,
 } from '../harness/snap';
 
-describe('l2_getCurrentNetwork', () => {
-  it('is Testnet on a fresh install', async () => {
-    const { request } = await installSnap();
-    expect(resultOf(await request({ method: 'l2_getCurrentNetwork' }))).toEqual({
-      name: 'Testnet',
-      chainId: TESTNET,
-    });
-    expect(resultOf(await request({ method: 'starkNet_getCurrentNetwork', params: {} }))).toEqual({
-      name: 'Testnet',
-      chainId: TESTNET,
-    });
-  });
-});
-
 describe('l2_switchNetwork', () => {
   it('switches after the user approves, and the new network persists', async () => {
     const { request } = await installSnap();

@@ -18,6 +18,8 @@ import {
   TESTNET,
 } from '../harness/snap';
 import { REV1_TYPED_DATA } from '../fixtures/typedData';
+import { migrateState } from '../../src/state/migrations';
+import { createInitialState, STATE_VERSION } from '../../src/state/schema';
 
 /**
  * How the sign-message dialog shows a TokenAmount of 1.5e18 units of `token` (the watch list's
@@ -89,7 +91,8 @@ describe('state under concurrency', () => {
   });
 });
 
-// Concurrent l2_addErc20Token calls (they read the token on chain): methods/addErc20Token.e2e.test.ts.
+// Concurrent l2_addErc20Token calls (they read the token on chain):
+// methods/addErc20Token.e2e.test.ts.
 
 describe('state migrations', () => {
   it('reads state written before the schema had a version', async () => {
@@ -222,5 +225,35 @@ describe('state migration to version 3: watched tokens from before symbol and de
     expect(await tokenAmountShown(request, account.address, fake, TESTNET)).toBe(
       '1500000000000000000 (token not in your watch list: raw units)',
     );
+  });
+});
+
+describe('migrateState', () => {
+  it('starts from the initial state when nothing is stored', () => {
+    expect(migrateState(null)).toEqual(createInitialState());
+    expect(createInitialState().erc20Tokens[MAINNET].map((token) => token.symbol)).toEqual([
+      'ETH',
+      'STRK',
+    ]);
+  });
+
+  it('upgrades unversioned state: canonical chain keys, defaults added, junk dropped', () => {
+    const migrated = migrateState({
+      currentChainId: 'SN_MAIN',
+      accounts: { '0x0534E5F5345504F4C4941': [{ address: '0x1' }], nonsense: [{}] },
+      erc20Tokens: { [TESTNET]: [] },
+    });
+    expect(migrated.version).toBe(STATE_VERSION);
+    expect(migrated.currentChainId).toBe(MAINNET);
+    expect(Object.keys(migrated.accounts)).toEqual([TESTNET]);
+    expect(migrated.erc20Tokens[TESTNET]).toEqual([]);
+    expect(migrated.erc20Tokens[MAINNET]).toHaveLength(2);
+    expect(migrated.transactions).toEqual({});
+  });
+
+  it('keeps current state as it is and refuses state from a newer snap', () => {
+    const current = createInitialState();
+    expect(migrateState(current)).toEqual(current);
+    expect(() => migrateState({ ...current, version: STATE_VERSION + 1 })).toThrow(/newer/u);
   });
 });
