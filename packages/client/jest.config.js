@@ -12,7 +12,7 @@ module.exports = {
   displayName: 'client',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],
   transform: {
     ...tsTransforms(),
