@@ -1,12 +1,36 @@
 // Runs every package's own jest project, so `npm test` at the root covers the whole product.
-// The tests load @l2wallet/testkit from its dist: bring it up to date first (tsc -b is
-// incremental, well under a second when nothing changed), so `npx jest <file>` never runs a
-// stale testkit.
-require('node:child_process').execFileSync(
-  process.execPath,
-  [require.resolve('typescript/bin/tsc'), '-b', 'packages/testkit'],
-  { cwd: __dirname, stdio: 'inherit' },
-);
+// The tests load @l2wallet/testkit (and @l2wallet/starknet-constants) from their dist/. Building
+// it is an explicit step (`npm install`, `npm test` and `npx tsc -b packages/testkit` do), never a
+// side effect of loading this file; a dist older than its sources is refused here, so
+// `npx jest <file>` never runs a stale testkit.
+const { readdirSync, statSync } = require('node:fs');
+const path = require('node:path');
+
+/** When `file` was last modified (ms), 0 when it is missing. */
+const modified = (file) => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+/** The newest modification time of the files under `dir`. */
+function newestUnder(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, modified(path.join(entry.parentPath ?? entry.path, entry.name)));
+  }
+  return newest;
+}
+
+for (const name of ['starknet-constants', 'testkit']) {
+  const dir = path.join(__dirname, 'packages', name);
+  // tsc -b stamps tsconfig.tsbuildinfo whenever it finds the project up to date.
+  const built = modified(path.join(dir, 'tsconfig.tsbuildinfo'));
+  if (
+    built < Math.max(newestUnder(path.join(dir, 'src')), modified(path.join(dir, 'tsconfig.json')))
+  )
+    throw new Error(
+      `packages/${name}/dist is older than its sources: run \`npx tsc -b packages/testkit\` first ` +
+        '(npm test does)',
+    );
+}
 
 module.exports = {
   projects: ['<rootDir>/packages/*/jest.config.js'],
@@ -15,6 +39,6 @@ module.exports = {
   // (jest alone, measured here: 125 s with two workers, 98 s with three, 96 s with four);
   // the chain tests have a devnet per file, so none waits for another's port.
   maxWorkers: 3,
-  // The browser tests last while the site's build is being made (jest.sequencer.js).
-  testSequencer: '<rootDir>/jest.sequencer.js',
+  // The browser tests last while the site's build is being made (jest/sequencer.js).
+  testSequencer: '<rootDir>/jest/sequencer.js',
 };

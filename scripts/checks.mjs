@@ -70,7 +70,7 @@ export const STEPS = [
     name: 'snap',
     group: 'build',
     needs: ['testkit'],
-    run: [[NODE, 'packages/snap/test/chain/build-e2e-snap.cjs']],
+    run: [[NODE, 'packages/snap/test/harness/build-e2e-snap.cjs']],
   },
   {
     // The browser tests' site (client dist, then gatsby build), reused by every site test file.
@@ -86,7 +86,7 @@ export const STEPS = [
     name: 'keyring-snap',
     group: 'build',
     needs: ['testkit'],
-    run: [[NODE, 'packages/keyring-snap/test/build-test-snap.cjs']],
+    run: [[NODE, 'packages/keyring-snap/test/harness/build-test-snap.cjs']],
   },
   { name: 'snap dist', group: 'dist', needs: ['snap'], run: [npmBuild('snap')] },
   { name: 'keyring dist', group: 'dist', needs: ['keyring-snap'], run: [npmBuild('keyring-snap')] },

@@ -6,7 +6,7 @@
  *   2. the builds jest needs from its start, side by side (checks.mjs `build`: the testkit, the
  *      gateway, the paymaster, each snap's test build); a failure stops here. The site's build
  *      starts with them and goes on beside jest: only the browser tests use it, jest runs them
- *      last while it is being made (jest.sequencer.js), and they wait for it if need be;
+ *      last while it is being made (jest/sequencer.js), and they wait for it if need be;
  *   3. jest, with the arguments given to npm test (`npm test -- --json --outputFile=...`), and
  *      beside it lint and the type-check (checks.mjs `lint`). Much of jest's time is waiting on servers, snaps,
  *      browsers and timeouts, and lint and the builds are mostly one busy thread a step: side by

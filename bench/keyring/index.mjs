@@ -4,7 +4,7 @@
 // RPC round trips of eth_prepareUserOperation for an empty account against a real anvil +
 // EntryPoint v0.6 + Alto on loopback, unsponsored and sponsored by the ERC-7677 paymaster service
 // (counted by pass-through proxies in front of the node, the bundler and the paymaster).
-// The installed snap is the loopback-only test build (packages/keyring-snap/test/build-test-snap.cjs);
+// The installed snap is the loopback-only test build (packages/keyring-snap/test/harness/build-test-snap.cjs);
 // the size is that of packages/keyring-snap/dist/bundle.js (npm run build -w packages/keyring-snap).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import {
 import { latency, machine } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
-const { ensureTestSnap } = require('../../packages/keyring-snap/test/build-test-snap.cjs');
+const { ensureTestSnap } = require('../../packages/keyring-snap/test/harness/build-test-snap.cjs');
 
 const SNAP_DIR = join(ROOT, 'packages', 'keyring-snap');
 const BUNDLE = join(SNAP_DIR, 'dist', 'bundle.js');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Snap chain benchmark: the real snap bundle (built with Testnet at 127.0.0.1:5059, see
-// packages/snap/test/chain/build-e2e-snap.cjs) in @metamask/snaps-simulation outside jest,
+// packages/snap/test/harness/build-e2e-snap.cjs) in @metamask/snaps-simulation outside jest,
 // against packages/devnet (from packages/devnet/dist) on loopback. Dialogs are approved as they
 // open. It prints:
 //   - node round trips per method, counted at the devnet (devnet.metrics: HTTP requests to
@@ -44,7 +44,7 @@ const RECIPIENT = '0x0123456789abcdef';
 // The devnet through its public entry point (packages/devnet/dist, built if missing).
 await buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
 const { ensureE2eSnap, ensureE2eNodeSnap, DEVNET_PORT } = require(
-  join(ROOT, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
+  join(ROOT, 'packages', 'snap', 'test', 'harness', 'build-e2e-snap.cjs'),
 );
 const SNAP_DIR = await ensureE2eSnap();
 const NODE_SNAP_DIR = await ensureE2eNodeSnap();

@@ -65,7 +65,9 @@ async function measure(snap, method, makeParams) {
 }
 
 // The snap tests' revision 1 message (a ByteArray memo, u128, bool, ContractAddress).
-const TYPED_DATA = JSON.parse(readFileSync(join(SNAP_DIR, 'test', 'typedData.json'), 'utf8')).rev1;
+const TYPED_DATA = JSON.parse(
+  readFileSync(join(SNAP_DIR, 'test', 'fixtures', 'typedData.json'), 'utf8'),
+).rev1;
 
 const BOUNDS = {
   l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' },

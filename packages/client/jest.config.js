@@ -6,13 +6,13 @@ const {
   tsTransforms,
   nodeEnvironment,
   sharedSetup,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'client',
   testEnvironment: nodeEnvironment,
   rootDir: __dirname,
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
   setupFilesAfterEnv: [sharedSetup],
   transform: {
     ...tsTransforms(),

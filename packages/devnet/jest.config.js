@@ -1,9 +1,9 @@
-const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest/shared');
 
 module.exports = {
   displayName: 'devnet',
   transform: tsTransforms(),
   testEnvironment: nodeEnvironment,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   setupFilesAfterEnv: [sharedSetup],
 };

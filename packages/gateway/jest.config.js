@@ -1,4 +1,4 @@
-const { jsTransform, nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
+const { jsTransform, nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest/shared');
 
 module.exports = {
   displayName: 'gateway',
@@ -6,7 +6,7 @@ module.exports = {
   transform: { ...tsTransforms(), '^.+\\.js$': jsTransform },
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble|jose)/)'],
   testEnvironment: nodeEnvironment,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   // The devnet runs from its source, as in packages/snap's tests.
   moduleNameMapper: { '^@l2wallet/devnet$': '<rootDir>/../devnet/src/index.ts' },
   setupFilesAfterEnv: [sharedSetup],

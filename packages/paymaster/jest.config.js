@@ -4,12 +4,12 @@ const {
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'paymaster',
   testEnvironment: nodeEnvironment,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   // @scure/starknet (ES modules only) cross-checks the hashes and signatures.
   transform: { ...tsTransforms(), '^.+\\.js$': jsTransform },
   transformIgnorePatterns,

@@ -8,7 +8,7 @@ const {
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'site',

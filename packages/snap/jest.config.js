@@ -1,20 +1,20 @@
 // End-to-end tests of the real snap in @metamask/snaps-jest. They install loopback-only builds
-// of it (test/chain/build-e2e-snap.cjs, made by globalSetup), never the public-endpoint
+// of it (test/harness/build-e2e-snap.cjs, made by globalSetup), never the public-endpoint
 // dist/. @scure/starknet and @noble/* ship ESM only, so ts-jest compiles them too.
-const { OFFLINE_SNAP_DIR } = require('./test/chain/build-e2e-snap.cjs');
+const { OFFLINE_SNAP_DIR } = require('./test/harness/build-e2e-snap.cjs');
 const {
   lazyModules,
   sharedSetup,
   snapsEnvironment,
   snapTransform,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'snap',
   rootDir: __dirname,
   preset: '@metamask/snaps-jest',
-  globalSetup: '<rootDir>/test/globalSetup.cjs',
+  globalSetup: '<rootDir>/test/harness/globalSetup.cjs',
   testEnvironment: snapsEnvironment,
   testEnvironmentOptions: { server: { root: OFFLINE_SNAP_DIR, port: 0 } },
   testMatch: ['<rootDir>/test/**/*.test.ts'],

@@ -7,7 +7,7 @@ const {
   nodeEnvironment,
   sharedSetup,
   transformIgnorePatterns,
-} = require('../../jest.shared');
+} = require('../../jest/shared');
 
 module.exports = {
   displayName: 'testkit',

@@ -27,9 +27,9 @@ import {
   submit,
   type Account,
   type TypedData,
-} from './helpers';
+} from './harness/snap';
 
-const { TEST_SNAP_DIR } = require('./build-test-snap.cjs') as { TEST_SNAP_DIR: string };
+const { TEST_SNAP_DIR } = require('./harness/build-test-snap.cjs') as { TEST_SNAP_DIR: string };
 
 const IMPORTED_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const MESSAGE = `0x${Buffer.from('Hello from the keyring test', 'utf8').toString('hex')}` as Hex;

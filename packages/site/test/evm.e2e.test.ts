@@ -28,7 +28,7 @@ import type { Page } from 'playwright-core';
 import { exampleTypedData } from '../src/utils/evmTypedData';
 import { SCREENSHOT_DIR } from './harness/build';
 
-const { ensureTestSnap } = require('@l2wallet/keyring-snap/test/build-test-snap.cjs') as {
+const { ensureTestSnap } = require('@l2wallet/keyring-snap/test/harness/build-test-snap.cjs') as {
   ensureTestSnap(): string;
 };
 

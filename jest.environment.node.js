@@ -1,6 +1,0 @@
-// jest's node environment, with BigInts readable in the worker's messages and, under
-// `npm run test:profile`, each file's time recorded (jest.shared.js).
-const { printBigIntsInWorkerMessages, profiledEnvironment } = require('./jest.shared');
-
-printBigIntsInWorkerMessages();
-module.exports = profiledEnvironment(require('jest-environment-node').TestEnvironment);

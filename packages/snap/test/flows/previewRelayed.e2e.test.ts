@@ -1,0 +1,248 @@
+/**
+ * @jest-environment-options {"server": {"enabled": false}}
+ *
+ * Previews and the SNIP-29 tip on the paymaster route (`details.feeMode`), end to end: the real
+ * snap bundle in snaps-jest, Testnet at this file's devnet, its paymaster packages/paymaster's
+ * l2-paymaster (ETH a gas token at 2500 STRK) behind a recording pass-through. Balances are read
+ * from the devnet before and after.
+ */
+import {
+  mintEth,
+  startCountingProxy,
+  startDevnetPaymaster,
+  type CountingProxy,
+  type DevnetPaymaster,
+} from '@l2wallet/testkit';
+
+import { DEFAULT_SRP, dialogText, expectedAccount, expectError, resultOf } from '../harness/snap';
+import {
+  balanceOf,
+  closeChain,
+  devnetRpc,
+  dialogOf,
+  ETH,
+  erc20Transfer,
+  installChainSnap,
+  nodeReceipt,
+  serveE2eSnap,
+  startChainDevnet,
+  STRK,
+  submissions,
+  type DevnetServer,
+  type Snap,
+  type SnapServer,
+} from '../harness/devnet';
+
+const ONE_ETH = 10n ** 18n;
+const RECIPIENT = '0x0123456789abcdef';
+const FEE_IN_ETH = { mode: 'default', gasToken: ETH };
+const MINUS = '\u2212';
+
+let devnet: DevnetServer;
+let paymaster: DevnetPaymaster;
+let proxy: CountingProxy;
+let server: SnapServer;
+let snap: Snap;
+let address: string;
+/** The params of every paymaster request since the last reset. */
+let sentToPaymaster: { method: string; params: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  devnet = await startChainDevnet();
+  paymaster = await startDevnetPaymaster(devnet.rpcUrl, {
+    gasTokens: [{ address: ETH, priceInStrk: '2500' }],
+  });
+  proxy = await startCountingProxy(paymaster.url);
+  proxy.rewriteAnswers((answer, request) => {
+    sentToPaymaster.push(...([request].flat() as typeof sentToPaymaster));
+    return answer;
+  });
+  server = await serveE2eSnap({ paymasterUrl: proxy.url });
+  snap = await installChainSnap(server.snapId);
+  resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }));
+  ({ address } = await expectedAccount(DEFAULT_SRP, 0));
+  await mintEth(devnet.rpcUrl, address, ONE_ETH);
+});
+
+afterAll(async () => {
+  await proxy?.stop();
+  await paymaster?.stop();
+  await closeChain(devnet, server);
+});
+
+beforeEach(() => {
+  sentToPaymaster = [];
+});
+
+function send(amount: bigint, details: Record<string, unknown> = {}) {
+  return snap.request({
+    method: 'l2_executeTxn',
+    params: {
+      address,
+      calls: [erc20Transfer(RECIPIENT, amount, ETH)],
+      details: { feeMode: FEE_IN_ETH, ...details },
+    },
+  });
+}
+
+/** Answers the dialog and returns its text (assertions after, so no dialog stays open). */
+async function answer(pending: ReturnType<typeof send>, approved: boolean) {
+  const dialog = await dialogOf(pending);
+  const text = dialogText(dialog.content);
+  await (approved ? dialog.ok() : dialog.cancel());
+  return { text, response: await pending };
+}
+
+const feeModeOf = (method: string) =>
+  sentToPaymaster
+    .filter((request) => request.method === method)
+    .map(
+      (request) => (request.params.parameters as { fee_mode: Record<string, unknown> }).fee_mode,
+    );
+
+describe('previews on the paymaster route', () => {
+  it('shows the transfer of the calls the account signs, the deployment riding along, and the fee in ETH', async () => {
+    const before = await balanceOf(devnet, ETH, address);
+    const { text, response } = await answer(send(ONE_ETH / 10n), true);
+    expect(text).toContain(`Estimated changes`);
+    expect(text).toContain(`ETH\n${MINUS}0.1 ETH`);
+    expect(text).toMatch(/Fee\nup to 0\.[0-9]+ ETH \(through 127\.0\.0\.1:[0-9]+\)/u);
+    expect(text).toContain('Account deployment included');
+    // No tip unless the site gives one.
+    expect(text).not.toContain('Tip\n');
+    expect(feeModeOf('paymaster_buildTransaction')).toEqual([{ mode: 'default', gas_token: ETH }]);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const paid = before - (await balanceOf(devnet, ETH, address)) - ONE_ETH / 10n;
+    const max = /Fee\nup to (0\.[0-9]+) ETH/u.exec(text)?.[1] as string;
+    expect(paid).toBeGreaterThan(0n);
+    expect(Number(paid) / 1e18).toBeLessThanOrEqual(Number(max));
+    expect(await balanceOf(devnet, STRK, address)).toBe(0n);
+  });
+
+  describe('a relayed transfer that would revert, which the paymaster will not build', () => {
+    /** What must not move when nothing is sent: ETH, the devnet's transactions, executes. */
+    const untouched = async () => ({
+      eth: await balanceOf(devnet, ETH, address),
+      submitted: submissions(devnet),
+      block: await devnetRpc<number>(devnet, 'starknet_blockNumber', []),
+    });
+    const count = (method: string) =>
+      sentToPaymaster.filter((request) => request.method === method).length;
+
+    it('warns in the approval dialog; declining answers 4001 and nothing is signed or sent', async () => {
+      const before = await untouched();
+      const { text, response } = await answer(send(5n * ONE_ETH), false);
+      expect(text).toContain('Execute transaction');
+      expect(text).toContain('This transaction is expected to fail');
+      expect(text).toContain('The simulation reverted: ERC20: insufficient balance.');
+      expect(text).toContain('If you approve, the paymaster is asked again');
+      expect(text).toMatch(/The paymaster \(127\.0\.0\.1:[0-9]+\) refused the transaction/u);
+      expect(text).toContain('Fee\nnone quoted');
+      expectError(response, 4001);
+      expect(count('paymaster_buildTransaction')).toBe(1);
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(await untouched()).toEqual(before);
+    });
+
+    it('approved, the paymaster is asked again and its refusal is the answer: -32003, nothing sent', async () => {
+      const before = await untouched();
+      const { text, response } = await answer(send(5n * ONE_ETH), true);
+      expect(text).toContain('This transaction is expected to fail');
+      expectError(
+        response,
+        -32003,
+        /refused the transaction.*The simulation of the calls reverts: ERC20: insufficient balance\. Nothing was signed or sent\./su,
+      );
+      expect(count('paymaster_buildTransaction')).toBe(2);
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(await untouched()).toEqual(before);
+    });
+
+    it('funded while the dialog was open: what the paymaster builds then is shown in full before it is signed', async () => {
+      const held = await balanceOf(devnet, ETH, address);
+      expect(held).toBeLessThan(ONE_ETH);
+      const amount = 3n * ONE_ETH;
+      const pending = send(amount);
+      const first = await dialogOf(pending);
+      const warning = dialogText(first.content);
+      await mintEth(devnet.rpcUrl, address, amount);
+      const submitted = submissions(devnet);
+      await first.ok();
+      const second = await dialogOf(pending);
+      const text = dialogText(second.content);
+      // Nothing was signed or relayed before the second dialog.
+      expect(count('paymaster_executeTransaction')).toBe(0);
+      expect(submissions(devnet)).toBe(submitted);
+      await second.ok();
+      const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(await pending);
+      expect(warning).toContain('This transaction is expected to fail');
+      expect(text).not.toContain('expected to fail');
+      expect(text).toContain(`ETH\n${MINUS}3 ETH`);
+      expect(text).toMatch(/Fee\nup to 0\.[0-9]+ ETH \(through 127\.0\.0\.1:[0-9]+\)/u);
+      expect(text).toContain('Submitted by (relayer)');
+      const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+      expect(count('paymaster_buildTransaction')).toBe(2);
+      expect(count('paymaster_executeTransaction')).toBe(1);
+      const paid = held - (await balanceOf(devnet, ETH, address));
+      const max = /Fee\nup to (0\.[0-9]+) ETH/u.exec(text)?.[1] as string;
+      expect(paid).toBeGreaterThan(0n);
+      expect(Number(paid) / 1e18).toBeLessThanOrEqual(Number(max));
+    });
+  });
+});
+
+describe('the preview of a relayed deployment alone', () => {
+  it('l2_createAccount deploy: true with the fee in ETH: no balance change but the fee', async () => {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 1 } }));
+    const { address: second } = await expectedAccount(DEFAULT_SRP, 1);
+    await mintEth(devnet.rpcUrl, second, ONE_ETH);
+    const pending = snap.request({
+      method: 'l2_createAccount',
+      params: { addressIndex: 1, deploy: true, details: { feeMode: FEE_IN_ETH } },
+    });
+    const dialog = await dialogOf(pending);
+    const text = dialogText(dialog.content);
+    await dialog.ok();
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(await pending);
+    expect(text).toContain('Estimated changes');
+    expect(text).toContain('No token balance changes besides the fee.');
+    const max = /Fee\nup to (0\.[0-9]+) ETH/u.exec(text)?.[1] as string;
+    expect(max).toBeDefined();
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const paid = ONE_ETH - (await balanceOf(devnet, ETH, second));
+    expect(paid).toBeGreaterThan(0n);
+    expect(Number(paid) / 1e18).toBeLessThanOrEqual(Number(max));
+  });
+});
+
+describe('the SNIP-29 tip', () => {
+  it('passes a named tip to both paymaster requests and shows it', async () => {
+    const { text, response } = await answer(send(1n, { tip: 'fast' }), true);
+    expect(text).toContain('Tip\n"fast" (the paymaster prices it within the fee)');
+    resultOf(response);
+    const expected = { mode: 'default', gas_token: ETH, tip: 'fast' };
+    expect(feeModeOf('paymaster_buildTransaction')).toEqual([expected]);
+    expect(feeModeOf('paymaster_executeTransaction')).toEqual([expected]);
+  });
+
+  it('passes an integer tip as {custom} and shows it', async () => {
+    const { text, response } = await answer(send(1n, { tip: 1000 }), false);
+    expect(text).toContain('Tip\n1000 (custom, paid by the relayer from the fee)');
+    expectError(response, 4001);
+    expect(feeModeOf('paymaster_buildTransaction')).toEqual([
+      { mode: 'default', gas_token: ETH, tip: { custom: '0x3e8' } },
+    ]);
+  });
+
+  it('refuses a named tip on a v3 transaction (fees in STRK), before any dialog', async () => {
+    const response = await snap.request({
+      method: 'l2_executeTxn',
+      params: { address, calls: [erc20Transfer(RECIPIENT, 1n, ETH)], details: { tip: 'fast' } },
+    });
+    expectError(response, -32602, /details\.tip.*applies with feeMode only/u);
+  });
+});
