@@ -19,11 +19,7 @@ import { installSnap, type Snap } from '@metamask/snaps-jest';
 import { ethers } from 'ethers';
 import { recoverMessageAddress, type Hex } from 'viem';
 
-import type {
-  GasLimits,
-  PreparedUserOperation,
-  UserOperation,
-} from '../../src/evm/userOperation';
+import type { GasLimits, PreparedUserOperation, UserOperation } from '../../src/evm/userOperation';
 import {
   answerDialog,
   createAccount,

@@ -1,5 +1,9 @@
 import { CODES } from '../../src/errors';
-import { BuildRecords, type BuiltExecution, MAX_BUILDS_PER_ACCOUNT } from '../../src/flows/buildsAndClaims';
+import {
+  BuildRecords,
+  type BuiltExecution,
+  MAX_BUILDS_PER_ACCOUNT,
+} from '../../src/flows/buildsAndClaims';
 import { RateLimits } from '../../src/flows/rateLimits';
 
 const build = (
