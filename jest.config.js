@@ -1,8 +1,8 @@
 // Runs every package's own jest project, so `npm test` at the root covers the whole product.
-// The tests load @l2wallet/testkit (and @l2wallet/starknet-constants) from their dist/. Building
-// it is an explicit step (`npm install`, `npm test` and `npx tsc -b packages/testkit` do), never a
-// side effect of loading this file; a dist older than its sources is refused here, so
-// `npx jest <file>` never runs a stale testkit.
+// The tests load @l2wallet/testkit (and the packages it builds: starknet-protocol, jsonrpc)
+// from their dist/. Building them is an explicit step (`npm install`, `npm test` and
+// `npx tsc -b packages/testkit` do), never a side effect of loading this file; a dist older
+// than its sources is refused here, so `npx jest <file>` never runs a stale testkit.
 const { readdirSync, statSync } = require('node:fs');
 const path = require('node:path');
 
@@ -19,7 +19,7 @@ function newestUnder(dir) {
   return newest;
 }
 
-for (const name of ['starknet-constants', 'testkit']) {
+for (const name of ['starknet-protocol', 'jsonrpc', 'testkit']) {
   const dir = path.join(__dirname, 'packages', name);
   // tsc -b stamps tsconfig.tsbuildinfo whenever it finds the project up to date.
   const built = modified(path.join(dir, 'tsconfig.tsbuildinfo'));

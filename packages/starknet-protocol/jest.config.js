@@ -1,5 +1,5 @@
 // The protocol's values and encodings, checked against starknet.js (an independent source).
-const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest.shared');
+const { nodeEnvironment, sharedSetup, tsTransforms } = require('../../jest/shared');
 
 module.exports = {
   displayName: 'starknet-protocol',
