@@ -1,9 +1,10 @@
 /**
  * scripts/check-import-cycles.mjs, npm test's import rules, on small workspaces written here: a
  * clean one passes, and each broken rule is the clean one with one file added or changed, so the
- * failure it reports is that change's alone.
+ * failure it reports is that change's alone. One checker (`--serve`) checks them all, so
+ * TypeScript loads once; the command line's own exit status and output are checked apart.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,14 +51,32 @@ const CLEAN: Tree = {
 };
 
 let workspaces: string;
+let checker: ChildProcessWithoutNullStreams;
+/** The checker's answers not yet read, and the readers waiting for one. */
+const answers: string[] = [];
+const waiting: ((line: string) => void)[] = [];
 beforeAll(() => {
   workspaces = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
+  checker = spawn(process.execPath, [CHECKER, '--serve']);
+  let pending = '';
+  checker.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const reader = waiting.shift();
+      if (reader) reader(line);
+      else answers.push(line);
+    }
+  });
 });
-afterAll(() => rmSync(workspaces, { recursive: true, force: true }));
+afterAll(() => {
+  checker.kill();
+  rmSync(workspaces, { recursive: true, force: true });
+});
 
 let count = 0;
-/** Writes CLEAN with `changes` (a null deletes a file) and runs the checker on it. */
-function check(changes: Record<string, string | null>) {
+/** Writes CLEAN with `changes` (a null deletes a file) into a new workspace; its folder. */
+function workspace(changes: Record<string, string | null>): string {
   count += 1;
   const root = path.join(workspaces, String(count));
   for (const [file, text] of Object.entries({ ...CLEAN, ...changes })) {
@@ -65,17 +84,21 @@ function check(changes: Record<string, string | null>) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   }
-  const run = spawnSync(process.execPath, [CHECKER, '--root', root], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  const problems = run.stderr.split('\n').filter((line) => line !== '');
-  return { status: run.status, stdout: run.stdout, problems };
+  return root;
+}
+
+/** Checks CLEAN with `changes`: the exit status, stdout and stderr lines the command would give. */
+async function check(changes: Record<string, string | null>) {
+  checker.stdin.write(`${workspace(changes)}\n`);
+  const line = answers.shift() ?? (await new Promise<string>((resolve) => waiting.push(resolve)));
+  const answer = JSON.parse(line) as { status: number; stdout: string[]; stderr: string[] };
+  const stdout = answer.stdout.map((text) => `${text}\n`).join('');
+  return { status: answer.status, stdout, problems: answer.stderr };
 }
 
 describe('scripts/check-import-cycles.mjs', () => {
-  it('passes a workspace that keeps every rule', () => {
-    const run = check({});
+  it('passes a workspace that keeps every rule', async () => {
+    const run = await check({});
     expect(run.problems).toEqual([]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('import cycles: none in 12 modules');
@@ -93,14 +116,14 @@ describe('scripts/check-import-cycles.mjs', () => {
     ['a dynamic import()', "export const late = () => import('../cli');\n"],
     ['a require()', "export const late = () => require('../cli');\n"],
     ['an export ... from', "export { cli } from '../cli';\n"],
-  ])('fails an upward import made by %s', (_, text) => {
-    const run = check({ 'packages/app/src/base/late.ts': text });
+  ])('fails an upward import made by %s', async (_, text) => {
+    const run = await check({ 'packages/app/src/base/late.ts': text });
     expect(run.problems).toEqual(upward);
     expect(run.status).toBe(1);
   });
 
-  it('fails a top-level folder or file that is in no layer', () => {
-    const run = check({
+  it('fails a top-level folder or file that is in no layer', async () => {
+    const run = await check({
       'packages/app/src/extra/x.ts': "export { v } from '../core/values';\n",
       'packages/app/src/loose.ts': 'export const loose = 1;\n',
     });
@@ -111,9 +134,9 @@ describe('scripts/check-import-cycles.mjs', () => {
     expect(run.status).toBe(1);
   });
 
-  it('fails an upward import between the units of a folder with layers of its own', () => {
+  it('fails an upward import between the units of a folder with layers of its own', async () => {
     // rules/ (the core/ layer 1) is free inside, but not toward the rest of core/.
-    const run = check({
+    const run = await check({
       'packages/app/src/core/rules/late.ts': "import { format } from '../format';\nformat('');\n",
     });
     expect(run.problems).toEqual([
@@ -123,8 +146,8 @@ describe('scripts/check-import-cycles.mjs', () => {
     expect(run.status).toBe(1);
   });
 
-  it('fails a unit of a layered folder that is in no layer, and a listed unit that is gone', () => {
-    const run = check({
+  it('fails a unit of a layered folder that is in no layer, and a listed unit that is gone', async () => {
+    const run = await check({
       'packages/app/src/core/extra.ts': "export { v } from './values';\n",
       'packages/app/src/core/report.ts': null,
       'packages/app/src/index.ts': 'export const both = 1;\n',
@@ -146,8 +169,8 @@ describe('scripts/check-import-cycles.mjs', () => {
       "import '../../low/src/b/y';\n",
       '../../low/src/b/y',
     ],
-  ])('fails a relative import into another package from %s', (_, file, text, spec) => {
-    const run = check({ [file]: text });
+  ])('fails a relative import into another package from %s', async (_, file, text, spec) => {
+    const run = await check({ [file]: text });
     expect(run.problems).toEqual([
       `relative import across packages: ${file} imports '${spec}' (in packages/low): ` +
         'import a workspace package by its name',
@@ -155,8 +178,8 @@ describe('scripts/check-import-cycles.mjs', () => {
     expect(run.status).toBe(1);
   });
 
-  it('fails a folder cycle in a package without layers, and names the imports behind it', () => {
-    const run = check({ 'packages/low/src/b/z.ts': "export { x } from '../a/x';\n" });
+  it('fails a folder cycle in a package without layers, and names the imports behind it', async () => {
+    const run = await check({ 'packages/low/src/b/z.ts': "export { x } from '../a/x';\n" });
     expect(run.problems).toEqual([
       'folder cycle in packages/low/src: a/ -> b/ -> a/',
       '  packages/low/src/a/x.ts imports packages/low/src/b/y.ts',
@@ -165,15 +188,17 @@ describe('scripts/check-import-cycles.mjs', () => {
     expect(run.status).toBe(1);
   });
 
-  it('fails a module cycle anywhere, through a package name too', () => {
-    const run = check({ 'packages/low/src/b/y.ts': "import '@fx/app';\nexport const y = 2;\n" });
+  it('fails a module cycle anywhere, through a package name too', async () => {
+    const run = await check({
+      'packages/low/src/b/y.ts': "import '@fx/app';\nexport const y = 2;\n",
+    });
     expect(run.problems[0]).toMatch(/^import cycle: packages\/app\/src\/index\.ts -> /);
     expect(run.problems).toContain('1 import cycle(s): move the shared piece into its own module.');
     expect(run.status).toBe(1);
   });
 
-  it('fails a "layers" entry it cannot read', () => {
-    const run = check({
+  it('fails a "layers" entry it cannot read', async () => {
+    const run = await check({
       'packages/app/package.json': manifest('@fx/app', [...APP_LAYERS, 7, { 'cli.ts': [] }]),
     });
     expect(run.problems).toEqual([
@@ -182,5 +207,20 @@ describe('scripts/check-import-cycles.mjs', () => {
       'packages/app/package.json: nested layers belong to a folder ("name/"), not "cli.ts"',
     ]);
     expect(run.status).toBe(1);
+  });
+
+  it('as a command: exit 0 and its report on a clean workspace, exit 1 and the break on stderr', () => {
+    const clean = spawnSync(process.execPath, [CHECKER, '--root', workspace({})], {
+      encoding: 'utf8',
+    });
+    expect(clean.status).toBe(0);
+    expect(clean.stderr).toBe('');
+    expect(clean.stdout).toContain('import cycles: none in 12 modules');
+    const broken = workspace({
+      'packages/app/src/base/late.ts': "import { cli } from '../cli';\nexport const late = cli;\n",
+    });
+    const run = spawnSync(process.execPath, [CHECKER, '--root', broken], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.split('\n').filter((line) => line !== '')).toEqual(upward);
   });
 });
