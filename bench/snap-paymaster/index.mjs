@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Snap paymaster benchmark (issue 27): a first transaction with the fee in ETH. An account that
-// holds only ETH is deployed and sends one ETH transfer in one l2_executeTxn with
-// details.feeMode {mode: 'default', gasToken: ETH}: the snap's paymaster route, deploy_and_invoke
-// through packages/paymaster's relayer on packages/devnet. The real snap bundle (Testnet's node and
-// paymaster behind counting pass-throughs, so only the snap's own requests are counted: the
-// paymaster talks to the devnet directly) runs in @metamask/snaps-simulation outside jest, dialogs
-// approved as they open; every call is a fresh account. It prints round trips (HTTP requests; a
-// JSON-RPC batch counts once) to the node and to the paymaster, before the dialog and after
-// approval, and p50/p95 latency of the whole request, beside the same first transaction with the
-// fee in STRK (a v3 deploy then invoke, an account holding only STRK, a STRK transfer) for
+// Snap paymaster benchmark (docs/interface/snap.md#fees-in-another-token): a first transaction with
+// the fee in ETH. An account that holds only ETH is deployed and sends one ETH transfer in one
+// l2_executeTxn with details.feeMode {mode: 'default', gasToken: ETH}: the snap's paymaster route,
+// deploy_and_invoke through packages/paymaster's relayer on packages/devnet. The real snap bundle
+// (Testnet's node and paymaster behind counting pass-throughs, so only the snap's own requests are
+// counted: the paymaster talks to the devnet directly) runs in @metamask/snaps-simulation outside
+// jest, dialogs approved as they open; every call is a fresh account. It prints round trips (HTTP
+// requests; a JSON-RPC batch counts once) to the node and to the paymaster, before the dialog and
+// after approval, and p50/p95 latency of the whole request, beside the same first transaction with
+// the fee in STRK (a v3 deploy then invoke, an account holding only STRK, a STRK transfer) for
 // comparison.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Sponsored through WalletAccount (issue 27): a dapp's first transaction for a brand-new account
-// with 0 STRK, deploy + invoke in one, through starknet.js 10.8's WalletAccount on the snap:
-// wallet_deploymentData, then executePaymasterTransaction({ feeMode: sponsored, deploymentData })
-// (paymaster_buildTransaction, the snap's outside-execution dialog approved at once,
-// paymaster_executeTransaction), then the receipt. The parts are real and on loopback: the snap
-// bundle in @metamask/snaps-simulation (the testkit's SimulatedFlask), packages/devnet in this
+// Sponsored through WalletAccount (docs/interface/paymaster.md): a dapp's first transaction for a
+// brand-new account with 0 STRK, deploy + invoke in one, through starknet.js 10.8's WalletAccount
+// on the snap: wallet_deploymentData, then executePaymasterTransaction({ feeMode: sponsored,
+// deploymentData }) (paymaster_buildTransaction, the snap's outside-execution dialog approved at
+// once, paymaster_executeTransaction), then the receipt. The parts are real and on loopback: the
+// snap bundle in @metamask/snaps-simulation (the testkit's SimulatedFlask), packages/devnet in this
 // process, the l2-paymaster CLI (built dist) with a sponsor key.
 //
 // Round trips are counted by pass-through proxies (the testkit's startCountingProxy) on each hop:

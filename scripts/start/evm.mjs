@@ -1,7 +1,7 @@
-// `npm start`, EVM side (issue 10): on the anvil that start.mjs runs, deploy the ERC-4337 v0.6
-// contracts, start Alto (loopback, its addresses funded), our ERC-7677 paymaster service, and
-// the keyring snap's dev server built against them. Alto and the paymaster come from
-// @l2wallet/testkit, the same code the tests and bench use.
+// `npm start`, EVM side (docs/architecture/keyring-snap.md): on the anvil that start.mjs runs,
+// deploy the ERC-4337 v0.6 contracts, start Alto (loopback, its addresses funded), our ERC-7677
+// paymaster service, and the keyring snap's dev server built against them. Alto and the paymaster
+// come from @l2wallet/testkit, the same code the tests and bench use.
 import path from 'node:path';
 
 import { portAnswers, startAccountAbstractionStack } from '@l2wallet/testkit';

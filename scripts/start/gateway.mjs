@@ -1,8 +1,9 @@
-// `npm start`, the gateway part (issues 8 and 18): builds packages/gateway, seeds a few blocks of
-// demo transactions on the anvil that start.mjs started, runs `l2-gateway serve` in front of it
-// and of the devnet (a Starknet chain at `/starknet-sepolia/v3/<KEY>`, which the snap's Testnet
-// uses) on a printed port, creates a demo key and prints a curl line that works. start.mjs passes in its
-// own start()/log()/runOnce()/waitFor() so the gateway is stopped with everything else.
+// `npm start`, the gateway part (docs/architecture/gateway.md): builds packages/gateway, seeds a
+// few blocks of demo transactions on the anvil that start.mjs started, runs `l2-gateway serve` in
+// front of it and of the devnet (a Starknet chain at `/starknet-sepolia/v3/<KEY>`, which the snap's
+// Testnet uses) on a printed port, creates a demo key and prints a curl line that works. start.mjs
+// passes in its own start()/log()/runOnce()/waitFor() so the gateway is stopped with everything
+// else.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 

@@ -1,10 +1,11 @@
-// `npm start`, the Starknet paymaster part (issue 27): builds packages/paymaster and runs
-// `l2-paymaster` (SNIP-29) on loopback in front of the devnet that start.mjs started. Its relayer
-// is the devnet's last predeployed account (the testkit's devnetRelayer). Its key, the node URL and
-// the sponsor key go to the paymaster in its environment only (never its command line, which ps
-// shows); ETH is a gas token beside STRK, and the demo sponsor key is printed. Its state (tracking
-// ids, debts, sponsor budgets) is kept in memory: the devnet starts fresh each time, so does it.
-// start.mjs passes in its own start()/log()/runOnce()/waitFor(), so it stops with everything else.
+// `npm start`, the Starknet paymaster part (docs/architecture/paymaster.md): builds
+// packages/paymaster and runs `l2-paymaster` (SNIP-29) on loopback in front of the devnet that
+// start.mjs started. Its relayer is the devnet's last predeployed account (the testkit's
+// devnetRelayer). Its key, the node URL and the sponsor key go to the paymaster in its environment
+// only (never its command line, which ps shows); ETH is a gas token beside STRK, and the demo
+// sponsor key is printed. Its state (tracking ids, debts, sponsor budgets) is kept in memory: the
+// devnet starts fresh each time, so does it. start.mjs passes in its own
+// start()/log()/runOnce()/waitFor(), so it stops with everything else.
 import {
   devnetRelayer,
   ETH_TOKEN,

@@ -1,8 +1,8 @@
 /**
- * Dapp-side calls for the EVM keyring snap (packages/keyring-snap, SPEC Area B). Account
- * management goes to the snap with `wallet_invokeKeyring` (the site's origin is allowed); signing
- * goes through the wallet's own methods (`personal_sign`, ...), which MetaMask routes to the
- * snap's keyring as the origin `metamask`.
+ * Dapp-side calls for the EVM keyring snap (packages/keyring-snap, docs/interface/keyring.md).
+ * Account management goes to the snap with `wallet_invokeKeyring` (the site's origin is allowed);
+ * signing goes through the wallet's own methods (`personal_sign`, ...), which MetaMask routes to
+ * the snap's keyring as the origin `metamask`.
  */
 import type {
   EthBaseTransaction,

@@ -1,9 +1,9 @@
-/** Types of the snap's Area A API (SPEC.md sections 2 and 4.1). */
+/** Types of the snap's Area A API (docs/interface/snap.md). */
 import type * as starknet from '@l2wallet/starknet-protocol';
 import type { AccountRecord, Erc20Token, TransactionRecord } from '@l2wallet/starknet-protocol';
 
-// The snap's records (SPEC 2.4), defined once beside the chain ids: the snap returns them as it
-// keeps them.
+// The snap's records (docs/interface/snap.md#results), defined once beside the chain ids: the snap
+// returns them as it keeps them.
 export type {
   AccountRecord,
   TransactionRecord,
@@ -54,7 +54,7 @@ export interface FeeMode {
   gasToken: string;
 }
 
-/** Transaction details; every member is optional (SPEC 2.2). */
+/** Transaction details; every member is optional (docs/interface/snap.md#transaction-details). */
 export interface TxDetails {
   nonce?: IntegerLike;
   blockIdentifier?: string | number;
@@ -77,7 +77,10 @@ export interface SignedTxDetails extends TxDetails {
   resourceBounds: ResourceBounds;
 }
 
-/** One call of a multicall (SPEC 2.3). The address member follows starknet.js: `contractAddress`. */
+/**
+ * One call of a multicall (docs/interface/snap.md#calls). The address member follows starknet.js:
+ * `contractAddress`.
+ */
 export interface Call {
   contractAddress: string;
   entrypoint: string;
@@ -128,7 +131,7 @@ export interface Erc20Balance {
   balanceLatest: string;
 }
 
-/** A token of the watch list, as l2_addErc20Token returns it (SPEC 2.4). */
+/** A token of the watch list, as l2_addErc20Token returns it (docs/interface/snap.md#token). */
 export type Token = Erc20Token;
 
 export interface DeclareSignature {
@@ -264,7 +267,10 @@ export type SignDeclareTransactionParams = {
 
 /** The signer is `signerAddress` or its alias `address`. */
 export type SignMessageParams = {
-  /** Typed data; an object is sent as its JSON string, as SPEC 4.1 declares a string. */
+  /**
+   * Typed data; an object is sent as its JSON string, which docs/interface/snap.md#typed-data
+   * accepts.
+   */
   typedDataMessage: string | TypedData;
   chainId?: ChainId;
 } & OneOf<'signerAddress' | 'address', string>;

@@ -194,8 +194,8 @@ describe('starknet.js WalletAccount and WalletAccountV5 on the real snap', () =>
     });
 
     it('watches an asset (its symbol and decimals as the contract states them)', async () => {
-      // Issue 24: the snap reads the token's symbol and decimals from its contract, so the
-      // token is a real one on the devnet.
+      // docs/security.md#nothing-signed-that-was-not-shown: the snap reads the token's symbol and
+      // decimals from its contract, so the token is a real one on the devnet.
       const token = await deployToken(devnet.rpcUrl, {
         name: 'Test Token',
         symbol: 'TKN',

@@ -1,4 +1,4 @@
-/** @l2wallet/gateway: the metered node JSON-RPC gateway (SPEC Area C). */
+/** @l2wallet/gateway: the metered node JSON-RPC gateway (docs/interface/gateway.md). */
 export { loadConfig, type GatewayConfig, type ChainConfig, type LedgerConfig } from './config';
 export { startGateway, type RunningGateway } from './server';
 export { openStores, type Stores } from './stores/open';

@@ -1,7 +1,8 @@
 /**
- * The gateway over HTTP against a real anvil: the six SPEC methods byte for byte against anvil
- * itself, viem and ethers unchanged through it, the SPEC semantics anvil lacks, auth, credits,
- * errors, bad input and batches, with the ledger checked after each.
+ * The gateway over HTTP against a real anvil: the six documented methods
+ * (docs/interface/gateway.md#methods) byte for byte against anvil itself, viem and ethers unchanged
+ * through it, the documented semantics (docs/interface/gateway.md#semantics) anvil lacks, auth,
+ * credits, errors, bad input and batches, with the ledger checked after each.
  */
 import { type AnvilService, startAnvil } from '@l2wallet/testkit';
 import { JsonRpcProvider } from 'ethers';
@@ -86,7 +87,7 @@ describe('the six SPEC methods', () => {
       expect(mine.status).toBe(200);
       expected += cost;
     }
-    // The not-found answers really are null (SPEC 7).
+    // The not-found answers really are null (docs/interface/gateway.md#semantics).
     expect(
       (await post(rpcUrl, call('eth_getBlockByHash', [missing, false]))).json.result,
     ).toBeNull();

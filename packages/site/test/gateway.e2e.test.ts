@@ -1,10 +1,10 @@
 /**
  * The Gateway page in headless Chromium against the real gateway (packages/gateway dist, run by
- * its CLI) in front of a real anvil: paste a key, see today's credits, try the six SPEC methods
- * and watch the usage follow, checked against the gateway's own ledger; then calls on the
- * gateway's Starknet chain (the devnet, by path prefix, with starknet.js) show up under their own
- * chain, and ?key= opens the page with the key filled in. Reuses the site build of this jest run
- * when it is newer than the site's sources.
+ * its CLI) in front of a real anvil: paste a key, see today's credits, try the six documented
+ * methods (docs/interface/gateway.md#methods) and watch the usage follow, checked against the
+ * gateway's own ledger; then calls on the gateway's Starknet chain (the devnet, by path prefix,
+ * with starknet.js) show up under their own chain, and ?key= opens the page with the key filled in.
+ * Reuses the site build of this jest run when it is newer than the site's sources.
  */
 import { mkdirSync } from 'node:fs';
 import {
@@ -113,7 +113,8 @@ it("shows a key's credits and charges each of the six SPEC methods tried from th
     /^eth_getProof → HTTP 200 · 150 credits, \d+ left/,
   );
   await waitForText(page.getByTestId('gateway-controls'), /Secret\s+none[\s\S]*Origins\s+any/);
-  // 80 for the eth_getBlockByNumber that found sample hashes, then the SPEC 8 costs.
+  // 80 for the eth_getBlockByNumber that found sample hashes, then the costs
+  // (docs/interface/gateway.md#credits).
   const expected = 80 + 150 + 150 + 80 + 80 + 80 + 150;
   await waitForText(page.getByTestId('gateway-totals'), new RegExp(`Used ${expected} credits`));
   await waitForText(page.getByTestId('gateway-methods'), /eth_getProof\s+150/);

@@ -1,9 +1,10 @@
 /**
- * The playground's "No STRK? Pay the fee in ETH" path in headless Chromium (issue 27): an account
- * that the devnet funds with ETH only is deployed and sends with its fee paid in ETH, through the
- * snap's paymaster route (details.feeMode) and packages/paymaster's relayer on the devnet. The
- * snap runs in snaps-simulation behind an injected EIP-6963 "MetaMask Flask", as in
- * site.e2e.test.ts; balances and deployment are read from the devnet itself.
+ * The playground's "No STRK? Pay the fee in ETH" path in headless Chromium
+ * (docs/interface/snap.md#fees-in-another-token): an account that the devnet funds with ETH only is
+ * deployed and sends with its fee paid in ETH, through the snap's paymaster route (details.feeMode)
+ * and packages/paymaster's relayer on the devnet. The snap runs in snaps-simulation behind an
+ * injected EIP-6963 "MetaMask Flask", as in site.e2e.test.ts; balances and deployment are read from
+ * the devnet itself.
  */
 import { mkdirSync } from 'node:fs';
 import {

@@ -205,7 +205,8 @@ describe('site in the browser with the snap in snaps-simulation', () => {
 
   it('adds a token to the watch list', async () => {
     // Not one of the preloaded tokens: a token of our own on the devnet. The snap reads its
-    // symbol and decimals from the contract (issue 24), so it must exist, in a closed block.
+    // symbol and decimals from the contract (docs/security.md#nothing-signed-that-was-not-shown),
+    // so it must exist, in a closed block.
     const token = await deployToken(stack.devnet.rpcUrl, {
       name: 'Playground Test Token',
       symbol: 'PTT',

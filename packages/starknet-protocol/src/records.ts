@@ -1,10 +1,10 @@
 /**
- * The records the snap keeps in its state and returns to dapps as they are (SPEC 2.4): the snap's
- * state schema and the dapp client both name these types, so they are defined once, here. Types
- * only: nothing of this module reaches a bundle.
+ * The records the snap keeps in its state and returns to dapps as they are
+ * (docs/interface/snap.md#results): the snap's state schema and the dapp client both name these
+ * types, so they are defined once, here. Types only: nothing of this module reaches a bundle.
  */
 
-/** SPEC 2.4 account record (l2_recoverAccounts). */
+/** Account record (docs/interface/snap.md#account-record) (l2_recoverAccounts). */
 export type AccountRecord = {
   address: string;
   addressIndex: number;
@@ -18,10 +18,13 @@ export type AccountRecord = {
   chainId: string;
 };
 
-/** SPEC 3 statuses of a transaction record (a node's own finality status may appear too). */
+/**
+ * Statuses (docs/interface/snap.md#transaction-statuses) of a transaction record (a node's own
+ * finality status may appear too).
+ */
 export type TransactionStatus = 'RECEIVED' | 'PENDING' | 'ACCEPTED_ON_L2' | 'REJECTED';
 
-/** SPEC 2.4 transaction record (l2_getTransactions). */
+/** Transaction record (docs/interface/snap.md#transaction-record) (l2_getTransactions). */
 export type TransactionRecord = {
   txnHash: string;
   txnType: string;
@@ -37,7 +40,7 @@ export type TransactionRecord = {
   chainId: string;
 };
 
-/** A token of the ERC-20 watch list (SPEC 2.4, plus its name and chain). */
+/** A token of the ERC-20 watch list (docs/interface/snap.md#token, plus its name and chain). */
 export type Erc20Token = {
   address: string;
   name: string;

@@ -179,7 +179,8 @@ export function toWatchedToken(
   if (!isRecord(params.options)) throw invalidPayload('options', 'must be an object');
   const { address, symbol, decimals, name, image } = params.options;
   const tokenAddress = feltHex(address, 'options.address');
-  // SPEC 4.1 requires tokenSymbol; the snap checks it (and decimals) against the token contract.
+  // docs/interface/snap.md#l2_adderc20token requires tokenSymbol; the snap checks it (and decimals)
+  // against the token contract.
   if (typeof symbol !== 'string' || symbol.trim() === '')
     throw invalidPayload('options.symbol', 'is required by this wallet');
   if (decimals !== undefined && (!Number.isInteger(decimals) || decimals < 0 || decimals > 255))

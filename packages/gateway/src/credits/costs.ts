@@ -1,10 +1,11 @@
 /**
  * THE cost table: credits each call takes from the key's daily balance. The six methods of
- * SPEC 4.3 carry the SPEC 8 costs; the rest are what viem and ethers call around them, at
- * Infura's prices. A method missing here does not exist for the gateway (-32601, not charged).
+ * docs/interface/gateway.md#methods carry the costs (docs/interface/gateway.md#credits); the rest
+ * are what viem and ethers call around them, at Infura's prices. A method missing here does not
+ * exist for the gateway (-32601, not charged).
  */
 export const COSTS = {
-  // SPEC 4.3 / 8
+  // docs/interface/gateway.md#credits
   eth_getTransactionByBlockNumberAndIndex: 150,
   eth_getTransactionByBlockHashAndIndex: 150,
   eth_getProof: 150,

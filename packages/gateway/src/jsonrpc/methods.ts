@@ -45,14 +45,14 @@ const read = (params: Param[]) => ({ params, retryable: true });
 const blockParam = block({ objects: true });
 
 const TABLE: Record<MethodName, { params: Param[]; retryable: boolean; wsOnly?: boolean }> = {
-  // SPEC 4.3
+  // docs/interface/gateway.md#methods
   eth_getTransactionByBlockNumberAndIndex: read([
     req('block', block({ safe: false })),
     req('index', quantity),
   ]),
   eth_getTransactionByBlockHashAndIndex: read([req('blockHash', hash32), req('index', quantity)]),
   eth_getBlockByHash: read([req('blockHash', hash32), req('fullTransactions', bool)]),
-  // SPEC marks `from` and the block as required; clients omit them, so they pass through.
+  // `from` and the block are optional (docs/interface/gateway.md#eth_call): clients omit them.
   eth_call: read([req('call', callObject), opt('block', blockParam), opt('stateOverride', any)]),
   eth_getTransactionReceipt: read([req('transactionHash', hash32)]),
   eth_getProof: read([

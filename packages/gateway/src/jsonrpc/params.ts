@@ -33,7 +33,9 @@ export const bytes: Check = (v) =>
 export const bool: Check = (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean');
 export const any: Check = () => undefined;
 
-/** A block number or tag; `safe: false` refuses the `safe` tag (SPEC 4.3). */
+/**
+ * A block number or tag; `safe: false` refuses the `safe` tag (docs/interface/gateway.md#methods).
+ */
 export function block(options: { safe?: boolean; objects?: boolean } = {}): Check {
   const { safe = true, objects = false } = options;
   return (v) => {

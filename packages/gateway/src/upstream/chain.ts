@@ -1,7 +1,8 @@
 /**
  * One chain: its upstreams (tried in turn, unhealthy and lagging ones last), the eth_getProof
- * failover partner, SPEC normalisation, its head, identical calls in flight merged into one
- * upstream request, and the cache of answers that are still true (see policy.ts).
+ * failover partner, documented normalisation (docs/interface/gateway.md#semantics), its head,
+ * identical calls in flight merged into one upstream request, and the cache of answers that are
+ * still true (see policy.ts).
  *
  * What an upstream says is not always the chain's answer:
  * - a provider's refusal (HTTP 401/403/429, a -32005 limit error ...) fails over to the next

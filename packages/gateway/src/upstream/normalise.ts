@@ -1,6 +1,7 @@
 /**
- * SPEC semantics that hold whatever the upstream does: revert errors in one shape (SPEC 7), the
- * gas cap of SPEC 8, and 32-byte eth_getProof storage keys.
+ * Documented semantics (docs/interface/gateway.md#semantics) that hold whatever the upstream does:
+ * revert errors in one shape (docs/interface/gateway.md#semantics), the gas cap of
+ * docs/interface/gateway.md#limits, and 32-byte eth_getProof storage keys.
  */
 import type { RpcErrorBody } from './types';
 

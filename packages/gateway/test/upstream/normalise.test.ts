@@ -1,6 +1,7 @@
 /**
  * Revert shapes of other node implementations (anvil itself is covered end to end in
- * test/http.test.ts): each becomes SPEC 7's {code: 3, message: "execution reverted: ...", data}.
+ * test/http.test.ts): each becomes {code: 3, message: "execution reverted: ...", data}
+ * (docs/interface/gateway.md#semantics).
  */
 import {
   capGas,

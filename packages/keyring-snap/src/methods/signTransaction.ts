@@ -83,7 +83,10 @@ function needed<T>(value: T | undefined, field: string, kind: string): T {
   return value;
 }
 
-/** Parses SPEC 2.6's transaction object into viem's serializable form. */
+/**
+ * Parses the transaction object of docs/interface/keyring.md#transaction into viem's serializable
+ * form.
+ */
 export function parseTransaction(raw: unknown, chainId: number, account: string) {
   const tx = asRecord(raw, FIELD);
   onlyKeys(tx, KNOWN_FIELDS, FIELD);

@@ -28,7 +28,10 @@ function parseTypedData(raw: unknown): Record<string, unknown> {
   return asRecord(raw, FIELD);
 }
 
-/** Checks the shape named in SPEC 2.5; viem then checks each value against its type. */
+/**
+ * Checks the shape named in docs/interface/keyring.md#typed-data; viem then checks each value
+ * against its type.
+ */
 function checkTypedData(data: Record<string, unknown>, chainId: number | null) {
   const types = asRecord(data.types, `${FIELD}.types`);
   for (const [name, members] of Object.entries(types)) {

@@ -1,11 +1,12 @@
 /**
  * The Gateway page: paste an API key of packages/gateway, see today's credits (used, left, per
  * method, the last hour per minute) from the free GET /v3/<KEY>/usage, and try each of the six
- * SPEC 4.3 methods, with the credits each answer cost (its x-credits-cost header). It shows the
- * key's access controls (secret, JWT, allowlists) and today's refusals by cause, from the same
- * usage answer (never a secret). Usage is split by chain: the EVM chain's methods and the Starknet chain's
- * (`starknet_*`), one key serving both. The gateway URL and key are the site config's (?gateway=
- * and ?key=, else what `npm start` built the site with: its demo gateway and key).
+ * methods (docs/interface/gateway.md#methods), with the credits each answer cost (its
+ * x-credits-cost header). It shows the key's access controls (secret, JWT, allowlists) and today's
+ * refusals by cause, from the same usage answer (never a secret). Usage is split by chain: the EVM
+ * chain's methods and the Starknet chain's (`starknet_*`), one key serving both. The gateway URL
+ * and key are the site config's (?gateway= and ?key=, else what `npm start` built the site with:
+ * its demo gateway and key).
  */
 import React, { useCallback, useState } from 'react';
 // Only the gateway's hook: the gateway page bundles nothing of the snap client.

@@ -1,8 +1,8 @@
 /**
- * What the starknet-react page sponsors through a SNIP-29 paymaster (issue 27): the paymaster
- * each chain uses (Sepolia: the page's own, with its sponsor key; Mainnet: AVNU's public one, as
- * starknet-react's default), the call it sends, and the wallet's deployment data as starknet.js'
- * paymaster takes it.
+ * What the starknet-react page sponsors through a SNIP-29 paymaster (docs/interface/paymaster.md):
+ * the paymaster each chain uses (Sepolia: the page's own, with its sponsor key; Mainnet: AVNU's
+ * public one, as starknet-react's default), the call it sends, and the wallet's deployment data as
+ * starknet.js' paymaster takes it.
  */
 import type { Chain } from '@starknet-react/chains';
 import { TESTNET_CHAIN_ID } from '@l2wallet/starknet-protocol';

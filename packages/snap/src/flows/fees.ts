@@ -3,7 +3,7 @@
  * that sends or estimates (an invoke, the account's deployment before it, a declaration, a
  * deployment alone).
  *
- * TxDetails (SPEC 2.2), as the planner reads them:
+ * TxDetails (docs/interface/snap.md#transaction-details), as the planner reads them:
  * - `resourceBounds`: signed as given for the request's own transaction, with no estimate unless
  *   one is asked for (l2_estimateFee); refused (-32000 naming both) when they could charge more
  *   than `maxFee`;
@@ -49,7 +49,7 @@ export type FeePlan = {
   maxCharge: bigint;
   /** What the node estimates they will be charged; undefined when nothing was estimated. */
   overallFee?: bigint | undefined;
-  /** The SPEC 2.4 fee estimate of the request. */
+  /** The fee estimate (docs/interface/snap.md#fee-estimate) of the request. */
   fee: FeeEstimateResult;
   /** With `preview`: the simulation of the transactions, or why there is none. */
   simulation?: SimulationAnswer | undefined;

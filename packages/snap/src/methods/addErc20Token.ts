@@ -58,7 +58,7 @@ export const addErc20Token = defineMethod({
     tokenDecimals: optional(DecimalsStruct),
     tokenLogo: optional(LogoStruct),
     chainId: ChainIdStruct,
-    /** The user's account, as in SPEC 4.1; checked for form only. */
+    /** The user's account, as in docs/interface/snap.md#l2_adderc20token; checked for form only. */
     address: optional(AddressStruct),
   }),
   handler: async (

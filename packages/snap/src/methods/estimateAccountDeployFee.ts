@@ -10,9 +10,9 @@ import { AddressIndexStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { stateStore } from '../state';
 
 /**
- * l2_estimateAccountDeployFee: the SPEC 2.4 fee estimate of deploying the account at
- * `addressIndex` (default: the new account l2_createAccount would create), planned as
- * l2_createAccount would send it (flows/send.ts). Amounts in FRI.
+ * l2_estimateAccountDeployFee: the fee estimate (docs/interface/snap.md#fee-estimate) of deploying
+ * the account at `addressIndex` (default: the new account l2_createAccount would create), planned
+ * as l2_createAccount would send it (flows/send.ts). Amounts in FRI.
  *
  * The estimate reads the account on chain (and says so when it is deployed already), so the
  * site must hold the index first: an index it does not hold is asked for like any other

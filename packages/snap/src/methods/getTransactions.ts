@@ -6,7 +6,7 @@ import { AddressStruct, OptionalChainIdStruct } from '../starknet/structs';
 import { grantedAccount } from '../flows/grants';
 import { stateStore } from '../state';
 
-/** SPEC 8: the page size is 10, 25 or 50. */
+/** docs/interface/snap.md#limits: the page size is 10, 25 or 50. */
 const PageSizeStruct = define<10 | 25 | 50>('page size', (value) =>
   value === 10 || value === 25 || value === 50 ? true : 'expected one of 10, 25 or 50',
 );

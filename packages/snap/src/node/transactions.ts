@@ -1,7 +1,7 @@
 /**
- * Transactions on the node: the status of one hash, and SPEC 2.4 records for the transactions an
- * account's history names, each resolved in one JSON-RPC batch (transaction + receipt, and the
- * header of every block whose timestamp is not known yet).
+ * Transactions on the node: the status of one hash, and records (docs/interface/snap.md#results)
+ * for the transactions an account's history names, each resolved in one JSON-RPC batch (transaction
+ * + receipt, and the header of every block whose timestamp is not known yet).
  */
 import type { TransactionRecord } from '@l2wallet/starknet-protocol';
 

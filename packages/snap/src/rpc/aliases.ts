@@ -2,8 +2,9 @@ import { invalidParams } from '../errors';
 import { sameAddress } from '../starknet/felt';
 
 /**
- * Some methods accept one value under two names (SPEC 4.1 open points). Returns the value,
- * -32602 when both are missing or when they disagree.
+ * Some methods accept one value under two names
+ * (docs/interface/snap.md#parameter-names-and-aliases). Returns the value, -32602 when both are
+ * missing or when they disagree.
  */
 export function pickAliased(
   values: Record<string, string | undefined>,
@@ -34,8 +35,8 @@ const asText = (value: unknown): string =>
 
 /**
  * The same for an object param known under two names (the production Starknet snap's name
- * beside the SPEC's): the value given, undefined when neither is, -32602 when both are given
- * and differ.
+ * beside the documented one, docs/interface/snap.md#parameter-names-and-aliases): the value given,
+ * undefined when neither is, -32602 when both are given and differ.
  */
 export function pickAliasedValue<Value>(
   values: Record<string, Value | undefined>,
@@ -50,7 +51,10 @@ export function pickAliasedValue<Value>(
   return first?.[1];
 }
 
-/** As pickAliasedValue, for a required param: -32602 naming the SPEC's name when neither is given. */
+/**
+ * As pickAliasedValue, for a required param: -32602 naming the documented name when neither is
+ * given.
+ */
 export function requireAliasedValue<Value>(
   values: Record<string, Value | undefined>,
   expected: string,

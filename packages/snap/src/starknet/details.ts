@@ -1,6 +1,6 @@
 /**
- * TxDetails (SPEC 2.2): the one details struct. Every member is validated one way, whichever
- * method takes it:
+ * TxDetails (docs/interface/snap.md#transaction-details): the one details struct. Every member is
+ * validated one way, whichever method takes it:
  * - `TxDetailsStruct` (l2_estimateFee, l2_executeTxn, l2_declareContract): every member optional;
  *   the snap reads the nonce and estimates the bounds that are missing (flows/fees.ts says what it
  *   does with each member);
@@ -63,7 +63,10 @@ export const DaModeStruct: Struct<0 | 1, null> = coerce(
   },
 );
 
-/** Only v3 transactions exist here (DESIGN: fees in STRK), and their query version. */
+/**
+ * Only v3 transactions exist here (docs/architecture/snap.md#fixed-decisions: fees in STRK), and
+ * their query version.
+ */
 export const VersionStruct = coerce(
   union([literal('0x3'), literal('0x100000000000000000000000000000003')]),
   union([string(), number()]),
@@ -79,9 +82,9 @@ export const VersionStruct = coerce(
 );
 
 /**
- * `details.feeMode` (issue 27): `{ mode: 'default', gasToken }` pays the fee in that token through
- * the network's SNIP-29 paymaster (flows/sendRelayed.ts); without it the transaction is a v3
- * transaction paid in STRK.
+ * `details.feeMode` (docs/interface/snap.md#fees-in-another-token): `{ mode: 'default', gasToken }`
+ * pays the fee in that token through the network's SNIP-29 paymaster (flows/sendRelayed.ts);
+ * without it the transaction is a v3 transaction paid in STRK.
  */
 export const FeeModeStruct = type({
   mode: literal('default'),

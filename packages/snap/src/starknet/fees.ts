@@ -3,15 +3,17 @@
  *
  * A node's estimate (JSON-RPC FEE_ESTIMATE) has three resources: L1 gas, L1 data gas and L2 gas,
  * each with an amount consumed and a price per unit, and `overall_fee`, all in FRI
- * (1 STRK = 10^18 FRI). SPEC 2.4's fee estimate object maps it as follows (see README):
+ * (1 STRK = 10^18 FRI). The fee estimate object of docs/interface/snap.md#fee-estimate maps it as
+ * follows (see README):
  * - `overallFee`: overall_fee, the expected charge.
  * - `suggestedMaxFee`: the most the transaction may be charged with the resource bounds the snap
  *   signs: sum over the resources of max_amount * max_price_per_unit.
  * - `gasConsumed`: total gas units over the three resources.
  * - `gasPrice`: overallFee / gasConsumed rounded down, the effective price per gas unit; 0 when
  *   nothing is consumed.
- * - `unit`: always `wei` as SPEC 2.4 fixes it. It names the 10^-18 subunit of the fee token; for
- *   v3 transactions the fee token is STRK, so every amount here is in FRI.
+ * - `unit`: always `wei` as docs/interface/snap.md#fee-estimate fixes it. It names the 10^-18
+ *   subunit of the fee token; for v3 transactions the fee token is STRK, so every amount here is in
+ *   FRI.
  */
 import { toHex } from './felt';
 
@@ -33,7 +35,7 @@ export type FeeEstimate = {
   unit: string;
 };
 
-/** SPEC 2.4 fee estimate: every number a base-10 string. */
+/** Fee estimate (docs/interface/snap.md#fee-estimate): every number a base-10 string. */
 export type FeeEstimateResult = {
   suggestedMaxFee: string;
   overallFee: string;
@@ -115,9 +117,10 @@ export function minimumCharge(estimate: FeeEstimate, tip = 0n): bigint {
 }
 
 /**
- * Bounds that respect a caller's `maxFee` (SPEC 2.2): the estimated prices, the L1 amounts as
- * estimated, and as much L2 gas as the rest of maxFee pays for, the tip included
- * (maxChargeOf(bounds, tip) <= maxFee). Fails when maxFee cannot even pay for the estimate.
+ * Bounds that respect a caller's `maxFee` (docs/interface/snap.md#transaction-details): the
+ * estimated prices, the L1 amounts as estimated, and as much L2 gas as the rest of maxFee pays for,
+ * the tip included (maxChargeOf(bounds, tip) <= maxFee). Fails when maxFee cannot even pay for the
+ * estimate.
  */
 export function boundsWithinMaxFee(
   estimate: FeeEstimate,
@@ -245,8 +248,8 @@ export function sumEstimates(estimates: readonly FeeEstimate[]): FeeEstimate {
 }
 
 /**
- * SPEC 2.4 fee estimate object of one or more estimates. `suggestedMaxFee` is the sum of the
- * bounds each transaction will be signed with.
+ * Fee estimate object (docs/interface/snap.md#fee-estimate) of one or more estimates.
+ * `suggestedMaxFee` is the sum of the bounds each transaction will be signed with.
  */
 export function toFeeEstimateResult(
   estimates: readonly FeeEstimate[],

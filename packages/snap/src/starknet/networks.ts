@@ -27,7 +27,7 @@ export type Network = {
 };
 
 export { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID };
-/** SPEC 2.1: wherever chainId is optional, the default is the testnet. */
+/** docs/interface/snap.md#networks: wherever chainId is optional, the default is the testnet. */
 export const DEFAULT_CHAIN_ID = TESTNET_CHAIN_ID;
 
 export const MAINNET: Network = {

@@ -1,7 +1,7 @@
 /**
- * SPEC 2.4 transaction records, all built here with one type map: from what the snap sends
- * (invoke, deploy, declare), from the node's transaction and receipt, and from an explorer item;
- * and one hash known twice merged.
+ * Transaction records (docs/interface/snap.md#transaction-record), all built here with one type
+ * map: from what the snap sends (invoke, deploy, declare), from the node's transaction and receipt,
+ * and from an explorer item; and one hash known twice merged.
  */
 import type { TransactionRecord } from '@l2wallet/starknet-protocol';
 

@@ -1,5 +1,6 @@
 /**
- * Transaction record status (SPEC 3): RECEIVED -> PENDING -> ACCEPTED_ON_L2, or REJECTED.
+ * Transaction record status (docs/interface/snap.md#transaction-statuses): RECEIVED -> PENDING ->
+ * ACCEPTED_ON_L2, or REJECTED.
  *
  * Mapping of the node's answer (starknet_getTransactionStatus, JSON-RPC 0.10):
  * - execution_status REVERTED, or finality REJECTED -> REJECTED, keeping the failure reason;

@@ -65,7 +65,7 @@ export const ChainIdStruct: Struct<string, null> = coerce(
   (value) => normalizeChainId(value) ?? value,
 );
 
-/** An optional chainId: Testnet when omitted (SPEC 2.1). */
+/** An optional chainId: Testnet when omitted (docs/interface/snap.md#networks). */
 export const OptionalChainIdStruct = defaulted(ChainIdStruct, DEFAULT_CHAIN_ID);
 
 /** A BIP-44 address index: a non-hardened child number. */
@@ -116,7 +116,10 @@ export const NonEmptyTrimmedString = (what: string): Struct<string, null> =>
     value.trim().length > 0 ? true : `expected ${what}, a non-empty string`,
   );
 
-/** SPEC 2.3 call: target `contractAddress`, `entrypoint` name, `calldata` felts. */
+/**
+ * Call (docs/interface/snap.md#calls): target `contractAddress`, `entrypoint` name, `calldata`
+ * felts.
+ */
 export const CallStruct = type({
   contractAddress: AddressStruct,
   entrypoint: NonEmptyTrimmedString('an entrypoint name'),

@@ -119,7 +119,8 @@ export function tokensOf(state: SnapState, chainId: string): Erc20Token[] {
 
 /**
  * Adds the token (its values read from the contract) to the chain's watch list, or replaces the
- * entry with its address, and notes that `origin` added it. Returns the SPEC 2.4 token.
+ * entry with its address, and notes that `origin` added it. Returns the token
+ * (docs/interface/snap.md#token).
  */
 export function upsertToken(state: SnapState, token: Erc20Token, origin: string): Erc20Token {
   const list = [...watchListOf(state, token.chainId)];

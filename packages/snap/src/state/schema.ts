@@ -14,8 +14,8 @@ import { MAINNET_CHAIN_ID, TESTNET_CHAIN_ID } from '../starknet/networks';
 
 export const STATE_VERSION = 3;
 
-// The records the snap keeps and returns as they are (SPEC 2.4): one definition, shared with
-// the dapp client.
+// The records the snap keeps and returns as they are (docs/interface/snap.md#results): one
+// definition, shared with the dapp client.
 export type {
   AccountRecord,
   Erc20Token,
@@ -35,9 +35,9 @@ export type SiteGrant = {
 };
 
 /**
- * A token of the watch list as stored: the SPEC 2.4 token (what l2_addErc20Token returns) plus
- * what only the user sees: the sites that added it (the home page lists them per site), and
- * whether its symbol and decimals were read from its contract.
+ * A token of the watch list as stored: the token (docs/interface/snap.md#token) (what
+ * l2_addErc20Token returns) plus what only the user sees: the sites that added it (the home page
+ * lists them per site), and whether its symbol and decimals were read from its contract.
  */
 export type StoredToken = Erc20Token & {
   /** Origins that added or updated it, first first; none for the preloaded ETH and STRK. */

@@ -1,11 +1,11 @@
 /**
  * @jest-environment-options {"server": {"enabled": false}}
  *
- * Issue 24 against a real node (packages/devnet through the testkit): a hostile site (SITE_B,
- * granted nothing) against a user whose snap holds account #0 (deployed, with a transfer sent
- * through the snap) and #1 (not deployed), both granted to the test origin. Each answer the
- * hostile site gets for the user's accounts is compared with the answer for a stranger's address,
- * including the node calls the snap made for it.
+ * docs/security.md#hostile-sites against a real node (packages/devnet through the testkit): a
+ * hostile site (SITE_B, granted nothing) against a user whose snap holds account #0 (deployed, with
+ * a transfer sent through the snap) and #1 (not deployed), both granted to the test origin. Each
+ * answer the hostile site gets for the user's accounts is compared with the answer for a stranger's
+ * address, including the node calls the snap made for it.
  */
 import type { Json } from '@metamask/snaps-sdk';
 import { installSnap } from '@metamask/snaps-jest';

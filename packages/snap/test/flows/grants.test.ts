@@ -1,8 +1,9 @@
 /**
- * Issue 24, from a hostile site (snaps-jest, the offline build: no node is reachable): a site
- * learns nothing about accounts it was not granted, and "a new account" is new on every network.
- * The chain side of the same rules (deploy-fee estimates, history and status from a real node,
- * on-chain verification of deployed and undeployed addresses) is test/flows/grants.e2e.test.ts.
+ * docs/security.md#hostile-sites, from a hostile site (snaps-jest, the offline build: no node is
+ * reachable): a site learns nothing about accounts it was not granted, and "a new account" is new
+ * on every network. The chain side of the same rules (deploy-fee estimates, history and status from
+ * a real node, on-chain verification of deployed and undeployed addresses) is
+ * test/flows/grants.e2e.test.ts.
  */
 import { installSnap } from '@metamask/snaps-jest';
 import type { Json } from '@metamask/snaps-sdk';
@@ -74,7 +75,10 @@ function accountMethods(address: string): [string, Record<string, Json>][] {
   ];
 }
 
-/** A stored transaction record (SPEC 2.4) sent by `sender`, five minutes old. */
+/**
+ * A stored transaction record (docs/interface/snap.md#transaction-record) sent by `sender`, five
+ * minutes old.
+ */
 function record(
   txnHash: string,
   sender: string,
@@ -185,7 +189,8 @@ describe('a site learns nothing about accounts it was not granted', () => {
     const { snap, records } = await snapWithHistory(zero, one);
     const [sent, rejected, crossCall] = records;
 
-    // The attack of issue 24: the token as "sender", only from state, from a site with no grant.
+    // The attack in docs/security.md#sites-are-granted-never-assumed: the token as "sender", only
+    // from state, from a site with no grant.
     expect(await stateRecords(snap, SITE_B, STRK_TOKEN)).toEqual([]);
     expect(await stateRecords(snap, SITE_B, zero.address)).toEqual([]);
     expect(await stateRecords(snap, SITE_B, one.address)).toEqual([]);

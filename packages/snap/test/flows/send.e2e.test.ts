@@ -286,8 +286,8 @@ describe('l2_verifySignedMessage on chain', () => {
         },
       }),
       -32602,
-      // Issue 24 changed the wording: the same error, naming no address, whether or not the
-      // address is one of the user's accounts that this site was not granted.
+      // The wording follows docs/security.md#hostile-sites: the same error, naming no address,
+      // whether or not the address is one of the user's accounts that this site was not granted.
       /"address" has no deployed account contract on Testnet whose is_valid_signature could check the signature/u,
     );
   });

@@ -1,12 +1,13 @@
 /**
  * @jest-environment-options {"server": {"enabled": false}}
  *
- * Fees paid in another token through the network's SNIP-29 paymaster (issue 27): `details.feeMode`
- * on l2_estimateFee, l2_executeTxn and l2_createAccount with deploy: true, end to end. The real
- * snap bundle in snaps-jest, Testnet at this file's devnet, its paymaster packages/paymaster's
- * l2-paymaster (the testkit starts the built CLI; the relayer is the devnet's last predeployed
- * account, ETH a gas token at 2500 STRK) reached through a pass-through that counts requests and,
- * in the last tests, lies. Balances, deployments and transactions are read from the devnet itself.
+ * Fees paid in another token through the network's SNIP-29 paymaster
+ * (docs/interface/snap.md#fees-in-another-token): `details.feeMode` on l2_estimateFee,
+ * l2_executeTxn and l2_createAccount with deploy: true, end to end. The real snap bundle in
+ * snaps-jest, Testnet at this file's devnet, its paymaster packages/paymaster's l2-paymaster (the
+ * testkit starts the built CLI; the relayer is the devnet's last predeployed account, ETH a gas
+ * token at 2500 STRK) reached through a pass-through that counts requests and, in the last tests,
+ * lies. Balances, deployments and transactions are read from the devnet itself.
  */
 import {
   mintEth,

@@ -41,7 +41,10 @@ import type { AccountRecord, TransactionRecord as TxRecord } from '../../src/sta
 export type { DevnetServer };
 export type { AccountRecord, TxRecord };
 
-/** SPEC 2.4 fee estimate (base-10 strings); includeDeploy comes with l2_estimateFee only. */
+/**
+ * Fee estimate (docs/interface/snap.md#fee-estimate) (base-10 strings); includeDeploy comes with
+ * l2_estimateFee only.
+ */
 export type FeeEstimate = {
   suggestedMaxFee: string;
   overallFee: string;

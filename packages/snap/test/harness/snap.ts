@@ -89,7 +89,10 @@ export async function expectedAccount(srp: string, index: number): Promise<Expec
   };
 }
 
-/** The record the snap stores for `account` on `chainId` (SPEC 2.4), for tests that seed state. */
+/**
+ * The record the snap stores for `account` on `chainId` (docs/interface/snap.md#results), for tests
+ * that seed state.
+ */
 export function accountRecordOf(account: ExpectedAccount, chainId: string) {
   return {
     address: account.address,

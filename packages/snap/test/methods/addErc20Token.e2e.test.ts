@@ -4,8 +4,9 @@
  * l2_addErc20Token against a real node (packages/devnet through the testkit): the watch list's
  * name, symbol and decimals are read from the token contract (tokens deployed with the testkit's
  * deployToken, ETH and STRK of genesis), a site's values that disagree are refused, and the home
- * page lists per site which tokens it added. Issue 24: one site used to store a wrong decimals for
- * a real token, and every site's dialogs formatted amounts with it.
+ * page lists per site which tokens it added. docs/security.md#nothing-signed-that-was-not-shown:
+ * one site used to store a wrong decimals for a real token, and every site's dialogs formatted
+ * amounts with it.
  */
 import type { Json } from '@metamask/snaps-sdk';
 import { deployToken, ETH_TOKEN } from '@l2wallet/testkit';

@@ -67,8 +67,8 @@ describe('l2_createAccount', () => {
     expect(next.addressIndex).toBe(3);
   });
 
-  // Issue 24 changed this answer: the default index used to count per network, so "a new
-  // Mainnet account" was index 0 again, the address already used on Testnet.
+  // This answer follows docs/security.md#hostile-sites: the default index used to count per
+  // network, so "a new Mainnet account" was index 0 again, the address already used on Testnet.
   it('keeps records per chain, but a new account is new on every network', async () => {
     const { request } = await installGranted();
     resultOf(await request({ method: 'l2_createAccount', params: { chainId: TESTNET } }));

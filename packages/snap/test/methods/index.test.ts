@@ -14,7 +14,8 @@ describe('method table', () => {
       'executeTxn',
       'extractPublicKey',
       'getCurrentNetwork',
-      // Not in SPEC 4.1: the wallet API's wallet_deploymentData (packages/client) needs it.
+      // Not in the original methods (docs/interface/snap.md#methods): the wallet API's
+      // wallet_deploymentData (packages/client) needs it.
       'getDeploymentData',
       'getErc20TokenBalance',
       'getTransaction',

@@ -40,9 +40,9 @@ describe('l2_signMessage', () => {
     const text = dialogText(ui.content);
     expect(text).toContain(account.address);
     for (const value of Object.values(data.domain)) {
-      // Each value as it is hashed (issue 24): revision 0's felts as the numbers they are (the
-      // padded "0x02c9..." is 0x2c9..., "Starknet Mail" its short string), revision 1's
-      // short strings as their text.
+      // Each value as it is hashed (docs/security.md#nothing-signed-that-was-not-shown): revision
+      // 0's felts as the numbers they are (the padded "0x02c9..." is 0x2c9..., "Starknet Mail" its
+      // short string), revision 1's short strings as their text.
       expect(text).toContain(
         data === REV0_TYPED_DATA
           ? typedData.encodeValue(data.types as TypedData['types'], 'felt', value)[1]

@@ -1,11 +1,12 @@
 /**
- * Issue 24: typed data is shown exactly as it is hashed. Each test signs a message whose values
- * are written the ways a hostile site would write them ("0x1" for a revision 0 bool, "true" as
- * text, "0b11", a selector as text...), reads the values back FROM THE DIALOG, hashes those
- * shown values with an independent SNIP-12 implementation written here on @scure/starknet
- * (Pedersen / Poseidon, starknet_keccak), and checks that the snap's signature verifies against
- * that hash with @scure/starknet, and that starknet.js's typedData gives the same hash for the
- * message as sent. A value shown as anything but what was hashed breaks the signature check.
+ * docs/security.md#nothing-signed-that-was-not-shown: typed data is shown exactly as it is hashed.
+ * Each test signs a message whose values are written the ways a hostile site would write them
+ * ("0x1" for a revision 0 bool, "true" as text, "0b11", a selector as text...), reads the values
+ * back FROM THE DIALOG, hashes those shown values with an independent SNIP-12 implementation
+ * written here on @scure/starknet (Pedersen / Poseidon, starknet_keccak), and checks that the
+ * snap's signature verifies against that hash with @scure/starknet, and that starknet.js's
+ * typedData gives the same hash for the message as sent. A value shown as anything but what was
+ * hashed breaks the signature check.
  */
 import { computeHashOnElements, keccak, poseidonHashMany } from '@scure/starknet';
 import { outsideExecution, typedData, type TypedData } from 'starknet';
@@ -318,8 +319,8 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
   )('%s in revision %i: -32602 naming it, no dialog', async (name, revision) => {
     const base = revision === 1 ? REV1_TYPED_DATA : REV0_TYPED_DATA;
     const domainType = revision === 1 ? 'StarknetDomain' : 'StarkNetDomain';
-    // The attack of issue 24: a "bool" that is a struct, whose members are signed but were shown
-    // as one boolean.
+    // The attack in docs/security.md#nothing-signed-that-was-not-shown: a "bool" that is a struct,
+    // whose members are signed but were shown as one boolean.
     const data = {
       types: {
         [domainType]: (base.types as Record<string, Member[]>)[domainType],

@@ -96,9 +96,9 @@ describe('sites are granted, not assumed', () => {
     await createUi.ok();
     expect(resultOf<{ addressIndex: number }>(await creating).addressIndex).toBe(1);
 
-    // Issue 24 changed this answer: another site naming account 0 used to get a grant dialog,
-    // which appeared only for the user's own addresses (an oracle). Now it gets the same error
-    // as for a stranger's address, with no dialog ...
+    // This answer follows docs/security.md#sites-are-granted-never-assumed: another site naming
+    // account 0 used to get a grant dialog, which appeared only for the user's own addresses (an
+    // oracle). Now it gets the same error as for a stranger's address, with no dialog ...
     const stranger = await expectedAccount(OTHER_SRP, 0);
     const refusals = [];
     for (const userAddress of [first.address, stranger.address]) {
@@ -148,7 +148,8 @@ describe('sites are granted, not assumed', () => {
     const ui = asConfirmation(await pending.getInterface());
     expect(dialogText(ui.content)).toContain(SITE);
     expect(dialogText(ui.content)).toContain('#0 to #4');
-    // Every address of the range is shown (issue 24: the dialog shows what it grants).
+    // Every address of the range is shown (docs/security.md#sites-are-granted-never-assumed: the
+    // dialog shows what it grants).
     for (const index of [0, 1, 2, 3, 4]) {
       expect(dialogText(ui.content)).toContain((await expectedAccount(DEFAULT_SRP, index)).address);
     }

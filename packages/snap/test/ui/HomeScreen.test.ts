@@ -25,8 +25,9 @@ describe('the home page lists the sites allowed, and revokes them', () => {
     expect(after).not.toContain(SITE);
     expect(after).toContain('No site may use your accounts yet');
 
-    // Revoked: the account is refused like any other (issue 24: no dialog for an address), and
-    // the site asks for it again by index.
+    // Revoked: the account is refused like any other
+    // (docs/security.md#sites-are-granted-never-assumed: no dialog for an address), and the site
+    // asks for it again by index.
     expectError(
       await snap.request({
         origin: ORIGIN,

@@ -1,7 +1,7 @@
 /**
- * Issue 16, from a dapp origin: every dialog names the site; typed data is bound to the request's
- * network and shows only what is signed; signing dialogs show every hashed field. The grant
- * dialog, the home page's sites and SNIP-9 outside executions have their own files
+ * docs/security.md#starknet-snap, from a dapp origin: every dialog names the site; typed data is
+ * bound to the request's network and shows only what is signed; signing dialogs show every hashed
+ * field. The grant dialog, the home page's sites and SNIP-9 outside executions have their own files
  * (ui/GrantScreen, ui/HomeScreen, starknet/typedData/outsideExecution). Typed data is built with
  * starknet.js and signatures checked with @scure/starknet.
  */
