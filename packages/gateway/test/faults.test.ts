@@ -388,7 +388,9 @@ describe('a Redis ledger killed and restarted under load, with open WebSockets',
     const output = stack.gateway.output();
     expect(output.match(/Redis ledger .* is unavailable/g)).toHaveLength(1);
     expect(output).not.toMatch(/Unhandled error event|unhandled rejection/i);
-    expect(output).not.toMatch(/persistence off/);
+    // The Redis persists every write before answering it (the testkit's, as the README asks):
+    // a kill -9 loses nothing it answered, so the ledger is exact across it.
+    expect(output).not.toMatch(/warning: Redis/);
   });
 });
 

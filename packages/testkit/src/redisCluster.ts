@@ -73,6 +73,9 @@ function startNode(
       spec.dir,
       '--appendonly',
       persist ? 'yes' : 'no',
+      // Synced on every write: with everysec a kill -9 can lose writes Redis already answered.
+      '--appendfsync',
+      'always',
       '--save',
       '',
     ],
