@@ -143,6 +143,29 @@ function socketFds(pid: number): number {
   }).length;
 }
 
+/**
+ * How many connections from these client ports the gateway still holds (/proc/net/tcp: its end
+ * of one keeps an inode until the gateway closes its socket).
+ */
+function heldBy(gateway: GatewayProcess, clientPorts: number[]): number {
+  const address = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const local = address(gateway.port);
+  const remotes = new Set(clientPorts.map(address));
+  let held = 0;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    // sl, local address, remote address, state, queues, timer, retransmits, uid, timeout, inode
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] === local && remotes.has(fields[2]) && fields[9] !== '0') held += 1;
+  }
+  return held;
+}
+
+/** Waits until `done()`, or until `maxMs` have passed. */
+async function until(done: () => boolean, maxMs: number): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (!done() && Date.now() < deadline) await sleep(50);
+}
+
 async function usageTotal(configFile: string, key: string): Promise<number> {
   const { stdout } = await gatewayCli(['keys', 'usage', key, '--config', configFile]);
   return JSON.parse(stdout).total;
@@ -663,7 +686,9 @@ describe('large answers and clients that do not read', () => {
           return client;
         }),
       );
-      await sleep(4000); // paused at the limit, then dropped after slowClientMs (1 s)
+      // Paused at the limit, then dropped after slowClientMs (1 s): the gateway closes them.
+      const ports = clients.map((c) => (c.ws as any)._socket.localPort as number);
+      await until(() => heldBy(stack.gateway, ports) === 0, 4000);
       // The client reads again: it gets what the kernel held, then the drop (no close frame).
       const closed = clients.map(
         (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
@@ -724,7 +749,9 @@ describe('large answers and clients that do not read', () => {
         socket.pause(); // reads nothing until told
         socket.write(request.repeat(PIPELINED));
       }
-      await sleep(3500); // past slowClientMs (1 s) without progress
+      // Past slowClientMs (1 s) without progress, the gateway closes them.
+      const ports = sockets.map((socket) => socket.localPort!);
+      await until(() => heldBy(stack.gateway, ports) === 0, 3500);
       // Read what arrived: every answer (then hang up), or what came before the gateway hung up.
       const received = await Promise.all(
         sockets.map(
