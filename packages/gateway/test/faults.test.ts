@@ -144,26 +144,40 @@ function socketFds(pid: number): number {
 }
 
 /**
- * How many connections from these client ports the gateway still holds (/proc/net/tcp: its end
- * of one keeps an inode until the gateway closes its socket).
+ * The connections from these client ports that the gateway holds now (/proc/net/tcp: its end of
+ * one has an inode from when the gateway accepts it until it closes its socket), by client port.
  */
-function heldBy(gateway: GatewayProcess, clientPorts: number[]): number {
+function heldBy(gateway: GatewayProcess, clientPorts: number[]): Set<number> {
   const address = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   const local = address(gateway.port);
-  const remotes = new Set(clientPorts.map(address));
-  let held = 0;
+  const remotes = new Map(clientPorts.map((port) => [address(port), port]));
+  const held = new Set<number>();
   for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
     // sl, local address, remote address, state, queues, timer, retransmits, uid, timeout, inode
     const fields = line.trim().split(/\s+/);
-    if (fields[1] === local && remotes.has(fields[2]) && fields[9] !== '0') held += 1;
+    const port = remotes.get(fields[2]);
+    if (fields[1] === local && port !== undefined && fields[9] !== '0') held.add(port);
   }
   return held;
 }
 
-/** Waits until `done()`, or until `maxMs` have passed. */
-async function until(done: () => boolean, maxMs: number): Promise<void> {
+/**
+ * Waits until the gateway has accepted and then closed the connections from these client ports,
+ * or until `maxMs` have passed (a connection not yet accepted has no inode either).
+ */
+async function closedByGateway(
+  gateway: GatewayProcess,
+  clientPorts: number[],
+  maxMs: number,
+): Promise<void> {
+  const seen = new Set<number>();
   const deadline = Date.now() + maxMs;
-  while (!done() && Date.now() < deadline) await sleep(50);
+  while (Date.now() < deadline) {
+    const held = heldBy(gateway, clientPorts);
+    held.forEach((port) => seen.add(port));
+    if (seen.size === clientPorts.length && held.size === 0) return;
+    await sleep(50);
+  }
 }
 
 async function usageTotal(configFile: string, key: string): Promise<number> {
@@ -688,7 +702,7 @@ describe('large answers and clients that do not read', () => {
       );
       // Paused at the limit, then dropped after slowClientMs (1 s): the gateway closes them.
       const ports = clients.map((c) => (c.ws as any)._socket.localPort as number);
-      await until(() => heldBy(stack.gateway, ports) === 0, 4000);
+      await closedByGateway(stack.gateway, ports, 4000);
       // The client reads again: it gets what the kernel held, then the drop (no close frame).
       const closed = clients.map(
         (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
@@ -751,7 +765,7 @@ describe('large answers and clients that do not read', () => {
       }
       // Past slowClientMs (1 s) without progress, the gateway closes them.
       const ports = sockets.map((socket) => socket.localPort!);
-      await until(() => heldBy(stack.gateway, ports) === 0, 3500);
+      await closedByGateway(stack.gateway, ports, 3500);
       // Read what arrived: every answer (then hang up), or what came before the gateway hung up.
       const received = await Promise.all(
         sockets.map(
