@@ -9,22 +9,24 @@
  */
 import {
   type AnvilService,
-  createGatewayKey,
   ensureGatewayBuilt,
   gatewayCli,
   type GatewayProcess,
   postJson,
   type RedisClusterService,
+  redisCommand,
   serveGateway,
   startAnvil,
   startRedisCluster,
   startScriptedUpstream,
   writeGatewayConfig,
 } from '@l2wallet/testkit';
+import { Command } from 'ioredis';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256 } from '../src/auth/keys';
+import { newKey, type NewKeyOptions, sha256 } from '../src/auth/keys';
 import { loadConfig } from '../src/config';
+import { openStores, type Stores } from '../src/stores/open';
 import { call, tempDir } from './helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,6 +35,11 @@ let anvil: AnvilService;
 let cluster: RedisClusterService;
 let configFile: string;
 let gateways: GatewayProcess[] = [];
+/**
+ * The cluster's key registry and ledger, opened here as `keys create` and `keys usage` open them
+ * (one connection for the file instead of a CLI process per key and per look).
+ */
+let stores: Stores;
 
 beforeAll(async () => {
   ensureGatewayBuilt();
@@ -42,18 +49,27 @@ beforeAll(async () => {
     ledger: { redisCluster: [cluster.urls[0]] }, // one seed node: the client learns the rest
     chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url] }],
   });
-  gateways = await Promise.all([serveGateway(configFile), serveGateway(configFile)]);
+  [gateways, stores] = await Promise.all([
+    Promise.all([serveGateway(configFile), serveGateway(configFile)]),
+    openStores({ redisCluster: [cluster.urls[0]] }),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(gateways.map((g) => g.stop()));
+  await stores?.close();
   await cluster?.stop();
   await anvil?.stop();
 });
 
-/** Today's usage of a key, read by the CLI (the key on stdin). */
-/** `keys usage` of a key: what it was charged (its refusals by cause are left out here). */
-async function usage(key: string): Promise<{ total: number; methods: Record<string, number> }> {
+interface Charged {
+  total: number;
+  limit: number;
+  methods: Record<string, number>;
+}
+
+/** `keys usage` of a key, by the CLI (the key on stdin), its refusals by cause left out. */
+async function cliUsage(key: string): Promise<Charged> {
   const { stdout } = await gatewayCli(['keys', 'usage', '-', '--config', configFile], {
     input: key,
   });
@@ -61,10 +77,24 @@ async function usage(key: string): Promise<{ total: number; methods: Record<stri
   return charged;
 }
 
+/** What `keys usage` prints of a key's charges, read as it reads them (in this process). */
+async function usage(key: string): Promise<Charged> {
+  const record = (await stores.keys.get(sha256(key)))!;
+  const { total, methods } = await stores.ledger.usage(record.hash, Date.now());
+  return { total, limit: record.dailyCredits, methods };
+}
+
+/** A new key in the cluster's registry, as `keys create` makes it. */
+async function createKey(options: NewKeyOptions): Promise<string> {
+  const { key, record } = newKey(options);
+  await stores.keys.add(record);
+  return key;
+}
+
 /** The master (by index) that holds a key's ledger records: the slot of its hash tag. */
 async function masterOf(key: string): Promise<number> {
-  const slot = Number((await cluster.cli(0, ['cluster', 'keyslot', `{${sha256(key)}}`])).trim());
-  const nodes = await cluster.cli(0, ['cluster', 'nodes']);
+  const slot = new Command('get', [`{${sha256(key)}}`]).getSlot() as number;
+  const nodes = await redisCommand(cluster.nodes[0].port, ['CLUSTER', 'NODES']);
   for (const line of nodes.split('\n')) {
     const fields = line.split(' ');
     if (!fields[2]?.includes('master')) continue;
@@ -81,13 +111,11 @@ async function masterOf(key: string): Promise<number> {
  * New keys (created with `options`) until each master holds at least `perMaster` of them (a key's
  * slot is its hash's: random), `count` of them at least.
  */
-async function keysOnEveryMaster(options: string[], count: number, perMaster: number) {
+async function keysOnEveryMaster(options: NewKeyOptions, count: number, perMaster: number) {
   const keys: string[] = [];
   const on = [0, 0, 0];
   while (keys.length < count || on.some((n) => n < perMaster)) {
-    const batch = await Promise.all(
-      Array.from({ length: 4 }, () => createGatewayKey(configFile, options)),
-    );
+    const batch = await Promise.all(Array.from({ length: 4 }, () => createKey(options)));
     for (const key of batch) {
       const master = await masterOf(key);
       on[master] += 1;
@@ -101,11 +129,7 @@ async function keysOnEveryMaster(options: string[], count: number, perMaster: nu
 it('gives each of many keys exactly its credit when calls race across both instances', async () => {
   const N = 8;
   // Spread over every master's slots.
-  const keys = await keysOnEveryMaster(
-    ['--plan', 'team', '--daily-credits', String(N * 80)],
-    12,
-    2,
-  );
+  const keys = await keysOnEveryMaster({ plan: 'team', dailyCredits: N * 80 }, 12, 2);
   expect(new Set(await Promise.all(keys.map(masterOf)))).toEqual(new Set([0, 1, 2]));
   const answers = await Promise.all(
     keys.flatMap((key, k) =>
@@ -127,6 +151,12 @@ it('gives each of many keys exactly its credit when calls race across both insta
       methods: { eth_call: N * 80 },
     });
   }
+  // The CLI reads the same from the cluster.
+  expect(await cliUsage(keys[0])).toEqual({
+    total: N * 80,
+    limit: N * 80,
+    methods: { eth_call: N * 80 },
+  });
 });
 
 /**
@@ -177,7 +207,7 @@ async function expectExact(served: Map<string, number>): Promise<void> {
 }
 
 it('moves slots between masters under load (ASK, then MOVED): every answer charged once', async () => {
-  const keys = await keysOnEveryMaster(['--plan', 'team'], 9, 2);
+  const keys = await keysOnEveryMaster({ plan: 'team' }, 9, 2);
   const running = load(keys);
   try {
     await sleep(500);
@@ -197,7 +227,7 @@ it('moves slots between masters under load (ASK, then MOVED): every answer charg
 });
 
 it('survives a master killed and restarted under load: 503 retryable meanwhile, never a free answer', async () => {
-  const keys = await keysOnEveryMaster(['--plan', 'team'], 9, 2);
+  const keys = await keysOnEveryMaster({ plan: 'team' }, 9, 2);
   expect((await Promise.all(keys.map(masterOf))).filter((m) => m === 1).length).toBeGreaterThan(1);
   const running = load(keys);
   try {
@@ -246,14 +276,11 @@ it('gives one key near its daily limit exactly its credit across five instances:
   const five = await Promise.all(Array.from({ length: 5 }, () => serveGateway(shared)));
   try {
     const N = 1000; // leased while the day has 16 leases left, then call by call
-    const key = await createGatewayKey(shared, [
-      '--plan',
-      'team',
-      '--daily-credits',
-      String(N * 80),
-      '--credits-per-second',
-      '1000000',
-    ]);
+    const key = await createKey({
+      plan: 'team',
+      dailyCredits: N * 80,
+      creditsPerSecond: 1_000_000,
+    });
     let distinct = 0;
     const statuses: number[] = [];
     // Six clients per instance, each calling (a call nobody else makes) until refused.

@@ -99,3 +99,27 @@ it('warns at start when Redis does not persist (this one runs without AOF)', () 
     );
   }
 });
+
+it('warns at start when Redis answers writes before they are on disk (appendfsync everysec)', async () => {
+  // With everysec, Redis answers a debit it has not yet written while an fsync is in progress:
+  // a kill -9 of Redis then loses the debits of answers already sent (they were free).
+  const outputs: Record<string, string> = {};
+  for (const appendfsync of ['everysec', 'always'] as const) {
+    const dir = tempDir();
+    const persistent = await startRedis({ persistDir: dir, appendfsync });
+    const gateway = await serve(
+      writeConfig(dir, {
+        listen: { host: '127.0.0.1', port: 1 },
+        ledger: { redis: persistent.url },
+        chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url] }],
+      }),
+    );
+    outputs[appendfsync] = gateway.output();
+    await gateway.stop();
+    await persistent.stop();
+  }
+  expect(outputs.everysec).toMatch(
+    /warning: Redis at redis:\/\/127\.0\.0\.1:\d+ syncs its append-only file with appendfsync everysec, so a crash can lose the debits of answers already sent \(run redis-server with --appendfsync always\)/,
+  );
+  expect(outputs.always).not.toMatch(/warning/);
+});

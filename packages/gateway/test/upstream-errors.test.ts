@@ -126,6 +126,21 @@ describe.each([
   });
 });
 
+it('backs off a provider whose -32005 refusal at HTTP 200 a health check meets, as refused', async () => {
+  // No call of a client reaches it first: its health check alone meets the refusal.
+  first.set({ status: 200, error: { code: -32005, message: 'daily request count exceeded' } });
+  let health = await healthOf();
+  for (let i = 0; i < 50 && health.upstreams[0].healthy; i++) {
+    await sleep(100);
+    health = await healthOf();
+  }
+  expect(health.upstreams[0]).toMatchObject({ healthy: false, lastFailure: 'refused' });
+  expect(health.upstreams[1].healthy).toBe(true);
+  expect(await metrics()).toMatch(
+    /gateway_upstream_failures_total\{upstream="local\/0",reason="refused"\} [1-9]/,
+  );
+});
+
 it('sends a write refused by one provider to the next, where it lands once', async () => {
   first.set({ status: 429, error: { code: -32005, message: 'rate limited' } });
   const account = privateKeyToAccount(ANVIL_ACCOUNTS[2].privateKey);

@@ -13,6 +13,7 @@
 import { type Dispatcher, Pool } from 'undici';
 import type { Metrics } from '../metrics/metrics';
 import type { Protocol } from '../jsonrpc/methods';
+import { isRefusal } from './refusal';
 
 /** Why an upstream call failed: not answered, not in time, or refused by the provider. */
 export type FailureKind = 'unavailable' | 'timeout' | 'refused';
@@ -62,12 +63,19 @@ interface EvmBlock {
   gasLimit: string;
 }
 
-/** The one result of a batch of one, or of a call; throws when it has none. */
+type RpcAnswer = { id?: number; result?: unknown; error?: unknown };
+
+/**
+ * The one result of a batch of one, or of a call; throws when it has none: `refused` when it
+ * is a provider's refusal (a -32005 limit error at HTTP 200, say), as for a client's call.
+ */
 function resultOf(text: string, id = 1): unknown {
-  const parsed = JSON.parse(text) as
-    { id?: number; result?: unknown } | { id?: number; result?: unknown }[];
+  const parsed = JSON.parse(text) as RpcAnswer | RpcAnswer[];
   const answer = Array.isArray(parsed) ? parsed.find((a) => a.id === id) : parsed;
-  if (!answer || answer.result === undefined) throw new UpstreamFailure('unavailable');
+  if (!answer || answer.result === undefined) {
+    const refused = answer?.error !== undefined && isRefusal(JSON.stringify(answer.error));
+    throw new UpstreamFailure(refused ? 'refused' : 'unavailable');
+  }
   return answer.result;
 }
 
@@ -316,8 +324,10 @@ export class Upstream {
       this.finalized = finalized ? BigInt(finalized.number) : undefined;
       return true;
     } catch (error) {
-      // A send that failed has penalized already; an answer without a block is a failure too.
-      if (!(error instanceof UpstreamFailure) || this.probable) this.penalize('unavailable');
+      // A send that failed has penalized already; an answer without a block is a failure too
+      // (a refusal by its kind: the last failure the health report shows).
+      if (!(error instanceof UpstreamFailure)) this.penalize('unavailable');
+      else if (this.probable) this.penalize(error.kind);
       return false;
     }
   }

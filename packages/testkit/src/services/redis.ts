@@ -9,15 +9,24 @@ export interface RedisService extends Service {
 /**
  * A throwaway redis-server on 127.0.0.1 without persistence (Debian package redis-server). When
  * it is not installed this rejects at once, naming the package. With `persistDir` it keeps an
- * append-only file there, so a restart on the same port (and folder) finds its data again.
+ * append-only file there, so a restart on the same port (and folder) finds its data again. That
+ * file is synced on every write unless `appendfsync` says otherwise: with everysec, Redis answers
+ * writes it has not yet written while an fsync is in progress, and a kill -9 loses them.
  */
 export async function startRedis(
-  options: { port?: number; binary?: string; timeoutMs?: number; persistDir?: string } = {},
+  options: {
+    port?: number;
+    binary?: string;
+    timeoutMs?: number;
+    persistDir?: string;
+    appendfsync?: 'always' | 'everysec' | 'no';
+  } = {},
 ): Promise<RedisService> {
   const port = options.port ?? (await freePort());
   const persistence = options.persistDir
     ? ['--dir', options.persistDir, '--save', '', '--appendonly', 'yes']
     : ['--save', '', '--appendonly', 'no'];
+  if (options.persistDir) persistence.push('--appendfsync', options.appendfsync ?? 'always');
   const service = await spawnService({
     name: 'redis-server',
     command: options.binary ?? 'redis-server',

@@ -1,7 +1,8 @@
 /**
  * A real Redis Cluster on 127.0.0.1: `masters` redis-server processes with
- * `--cluster-enabled yes` and append-only files in their own folders, joined with
- * `redis-cli --cluster create` (no replicas), ready once every node reports `cluster_state:ok`.
+ * `--cluster-enabled yes` and append-only files in their own folders, joined as
+ * `redis-cli --cluster create` joins them (no replicas; slots, config epochs and MEET sent over
+ * sockets), ready once every node reports `cluster_state:ok`.
  * A node can be restarted on its port and folder (it rejoins with its slots and its data).
  * redis-cli comes with Debian's redis-server package (its dependency redis-tools).
  */
@@ -73,6 +74,9 @@ function startNode(
       spec.dir,
       '--appendonly',
       persist ? 'yes' : 'no',
+      // Synced on every write: with everysec a kill -9 can lose writes Redis already answered.
+      '--appendfsync',
+      'always',
       '--save',
       '',
     ],
@@ -179,18 +183,31 @@ export async function startRedisCluster(
         service,
       });
     }
-    await runCommand(
-      cliBinary,
-      [
-        '--cluster',
-        'create',
-        ...nodes.map((node) => `${LOOPBACK}:${node.port}`),
-        '--cluster-replicas',
-        '0',
-        '--cluster-yes',
-      ],
-      { timeoutMs: 60_000 },
+    // What `redis-cli --cluster create` does, over sockets and without its one-second polls:
+    // each master takes its share of the slots and its own config epoch, then meets the first.
+    const share = Math.ceil(16384 / masters);
+    await Promise.all(
+      nodes.map(async (node, i) => {
+        const last = Math.min(16383, (i + 1) * share - 1);
+        await redisCommand(node.port, [
+          'CLUSTER',
+          'ADDSLOTSRANGE',
+          String(i * share),
+          String(last),
+        ]);
+        await redisCommand(node.port, ['CLUSTER', 'SET-CONFIG-EPOCH', String(i + 1)]);
+      }),
     );
+    for (const [i, node] of nodes.entries()) {
+      if (i === 0) continue;
+      await redisCommand(nodes[0].port, [
+        'CLUSTER',
+        'MEET',
+        LOOPBACK,
+        String(node.port),
+        String(specs[i].busPort),
+      ]);
+    }
     await allOk();
   } catch (error) {
     await stopAll();

@@ -151,18 +151,10 @@ export class RedisConnection {
   private async warnIfVolatile(): Promise<void> {
     const nodes = this.cluster ? this.cluster.nodes('master') : [this.redis as Redis];
     for (const node of nodes) {
-      try {
-        const info = await node.info('persistence');
-        if (/aof_enabled:0/.test(info)) {
-          process.stderr.write(
-            `l2-gateway: warning: Redis at ${where(this.target)} has append-only persistence ` +
-              'off, so a Redis restart loses every key and balance (run redis-server with ' +
-              '--appendonly yes)\n',
-          );
-          return;
-        }
-      } catch {
-        // INFO may be disabled on a managed Redis: nothing to say then.
+      const warning = await volatility(node);
+      if (warning) {
+        process.stderr.write(`l2-gateway: warning: Redis at ${where(this.target)} ${warning}\n`);
+        return;
       }
     }
   }
@@ -170,4 +162,34 @@ export class RedisConnection {
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/**
+ * What a node's persistence can lose, or undefined when nothing it acknowledged. A node that
+ * does not fsync on every write loses, when it crashes, writes it already answered: with
+ * everysec (Redis's default) it even postpones the write itself while an fsync is in progress
+ * (up to 2 s), so a kill -9 of the process alone loses them; with no, a crash of the machine.
+ */
+async function volatility(node: Redis): Promise<string | undefined> {
+  try {
+    if (/aof_enabled:0/.test(await node.info('persistence'))) {
+      return (
+        'has append-only persistence off, so a Redis restart loses every key and balance ' +
+        '(run redis-server with --appendonly yes --appendfsync always)'
+      );
+    }
+  } catch {
+    return undefined; // INFO may be disabled on a managed Redis: nothing to say then.
+  }
+  let policy: string | undefined;
+  try {
+    policy = ((await node.config('GET', 'appendfsync')) as string[])[1];
+  } catch {
+    return undefined; // CONFIG may be disabled on a managed Redis: nothing to say then.
+  }
+  if (policy === undefined || policy === 'always') return undefined;
+  return (
+    `syncs its append-only file with appendfsync ${policy}, so a crash can lose the debits ` +
+    'of answers already sent (run redis-server with --appendfsync always)'
+  );
 }
