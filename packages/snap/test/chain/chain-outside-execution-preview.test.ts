@@ -144,8 +144,10 @@ describe('l2_signMessage previews an outside execution', () => {
 
   it('a nonce moved by another wallet with the same key: the guess is dropped, simulated again', async () => {
     const elsewhere = starknetJsAccount(devnet, sender);
-    const moved = await elsewhere.execute([erc20Transfer(RECIPIENT, 1n)]);
-    await provider(devnet).waitForTransaction(moved.transaction_hash);
+    // Quickly: an idle gap of seconds lets the proxy's keep-alive socket close under the snap's
+    // next request (the node unreachable, no preview).
+    const moved = await elsewhere.execute([erc20Transfer(RECIPIENT, 1n)], { tip: 0n });
+    await provider(devnet).waitForTransaction(moved.transaction_hash, { retryInterval: 100 });
     const nonce = BigInt(
       await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
     );
