@@ -221,8 +221,9 @@ export function refusedAgain(refused: RefusedReverting): Error {
 const OUTSIDE_FEE =
   'none from your account: whoever submits it pays the network fee (a payment to them is a change above)';
 
+/** The error's message without its final period: the banner's sentence goes on after it. */
 const reasonOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
+  (error instanceof Error ? error.message : String(error)).replace(/\.$/u, '');
 
 /**
  * The preview of a SNIP-9 outside execution `account` is asked to sign: its calls, exactly as

@@ -205,6 +205,7 @@ describe('l2_signMessage previews an outside execution', () => {
     const { text, response } = await sign(data, sender.address, true);
     expect(text).toContain('Preview unavailable');
     expect(text).toMatch(/No preview: it could not be simulated: .*unavailable/u);
+    expect(text).not.toContain('.. Check the calls');
     expect(text).not.toContain(`${MINUS}1 STRK`);
     expect(resultOf<string>(response).split(',')).toHaveLength(2);
   });
