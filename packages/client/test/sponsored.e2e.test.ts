@@ -8,6 +8,9 @@
  * account with 0 STRK and 0 ETH is deployed at its counterfactual address and its calls run; the
  * user saw those calls in the snap's outside-execution dialog.
  *
+ * The outside-execution dialog previews what its calls do to the account (simulated as an invoke
+ * of the account's own): the signed balance change per token, approvals, a revert's reason.
+ *
  * Then the hostile side (packages/snap/README.md, "Security model"): a paymaster or a dapp that
  * asks for a signature over an outside execution for another chain, or over calls the user was
  * not shown, gets nothing signed.
@@ -37,6 +40,7 @@ import {
   erc20Allowance,
   erc20Balance,
   isDeployed,
+  mintStrk,
   postJson,
   serveHttp,
   serveSnap,
@@ -523,5 +527,110 @@ describe('a paymaster or dapp asking for more than the user sees', () => {
     expect(await isDeployed(devnet.rpcUrl, account.address)).toBe(false);
     expect(await allowance(STRK_TOKEN, account.address, ATTACKER)).toBe(0n);
     expect(await allowance(STRK_TOKEN, account.address, SPENDER)).toBe(0n);
+  });
+});
+
+describe('the preview of an outside execution, simulated from the calls signed', () => {
+  let wallet: SnapStarknetWindowObject;
+  let account: WalletAccount;
+  const STRK = 10n ** 18n;
+  const transfer = (token: string, recipient: string, amount: bigint): Call => ({
+    contractAddress: token,
+    entrypoint: 'transfer',
+    calldata: CallData.compile({ recipient, amount: { low: amount, high: 0n } }),
+  });
+
+  /** The typed data the honest paymaster builds for a deployed account's `calls`. */
+  async function builtTypedData(calls: Call[]): Promise<TypedData> {
+    const built = await account.buildPaymasterTransaction(calls, SPONSORED);
+    if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
+    return JSON.parse(JSON.stringify(built.typed_data)) as TypedData;
+  }
+
+  beforeAll(async () => {
+    wallet = walletFor('Preview wallet', 3);
+    account = await WalletAccount.connect(provider, wallet, undefined, sponsoringPaymaster());
+    await mintStrk(devnet.rpcUrl, account.address, 2n * STRK);
+  });
+
+  it('an account not deployed yet: "Preview unavailable" and why, and the sponsored send still runs', async () => {
+    const deploymentData = sponsoredDeployment(await walletApi.deploymentData(wallet));
+    const from = flask.dialogs.length;
+    const { transaction_hash } = await account.executePaymasterTransaction(
+      [approve(STRK_TOKEN, SPENDER, 1n)],
+      { ...SPONSORED, deploymentData },
+    );
+    const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 100 });
+    expect(receipt.isSuccess()).toBe(true);
+    const [dialog] = flask.dialogs.slice(from);
+    expect(dialog.text).toContain('Preview unavailable');
+    expect(dialog.text).toContain('your account is not deployed yet');
+    expect(dialog.text).toContain('Call 1 of 1: approve');
+  });
+
+  it('a sponsored transfer and approve show "−1.5 STRK" and the approval; the balance falls by exactly that', async () => {
+    const { address } = account;
+    const before = await balances(address);
+    const spenderBefore = await erc20Balance(devnet.rpcUrl, SPENDER, { block: 'pre_confirmed' });
+    const from = flask.dialogs.length;
+    const { transaction_hash } = await account.executePaymasterTransaction(
+      [transfer(STRK_TOKEN, SPENDER, (3n * STRK) / 2n), approve(ETH_TOKEN, OTHER_SPENDER, 5n)],
+      SPONSORED,
+    );
+    const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 100 });
+    expect(receipt.isSuccess()).toBe(true);
+    expect(await balances(address)).toEqual({ strk: before.strk - (3n * STRK) / 2n, eth: 0n });
+    expect(await erc20Balance(devnet.rpcUrl, SPENDER, { block: 'pre_confirmed' })).toBe(
+      spenderBefore + (3n * STRK) / 2n,
+    );
+    const shown = flask.dialogs.slice(from);
+    expect(shown.map((dialog) => [dialog.method, dialog.action])).toEqual([
+      ['l2_signMessage', 'approve'],
+    ]);
+    const { text } = shown[0];
+    expect(text).toContain('Estimated changes (simulated from the transaction you sign)');
+    expect(text).toContain('STRK\n\u22121.5 STRK');
+    expect(text).toContain(
+      `Approval\nlets ${padded(OTHER_SPENDER)} spend 0.000000000000000005 ETH`,
+    );
+    expect(text).toContain('Fee\nnone from your account');
+    expect(text).not.toContain('Preview unavailable');
+    expect(text).not.toContain('expected to fail');
+  });
+
+  it('a transfer that reverts shows the warning with its reason; declined, nothing is signed', async () => {
+    const data = await builtTypedData([transfer(STRK_TOKEN, SPENDER, 1n)]);
+    // The dapp asks directly for more than the account holds (0.5 STRK left).
+    const [call] = (data.message as OutsideExecutionV1).calls;
+    call.calldata[1] = `0x${(5n * STRK).toString(16)}`;
+    const before = await balances(account.address);
+    flask.declineNextDialog();
+    await expectWalletError(account.signMessage(data), 113, /./);
+    const dialog = flask.dialogs.at(-1);
+    expect(dialog).toMatchObject({ method: 'l2_signMessage', action: 'decline' });
+    expect(dialog?.text).toContain('This transaction is expected to fail');
+    expect(dialog?.text).toMatch(/The simulation reverted: .*insufficient balance/);
+    expect(dialog?.text).not.toContain('\u22125 STRK');
+    expect(await balances(account.address)).toEqual(before);
+  });
+
+  it('a dapp cannot make the preview show a change the signed calls do not make', async () => {
+    // The selector written as the text "transfer" where its type is a felt: it hashes as that
+    // short string, not as transfer's selector, so the signed call is no transfer at all.
+    const data = await builtTypedData([transfer(STRK_TOKEN, SPENDER, STRK / 2n)]);
+    const [call] = (data.message as OutsideExecutionV1).calls;
+    call.selector = 'transfer';
+    const signedSelector = BigInt(shortString.encodeShortString('transfer'));
+    flask.declineNextDialog();
+    await expectWalletError(account.signMessage(data), 113, /./);
+    const text = flask.dialogs.at(-1)?.text ?? '';
+    expect(text).toContain(`selector 0x${signedSelector.toString(16)}`);
+    expect(text).not.toContain('\u22120.5 STRK');
+    expect(text).toContain('This transaction is expected to fail');
+    // The same calls with the real selector would move 0.5 STRK: the preview is of the calls.
+    const honest = await builtTypedData([transfer(STRK_TOKEN, SPENDER, STRK / 2n)]);
+    flask.declineNextDialog();
+    await expectWalletError(account.signMessage(honest), 113, /./);
+    expect(flask.dialogs.at(-1)?.text).toContain('STRK\n\u22120.5 STRK');
   });
 });

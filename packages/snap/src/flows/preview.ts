@@ -7,13 +7,21 @@
  */
 import { TransactionRejected } from '@metamask/snaps-sdk';
 
+import { readAccounts, settled } from '../node/accounts';
 import type { ChainContext } from '../node/chain';
-import { simulateTransactions, type SimulationAnswer } from '../node/simulate';
+import { expectedNonce, noteReadNonce } from '../node/nonces';
+import {
+  readSimulation,
+  simulateTransactions,
+  simulationCall,
+  type SimulationAnswer,
+} from '../node/simulate';
 import { readTokenMetadata } from '../node/tokens';
 import { effectsOn, UNLIMITED_ALLOWANCE } from '../starknet/preview';
 import { findTokenIn } from '../starknet/tokens';
 import { estimateDetails } from '../starknet/details';
 import { invokeTransaction, QUERY_TX_VERSION, type TxCall } from '../starknet/transaction';
+import type { OutsideExecutionView } from '../starknet/typedData/outsideExecution';
 import { formatUnits } from '../starknet/units';
 import { stateStore, tokensOf } from '../state';
 import type { PreviewView } from '../ui';
@@ -208,4 +216,66 @@ export function refusedAgain(refused: RefusedReverting): Error {
     `${refused.refusal.message} The simulation of the calls reverts: ${refused.reason}. Nothing was signed or sent.`,
     { revertReason: refused.reason },
   );
+}
+
+const OUTSIDE_FEE =
+  'none from your account: whoever submits it pays the network fee (a payment to them is a change above)';
+
+/** The error's message without its final period: the banner's sentence goes on after it. */
+const reasonOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/\.$/u, '');
+
+/**
+ * The preview of a SNIP-9 outside execution `account` is asked to sign: its calls, exactly as
+ * signed (by selector), simulated as an invoke of the account's own with validation skipped. One
+ * round trip: the simulation rides with the read of the account's deployment and nonce, at the
+ * nonce this execution expects (node/nonces.ts); a second runs only when the read disagrees. An
+ * account not deployed cannot run an invoke, and a node that cannot simulate gives no preview:
+ * both say why, and neither stops the signing.
+ */
+export async function previewOutsideExecution(
+  chain: ChainContext,
+  account: string,
+  execution: OutsideExecutionView,
+): Promise<PreviewView> {
+  const chainId = chain.network.chainId;
+  const invokeAt = (nonce: bigint) =>
+    invokeTransaction({
+      senderAddress: account,
+      calls: { bySelector: execution.calls },
+      chainId,
+      details: estimateDetails(nonce),
+      version: QUERY_TX_VERSION,
+    });
+  const guess = expectedNonce(chainId, account) ?? 0n;
+  let simulation: SimulationAnswer;
+  try {
+    const {
+      accounts: [read],
+      also: [riding],
+    } = await readAccounts(chain.rpc, [account], { block: 'pre_confirmed', nonce: true }, [
+      simulationCall([invokeAt(guess)], true),
+    ]);
+    const nonce = settled(read.nonce, 'Reading the account nonce');
+    if (!settled(read.deployed, 'Reading the account')) {
+      simulation = {
+        unavailable:
+          'your account is not deployed yet, and the node can only simulate calls from a deployed account',
+      };
+    } else {
+      noteReadNonce(chainId, account, nonce);
+      simulation =
+        nonce === guess
+          ? readSimulation(riding, 1, chain.rpc.url)
+          : await simulateTransactions(chain.rpc, [invokeAt(nonce)], true);
+    }
+  } catch (error) {
+    simulation = { unavailable: `it could not be simulated: ${reasonOf(error)}` };
+  }
+  const preview = await buildPreview(chain, account, simulation, OUTSIDE_FEE);
+  return {
+    ...preview,
+    ifApproved:
+      'If you sign, whoever submits the signature can still run these calls; on chain they are expected to fail.',
+  };
 }

@@ -1,7 +1,9 @@
 import { optional, type } from 'superstruct';
 
 import { requireOwnAccountKey } from '../flows/accounts';
+import { previewOutsideExecution } from '../flows/preview';
 import { signHash } from '../keys/signing';
+import { getChain } from '../node/chain';
 import { getNetwork } from '../starknet/networks';
 import { pickAliased } from '../rpc/aliases';
 import { userRejected } from '../errors';
@@ -11,7 +13,11 @@ import { stateStore, tokensOf } from '../state';
 import { TypedDataStruct, typedDataHash } from '../starknet/typedData';
 import { requireSignable } from '../starknet/typedData/check';
 import { describeTypedData } from '../starknet/typedData/display';
-import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/outsideExecution';
+import {
+  isOutsideExecution,
+  readOutsideExecution,
+  type OutsideExecutionView,
+} from '../starknet/typedData/outsideExecution';
 import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
 
 /**
@@ -20,8 +26,9 @@ import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
  *
  * Before any dialog (-32602 otherwise, starknet/typedData/check.ts): no type may redeclare a basic or
  * preset type, the domain's chainId must be the request's network, and no member may lie outside
- * its declared type. The dialog shows the declared members, each as the value it hashes to; a SNIP-9 outside execution is shown like a transaction,
- * with a warning that whoever holds the signature can run its calls.
+ * its declared type. The dialog shows the declared members, each as the value it hashes to; a SNIP-9
+ * outside execution is shown like a transaction, with a warning that whoever holds the signature
+ * can run its calls, and the preview of their effect (flows/preview.ts).
  */
 export const signMessage = defineMethod({
   names: ['signMessage'],
@@ -38,24 +45,33 @@ export const signMessage = defineMethod({
     const messageHash = typedDataHash(typedDataMessage, signer, 'typedDataMessage');
     const network = getNetwork(chainId);
     const tokens = tokensOf(await stateStore.read(), chainId);
-    const screen = isOutsideExecution(typedDataMessage)
-      ? OutsideExecutionScreen({
-          signer,
-          network,
-          execution: readOutsideExecution(typedDataMessage, tokens),
-        })
-      : SignMessageScreen({
-          signer,
-          network,
-          primaryType: typedDataMessage.primaryType,
-          ...describeTypedData(typedDataMessage, tokens),
-        });
+    const shown:
+      { execution: OutsideExecutionView } | { described: ReturnType<typeof describeTypedData> } =
+      isOutsideExecution(typedDataMessage)
+        ? { execution: readOutsideExecution(typedDataMessage, tokens) }
+        : { described: describeTypedData(typedDataMessage, tokens) };
     const key = await requireOwnAccountKey(
       signer,
       chainId,
       signerAddress ? 'signerAddress' : 'address',
       origin,
     );
+    // The preview simulates the very calls the hash signs (readOutsideExecution reads them as
+    // hashed); it never stops the signing.
+    const screen =
+      'execution' in shown
+        ? OutsideExecutionScreen({
+            signer,
+            network,
+            execution: shown.execution,
+            preview: await previewOutsideExecution(getChain(chainId), key.address, shown.execution),
+          })
+        : SignMessageScreen({
+            signer,
+            network,
+            primaryType: typedDataMessage.primaryType,
+            ...shown.described,
+          });
     if (!(await confirm(origin, screen))) {
       throw userRejected();
     }

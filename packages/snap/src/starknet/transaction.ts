@@ -21,6 +21,9 @@ export type TxCall = {
   calldata: readonly string[];
 };
 
+/** A call by its selector, as a SNIP-9 outside execution carries it. */
+export type SelectorCall = { to: string; selector: string; calldata: readonly string[] };
+
 export type Transaction = {
   /** Transaction hash (0x-hex). */
   readonly hash: string;
@@ -70,6 +73,18 @@ export function executeCalldata(calls: readonly TxCall[]): string[] {
     .map(toHex);
 }
 
+/**
+ * The same layout for calls given by selector: their count, then each call's address, selector,
+ * calldata length and calldata (the layout records.ts decodes). No name is hashed, so the invoke
+ * runs exactly the selectors given.
+ */
+export function selectorExecuteCalldata(calls: readonly SelectorCall[]): string[] {
+  return [
+    calls.length,
+    ...calls.flatMap((call) => [call.to, call.selector, call.calldata.length, ...call.calldata]),
+  ].map((value) => toHex(BigInt(value)));
+}
+
 const daName = (mode: 0 | 1 | undefined): 'L1' | 'L2' => (mode === 1 ? 'L2' : 'L1');
 
 /** The members every v3 hash takes besides the transaction's own. */
@@ -109,8 +124,12 @@ export function invokeTransaction({
   chainId,
   details,
   version = TX_VERSION,
-}: Common & { senderAddress: string; calls: readonly TxCall[] }): Transaction {
-  const calldata = executeCalldata(calls);
+}: Common & {
+  senderAddress: string;
+  calls: readonly TxCall[] | { bySelector: readonly SelectorCall[] };
+}): Transaction {
+  const calldata =
+    'bySelector' in calls ? selectorExecuteCalldata(calls.bySelector) : executeCalldata(calls);
   const accountDeploymentData = (details.accountDeploymentData ?? []).map(toHex);
   const txHash = () =>
     hash.calculateInvokeTransactionHash({

@@ -8,6 +8,7 @@ import type { Network } from '../starknet/networks';
 import type { OutsideExecutionView } from '../starknet/typedData/outsideExecution';
 import { formatTimestamp } from '../starknet/units';
 import { Field, Fields, Title } from './components';
+import { PreviewRows, type PreviewView } from './preview';
 import { CallList } from './transaction';
 
 /** Typed data: the members of its declared types only, each shown from its type. */
@@ -47,10 +48,13 @@ export const OutsideExecutionScreen = ({
   signer,
   network,
   execution,
+  preview,
 }: {
   signer: string;
   network: Network;
   execution: OutsideExecutionView;
+  /** What the calls do to the account, simulated (flows/preview.ts). */
+  preview: PreviewView;
 }): JSXElement => (
   <Box>
     <Title
@@ -67,6 +71,8 @@ export const OutsideExecutionScreen = ({
     <Field label="Allowed caller" value={execution.caller ?? 'anyone (ANY_CALLER)'} />
     <Fields rows={windowText(execution.executeAfter, execution.executeBefore)} />
     <Field label="Nonce" value={execution.nonce} />
+    <Divider />
+    <PreviewRows preview={preview} />
     <Divider />
     <CallList
       calls={execution.calls.map((call) => ({

@@ -1,9 +1,10 @@
 /**
  * The preview's pure reading of a simulation (src/starknet/preview.ts): Transfer and Approval
  * events in both ERC-20 layouts, what counts and what does not (another contract's events, the
- * fee transfer, malformed events), revert reasons as nodes print them.
+ * fee transfer, malformed events), revert reasons as nodes print them; and the invoke calldata an
+ * outside execution's calls are simulated with (by selector).
  */
-import { hash } from 'starknet';
+import { hash, transaction } from 'starknet';
 
 import {
   decodeRevertReason,
@@ -11,6 +12,8 @@ import {
   parseSimulatedTransaction,
   UNLIMITED_ALLOWANCE,
 } from '../../src/starknet/preview';
+import { decodeExecuteCalldata } from '../../src/starknet/records';
+import { executeCalldata, selectorExecuteCalldata } from '../../src/starknet/transaction';
 
 const ACCOUNT = '0xa11ce';
 const OTHER = '0xb0b';
@@ -147,5 +150,35 @@ describe('decodeRevertReason', () => {
 
   it('cuts a long reason at 300 characters', () => {
     expect(decodeRevertReason('x'.repeat(1000))).toHaveLength(303);
+  });
+});
+
+describe('selectorExecuteCalldata', () => {
+  const calls = [
+    { contractAddress: TOKEN, entrypoint: 'transfer', calldata: [OTHER, '0x5', '0x0'] },
+    { contractAddress: OTHER, entrypoint: 'approve', calldata: [] },
+  ];
+  const bySelector = calls.map((call) => ({
+    to: call.contractAddress,
+    selector: hash.getSelectorFromName(call.entrypoint),
+    calldata: call.calldata,
+  }));
+
+  it("is starknet.js' Cairo 1 __execute__ calldata of the same calls named", () => {
+    const named = transaction
+      .getExecuteCalldata(
+        calls.map((call) => ({ ...call })),
+        '1',
+      )
+      .map((felt) => BigInt(felt));
+    expect(selectorExecuteCalldata(bySelector).map((felt) => BigInt(felt))).toEqual(named);
+    expect(selectorExecuteCalldata(bySelector)).toEqual(executeCalldata(calls));
+  });
+
+  it('runs the selector given, never a name: a selector that is no known entry point stays so', () => {
+    const odd = [{ to: TOKEN, selector: '0x7472616e73666572', calldata: ['0x1'] }];
+    const encoded = selectorExecuteCalldata(odd);
+    expect(encoded).toEqual(['0x1', TOKEN, '0x7472616e73666572', '0x1', '0x1']);
+    expect(decodeExecuteCalldata(encoded)).toEqual(odd);
   });
 });
