@@ -12,7 +12,8 @@
  * as it ends.
  *
  *   node scripts/checks.mjs            every step
- *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder cycle, declared layers), tsc -b
+ *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder
+ *                                      cycle, declared layers), tsc -b
  *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's and the
  *                                      paymaster's dist, each snap's loopback-only test build (made
  *                                      here rather than one after another in jest's globalSetup),
@@ -41,7 +42,9 @@ const bin = (file) => path.join(ROOT, 'node_modules', file);
 const npmBuild = (pkg) => [NPM, 'run', 'build', '--silent', '-w', `packages/${pkg}`];
 
 /**
- * @typedef {{ name: string, group: string, run: string[][], needs?: string[], besideJest?: boolean }} Step
+ * @typedef {{
+ *   name: string, group: string, run: string[][], needs?: string[], besideJest?: boolean
+ * }} Step
  */
 /** @type {Step[]} */
 export const STEPS = [

@@ -12,10 +12,11 @@
 //   node:net server writing a canned answer with no HTTP parser at all (the socket's own cost);
 // - the same mix sent as one JSON-RPC batch of its 19 calls per request (as ethers'
 //   JsonRpcProvider batches a poll by default), to anvil direct and the gateway.
-// CPU per request is the server process's own (utime + stime from /proc over the measured run),
-// so it does not depend on what else shares the machine; the load generator's (this process's,
+// CPU per request is the server process's own (utime + stime from /proc over the measured run), so
+// it does not depend on what else shares the machine; the load generator's (this process's,
 // autocannon runs here) is shown beside it, since the two share the same 2 cores, and so is the
-// whole machine's (every core's busy time, the kernel's loopback network work included). Build first: npm run build -w packages/gateway
+// whole machine's (every core's busy time, the kernel's loopback network work included). Build
+// first: npm run build -w packages/gateway
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -135,14 +135,19 @@ const walletFor = (name: string, accountIndex: number): SnapStarknetWindowObject
 const sponsoringPaymaster = (url = paymaster.url) =>
   new PaymasterRpc({ nodeUrl: url, headers: { 'x-paymaster-api-key': SPONSOR_KEY } });
 
-/** What the first sponsored transaction of a new account must show: deployed, its calls run, 0 STRK/ETH. */
+/**
+ * What the first sponsored transaction of a new account must show: deployed, its calls run, 0
+ * STRK/ETH.
+ */
 async function expectDeployedAndRun(address: string, spender: string, amount: bigint) {
   expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(ARGENT_ACCOUNT_CLASS_HASH));
   expect(await allowance(STRK_TOKEN, address, spender)).toBe(amount);
   expect(await balances(address)).toEqual({ strk: 0n, eth: 0n });
 }
 
-/** The wallet's deployment data, its address recomputed with starknet.js: the counterfactual one. */
+/**
+ * The wallet's deployment data, its address recomputed with starknet.js: the counterfactual one.
+ */
 function expectCounterfactual(
   deployment: { address: string; salt: string; class_hash: string; calldata: string[] },
   address: string,

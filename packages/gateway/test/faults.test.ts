@@ -36,7 +36,7 @@ import { COSTS, NOTIFICATION_COSTS } from '../src/credits/costs';
 import { COMMAND_TIMEOUT_MS } from '../src/stores/redis/connection';
 import { tempDir } from './helpers';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages are checked field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages checked field by field */
 
 const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({
   jsonrpc: '2.0',

@@ -172,7 +172,9 @@ export class Chain {
     return this.upstreams.find((u) => u.healthy && u.gasLimit !== undefined)?.gasLimit;
   }
 
-  /** The deepest block that can no longer change: head - finalityDepth, or the node's `finalized`. */
+  /**
+   * The deepest block that can no longer change: head - finalityDepth, or the node's `finalized`.
+   */
   private finalBlock(): bigint | undefined {
     if (this.finalityDepth !== undefined) {
       return this.head.number === undefined

@@ -11,7 +11,8 @@
  *   port, so the history can only come from the node and snap state;
  * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
  *   ever reaches a public node and none depends on a devnet that another test file started.
- * Mainnet points at the closed port in all of them. `node build-e2e-snap.cjs` builds from the shell.
+ * Mainnet points at the closed port in all of them. `node build-e2e-snap.cjs` builds from the
+ * shell.
  */
 const {
   CLOSED_URL,

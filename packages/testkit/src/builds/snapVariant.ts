@@ -8,10 +8,11 @@
  * every variant (and rebuilt only when the snap's sources change).
  *
  * A URL variable (an http(s) URL) varies whole: the build has a marker URL in its place, so URLs
- * with other paths (a gateway's /v3/<key>, say) share the build too. A timeout variable (named *_TIMEOUT_MS, a whole number) varies whole: the build has a
- * marker string, which the bundle keeps as a string literal (the snap reads the number from it
- * when it starts). A marker the bundle does not hold fails the variant, naming the variable.
- * Other variables go into the build as they are, so they are part of the build's key.
+ * with other paths (a gateway's /v3/<key>, say) share the build too. A timeout variable (named
+ * *_TIMEOUT_MS, a whole number) varies whole: the build has a marker string, which the bundle keeps
+ * as a string literal (the snap reads the number from it when it starts). A marker the bundle does
+ * not hold fails the variant, naming the variable. Other variables go into the build as they are,
+ * so they are part of the build's key.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
