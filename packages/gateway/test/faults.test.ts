@@ -200,9 +200,8 @@ async function memoryOf(gateway: GatewayProcess): Promise<Memory> {
 
 /**
  * RSS may stay above the start by what the C allocator keeps of freed multi-megabyte buffers
- * (measured here: +9 MB after each of the first batches of 8.8 MB answers, with the V8 heap back
- * at 9.4 MB and nothing more held outside it; +18 MB under load). A leak of what a fault test
- * moves is far larger (one kept copy per caller of the 8.8 MB answer is 880 MB).
+ * (measured: bench/RESULTS.md, bench/gateway). A leak of what a fault test moves is far larger
+ * (one kept copy per caller of the 8.8 MB answer is 880 MB).
  */
 const ALLOCATOR_SLACK_KB = 32 * 1024;
 

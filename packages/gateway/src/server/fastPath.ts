@@ -27,7 +27,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 // Strict RFC 9110 field syntax: a token name, then visible ASCII, obs-text, spaces and tabs.
 // The value is greedy up to its last visible character (a lazy value re-tried the end at each
-// character: 4x the time on a long header such as a JWT's).
+// character, slow on a long header such as a JWT's).
 const HEADER_LINE =
   /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*((?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)[ \t]*$/;
 const REQUEST_LINE = /^POST (\/[!-~]*) HTTP\/1\.1$/;

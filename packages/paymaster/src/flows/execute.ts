@@ -15,8 +15,8 @@
  *    user in the same transaction;
  * 7. when the simulation reverts, whether the signature is why: SNIP-6 is_valid_signature on the
  *    account (deployed first in a simulation when the request deploys it) tells a bad signature
- *    (153) from any other failure (156). The message hash (40-170 ms of Pedersen or Poseidon in
- *    JavaScript) is computed only then.
+ *    (153) from any other failure (156). The message hash (Pedersen or Poseidon in JavaScript,
+ *    costly: bench/RESULTS.md, bench/paymaster) is computed only then.
  */
 import { errors } from '../errors';
 import { checkSignature } from '../node/contracts';
