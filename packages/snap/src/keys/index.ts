@@ -92,7 +92,8 @@ export const MAX_CACHED_KEYS = 16;
  * execution (never in state), at most MAX_CACHED_KEYS of them: a derivation (three BIP-32 steps,
  * grindKey, the Stark key and the address) costs more than everything else a signing request
  * does (bench/RESULTS.md, bench/snap). Only flows/accounts.ts calls this, after finding the
- * account in state; scans and creations derive uncached (deriveAccountKey), so no site can fill memory with keys.
+ * account in state; scans and creations derive uncached (deriveAccountKey), so no site can fill
+ * memory with keys.
  */
 const cachedKeys = new Map<number, Promise<AccountKey>>();
 
