@@ -5,12 +5,9 @@
  * the wallet's own `wallet_deploymentData`. The wallet is the real snap bundle in
  * @metamask/snaps-simulation (the testkit's SimulatedFlask answers its dialogs), the chain a real
  * packages/devnet, the paymaster the real l2-paymaster CLI, all on 127.0.0.1. A brand-new
- * account with 0 STRK and 0 ETH is deployed at its counterfactual address and its calls run; the
- * user saw those calls in the snap's outside-execution dialog.
- *
- * Then the hostile side (packages/snap/README.md, "Security model"): a paymaster or a dapp that
- * asks for a signature over an outside execution for another chain, or over calls the user was
- * not shown, gets nothing signed.
+ * account with 0 STRK and 0 ETH is deployed and its calls run, as its dialog showed them. Then the
+ * hostile side (docs/security.md#nothing-signed-that-was-not-shown): an outside execution for
+ * another chain, or over calls the user was not shown, gets nothing signed.
  */
 import type { Wallet } from '@wallet-standard/base';
 import {
