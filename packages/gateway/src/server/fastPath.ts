@@ -3,18 +3,9 @@
  * `POST [/<chain>]/v3/<KEY>` with a content-length, and no transfer-encoding, expect or upgrade)
  * are read here straight off the socket, and each answer is written as one buffer. node:http
  * builds a request stream, a response object and their events for each of them: on the hot read
- * mix that was a third of the gateway's CPU per call.
- *
- * This reader accepts only what it fully understands. Anything else (another method or path,
- * HTTP/1.0, a chunked or oversized body, `expect`, a WebSocket upgrade, a header line it does not
- * parse strictly, a repeated header that matters) hands the connection over to the node:http
- * server from that request's first byte, and node:http keeps it from then on. So two parsers
- * never disagree about where a request ends: this one decides only requests it could read whole.
- *
- * Requests on one connection are answered one at a time, in order (pipelining works). Reading
- * pauses while an answer waits for the client to drain it; a connection that makes no progress
- * for slowClientMs is closed, as on the node:http path, and so is one whose request takes longer
- * than REQUEST_TIMEOUT_MS to arrive whole.
+ * mix that was a third of the gateway's CPU per call. Anything this reader does not fully
+ * understand goes to node:http from that request's first byte, so two parsers never disagree
+ * about where a request ends. Details: docs/architecture/gateway.md#the-hot-path.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
