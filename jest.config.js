@@ -36,8 +36,8 @@ module.exports = {
   projects: ['<rootDir>/packages/*/jest.config.js'],
   // Jest's default on 2 cores is one worker: every file in turn. Much of a file's time is waiting
   // on servers, snaps, browsers and node timeouts, so three files side by side keep 2 cores busy
-  // (jest alone, measured here: 125 s with two workers, 98 s with three, 96 s with four);
-  // the chain tests have a devnet per file, so none waits for another's port.
+  // (timings per worker count: bench/RESULTS.md, "npm test: where the time goes"); the chain
+  // tests have a devnet per file, so none waits for another's port.
   maxWorkers: 3,
   // The browser tests last while the site's build is being made (jest/sequencer.js).
   testSequencer: '<rootDir>/jest/sequencer.js',

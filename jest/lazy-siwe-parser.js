@@ -1,7 +1,7 @@
-// @spruceid/siwe-parser builds its ABNF grammar as it loads (about 0.4 s of CPU), and every test
-// file that loads the snaps simulation loads it, through @metamask/controller-utils, which only
-// calls it to parse a sign-in message. shared.js maps the package here: the same exports,
-// the real module loaded on their first use.
+// @spruceid/siwe-parser builds its ABNF grammar as it loads (a cost in bench/RESULTS.md), and
+// every test file that loads the snaps simulation loads it, through @metamask/controller-utils,
+// which only calls it to parse a sign-in message. shared.js maps the package here: the same
+// exports, the real module loaded on their first use.
 let real;
 const load = () => (real ??= require('@spruceid/siwe-parser/dist/parsers.js'));
 

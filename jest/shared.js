@@ -3,7 +3,9 @@
 // promises works: `tsc -b` (npm test's type-check) type-checks the tests and the sources.
 const path = require('node:path');
 
-/** ES-module-only dependencies that jest must compile: @scure and @noble (the devnet, the snaps). */
+/**
+ * ES-module-only dependencies that jest must compile: @scure and @noble (the devnet, the snaps).
+ */
 const transformIgnorePatterns = ['/node_modules/(?!(@scure|@noble)/)'];
 
 /**

@@ -1,16 +1,7 @@
 #!/usr/bin/env node
 /**
- * The workspace's import rules; fails (exit 1) when one is broken:
- *   1. No module imports itself through others: no import cycle anywhere in the workspace
- *      (every package's sources, tests and scripts, the benches and the root scripts).
- *   2. No folder cycle inside a package's src/: its top-level folders and files (the units:
- *      `chain/`, `ui/`, `index.ts`) never import each other round in a loop.
- *   3. A package that declares `"layers"` in its package.json (lowest first) imports only
- *      downward, in src/ and in each folder given layers of its own; every unit is in a layer.
- *      The format is in ./import-rules/layers.mjs.
- *   4. No relative import from one package into another: packages import each other by name.
- *
- * Type-only imports count too: a cycle of types still ties two modules into one.
+ * The workspace's import rules (docs/architecture/README.md#the-import-rules); fails (exit 1) when
+ * one is broken. Type-only imports count too: a cycle of types still ties two modules into one.
  *
  *   node scripts/check-import-cycles.mjs [--root DIR]   DIR: a workspace other than this one
  *   node scripts/check-import-cycles.mjs --serve        one workspace root per stdin line, one

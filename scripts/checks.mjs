@@ -1,29 +1,14 @@
 #!/usr/bin/env node
 /**
  * npm test's checks and builds, as steps that run side by side (scripts/test.mjs runs the `build`
- * group before jest and the `lint` group beside it). On 2 cores, run one after another they left
- * a core idle most of the time: eslint, prettier, tsc and each mm-snap build are mostly one
- * thread each.
+ * group before jest and the `lint` group beside it): on 2 cores, one after another they left a
+ * core idle, since eslint, prettier, tsc and each mm-snap build are mostly one thread each. A
+ * step starts once the steps it needs have passed; its output is printed only when it fails.
+ * It runs before the testkit is built (it builds it), so it starts its commands itself.
  *
- * A step is one or more commands run in turn; a step starts once the steps it needs (among those
- * run) have passed: the test builds need the testkit built, and a snap's production build waits
- * for its test build (both may rewrite the package's snap.manifest.json, which the test build
- * copies). A step's output is printed, whole, only when it fails; every step's time is printed
- * as it ends.
+ *   node scripts/checks.mjs [lint|build|dist]    every step, or one group
  *
- *   node scripts/checks.mjs            every step
- *   node scripts/checks.mjs lint       eslint, prettier, the import rules (no module or folder cycle, declared layers), tsc -b
- *   node scripts/checks.mjs build      the builds the tests use: the testkit, the gateway's and the
- *                                      paymaster's dist, each snap's loopback-only test build (made
- *                                      here rather than one after another in jest's globalSetup),
- *                                      the site's production build (`besideJest`: npm test makes it
- *                                      while jest runs; the browser tests wait for it)
- *   node scripts/checks.mjs dist       each snap's production dist/, which no test installs: the
- *                                      test build is the same mm-snap build of the same sources
- *                                      with loopback URLs, so npm test does not build it again
- *
- * It runs before the testkit is built (it builds it), so it starts its commands itself rather
- * than through the testkit.
+ * The groups and the order of steps: docs/testing.md#what-npm-test-runs.
  */
 // eslint-disable-next-line no-restricted-imports
 import { spawn } from 'node:child_process';
@@ -41,7 +26,9 @@ const bin = (file) => path.join(ROOT, 'node_modules', file);
 const npmBuild = (pkg) => [NPM, 'run', 'build', '--silent', '-w', `packages/${pkg}`];
 
 /**
- * @typedef {{ name: string, group: string, run: string[][], needs?: string[], besideJest?: boolean }} Step
+ * @typedef {{
+ *   name: string, group: string, run: string[][], needs?: string[], besideJest?: boolean
+ * }} Step
  */
 /** @type {Step[]} */
 export const STEPS = [

@@ -182,7 +182,8 @@ async function main() {
   start('anvil', anvilBinary(), ['--host', '127.0.0.1', '--port', String(ANVIL_PORT), '--silent']);
   if (!(await waitFor('anvil', () => rpcAnswers(anvilUrl, 'eth_chainId')))) return;
   log(`anvil is up at ${anvilUrl}`);
-  // EVM stack on this anvil: ERC-4337 contracts, Alto, paymaster, keyring snap (scripts/start/evm.mjs).
+  // The EVM stack on this anvil (scripts/start/evm.mjs): ERC-4337 contracts, Alto, paymaster, the
+  // keyring snap.
   const evm = await startEvmStack({ root, anvilUrl, start, log, onFailure: () => stop(1) });
   if (!evm) return;
   const gateway = await startGatewayDemo({

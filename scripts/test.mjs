@@ -7,10 +7,9 @@
  *      gateway, the paymaster, each snap's test build); a failure stops here. The site's build
  *      starts with them and goes on beside jest: only the browser tests use it, jest runs them
  *      last while it is being made (jest/sequencer.js), and they wait for it if need be;
- *   3. jest, with the arguments given to npm test (`npm test -- --json --outputFile=...`), and
- *      beside it lint and the type-check (checks.mjs `lint`). Much of jest's time is waiting on servers, snaps,
- *      browsers and timeouts, and lint and the builds are mostly one busy thread a step: side by
- *      side they share the 2 cores that each left half idle. npm test fails if any of them does.
+ *   3. jest, with the arguments given to npm test, and beside it lint and the type-check
+ *      (checks.mjs `lint`): jest mostly waits on servers, snaps and browsers, lint is mostly one
+ *      busy thread, so side by side they share the 2 cores. npm test fails if any of them does.
  * Each phase's wall time is printed as it ends.
  */
 // eslint-disable-next-line no-restricted-imports

@@ -5,11 +5,12 @@
 // - "none": a key with no control;
 // - "allowlists + JWT": origin, User-Agent, contract and method allowlists, and an ES256 JWT
 //   required (a token made with jose, sent as Authorization: Bearer on every request).
-// Both send a page's Origin and User-Agent; the JWT key's requests carry the token too. Rows: eth_call with distinct calldata on every request (the
-// hot path itself: the contract allowlist reads each call's `to`), and the hot read mix (one call
-// per request: eth_blockNumber, eth_chainId, the latest block, 8 balances, 8 eth_calls).
-// autocannon in-process, 64 connections, loopback only; CPU per request is the gateway's own.
-// Build first: npm run build -w packages/gateway. `node bench/gateway/access.mjs`.
+// Both send a page's Origin and User-Agent; the JWT key's requests carry the token too. Rows:
+// eth_call with distinct calldata on every request (the hot path itself: the contract allowlist
+// reads each call's `to`), and the hot read mix (one call per request: eth_blockNumber,
+// eth_chainId, the latest block, 8 balances, 8 eth_calls). autocannon in-process, 64 connections,
+// loopback only; CPU per request is the gateway's own. Build first: npm run build -w
+// packages/gateway. `node bench/gateway/access.mjs`.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

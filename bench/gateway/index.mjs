@@ -1,21 +1,11 @@
 #!/usr/bin/env node
 // Throughput, latency and CPU per request of packages/gateway (built dist, run as its own process
 // by the l2-gateway CLI) against the same anvil: autocannon in-process, 64 connections, loopback
-// only. Rows:
-// - eth_call with distinct params on every request (nothing to merge or cache: the hot path
-//   itself), to anvil direct, a bare node:http pass-through, and the gateway on SQLite, Redis
-//   and a Redis Cluster (three masters on loopback, made by redis-cli --cluster create);
-// - the hot read mix many dapps polling one chain produce (eth_blockNumber, eth_chainId, the
-//   latest block, 8 balances, 8 eth_calls, repeated), one call per request, to anvil direct, the
-//   gateway, a bare node:http server answering a fixed result from memory (the most any Node
-//   HTTP server can do per request on this machine: the ceiling for the gateway's row), and a
-//   node:net server writing a canned answer with no HTTP parser at all (the socket's own cost);
-// - the same mix sent as one JSON-RPC batch of its 19 calls per request (as ethers'
-//   JsonRpcProvider batches a poll by default), to anvil direct and the gateway.
-// CPU per request is the server process's own (utime + stime from /proc over the measured run),
-// so it does not depend on what else shares the machine; the load generator's (this process's,
-// autocannon runs here) is shown beside it, since the two share the same 2 cores, and so is the
-// whole machine's (every core's busy time, the kernel's loopback network work included). Build first: npm run build -w packages/gateway
+// only. Rows: eth_call with distinct params (the hot path itself), the hot read mix one call per
+// request and as one batch, each beside anvil direct and bare Node servers that bound what any
+// Node HTTP server can do here. CPU per request is the server process's own (from /proc), so it
+// does not depend on what else shares the machine. The rows and columns: bench/RESULTS.md,
+// "bench/gateway". Build first: npm run build -w packages/gateway
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Keyring snap benchmark: bundle size, latency of each signing method through
-// keyring_submitRequest in @metamask/snaps-simulation outside jest (origin metamask), and the
-// RPC round trips of eth_prepareUserOperation for an empty account against a real anvil +
-// EntryPoint v0.6 + Alto on loopback, unsponsored and sponsored by the ERC-7677 paymaster service
-// (counted by pass-through proxies in front of the node, the bundler and the paymaster).
-// The installed snap is the loopback-only test build (packages/keyring-snap/test/harness/build-test-snap.cjs);
-// the size is that of packages/keyring-snap/dist/bundle.js (npm run build -w packages/keyring-snap).
+// Keyring snap benchmark: bundle size, latency of each signing method through keyring_submitRequest
+// in @metamask/snaps-simulation outside jest (origin metamask), and the RPC round trips of
+// eth_prepareUserOperation for an empty account against a real anvil + EntryPoint v0.6 + Alto on
+// loopback, unsponsored and sponsored by the ERC-7677 paymaster service (counted by pass-through
+// proxies in front of the node, the bundler and the paymaster). The installed snap is the
+// loopback-only test build (packages/keyring-snap/test/harness/build-test-snap.cjs); the size is
+// that of packages/keyring-snap/dist/bundle.js (npm run build -w packages/keyring-snap).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

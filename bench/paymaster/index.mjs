@@ -38,7 +38,9 @@ const transferCall = (amount) => ({
 const ms = (value) => value.toFixed(1);
 const perSecond = (count, startMs) => (count / ((performance.now() - startMs) / 1000)).toFixed(1);
 
-/** Runs `task(user, i)` for each user's `count` turns, the users side by side; returns latencies. */
+/**
+ * Runs `task(user, i)` for each user's `count` turns, the users side by side; returns latencies.
+ */
 async function concurrently(users, count, task) {
   const latencies = [];
   await Promise.all(
@@ -88,7 +90,10 @@ try {
   );
 
   const cpu = () => [processCpuSeconds(paymaster.pid), processCpuSeconds(devnet.pid)];
-  /** CPU per operation of each process since `before`: what the machine's other load does not inflate. */
+  /**
+   * CPU per operation of each process since `before`: what the machine's other load does not
+   * inflate.
+   */
   const cpuPer = (before, count) =>
     cpu().map((seconds, i) => (1000 * (seconds - before[i])) / count);
 

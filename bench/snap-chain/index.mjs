@@ -2,16 +2,9 @@
 // Snap chain benchmark: the real snap bundle (built with Testnet at 127.0.0.1:5059, see
 // packages/snap/test/harness/build-e2e-snap.cjs) in @metamask/snaps-simulation outside jest,
 // against packages/devnet (from packages/devnet/dist) on loopback. Dialogs are approved as they
-// open. It prints:
-//   - node round trips per method, counted at the devnet (devnet.metrics: HTTP requests to
-//     /rpc, each one JSON-RPC call or batch), split before/after the dialog where there is one,
-//     plus explorer GETs (counted by a pass-through counter in front of the devnet);
-//   - p50/p95 latency of l2_estimateFee and l2_executeTxn, and of l2_executeTxn's dialog opening
-//     (request to dialog: the reads, the fee plan or simulation, the preview);
-//   - l2_recoverAccounts over 20 addresses;
-//   - l2_getTransactions from the node alone (the bundle whose explorer is a closed port) for an
-//     account with 50 transactions spread over a devnet of 20,000 blocks a minute apart: round
-//     trips and latency of a fresh snap (version check, timestamp search) and of a warm one.
+// open. It prints node round trips per method (counted at the devnet), p50/p95 latency of
+// l2_estimateFee, l2_executeTxn and its dialog, l2_recoverAccounts over 20 addresses, and
+// l2_getTransactions from the node alone (each row: bench/RESULTS.md, "bench/snap-chain").
 // Targets: executeTxn <= 3 round trips after approval; recovery of 20 addresses <= 3; history
 // <= 6 round trips and <= 1 s.
 import { createRequire } from 'node:module';

@@ -3,7 +3,8 @@ import { resolve } from 'path';
 import type { SnapConfig } from '@metamask/snaps-cli';
 import type { Compiler } from 'webpack';
 
-// Public defaults, shared with src/starknet/networks.ts (JSON: the mm-snap config loader cannot import TS).
+// Public defaults, shared with src/starknet/networks.ts (JSON: the mm-snap config loader cannot
+// import TS).
 import PUBLIC_ENDPOINTS from './src/starknet/publicEndpoints.json';
 
 /**

@@ -1,18 +1,7 @@
 /**
- * The package rules of scripts/check-import-cycles.mjs, over the graph of ./graph.mjs.
- *
- * A package's src/ is made of units: its top-level folders and files (`chain/`, `index.ts`). Its
- * units never import each other round in a loop. A package may declare `"layers"` in its
- * package.json, lowest first; a layer is one unit or a list of peer units:
- *   "node/"  a folder          "index.ts"  a file          "*"  every file directly in the folder
- *   { "starknet/": [...] }     a folder whose own units (its files and sub-folders) have layers
- *                              of their own, in the same format, nested as deep as need be.
- * Under a declaration every unit is in a layer, every listed unit exists, and no unit imports one
- * in a higher layer (peers may import each other). A nested folder with no declaration is free
- * inside; imports across it are ruled by the level above.
- *
- * And across packages: a file in one package never imports another package by a relative path
- * (`../../other/src/x`): packages reach each other by name, `@scope/other` or `@scope/other/x`.
+ * The package rules of scripts/check-import-cycles.mjs, over the graph of ./graph.mjs: no unit
+ * cycle in a package's src/, its declared `"layers"` (format and rules:
+ * docs/architecture/README.md#the-import-rules), and no relative import across packages.
  */
 import fs from 'node:fs';
 import path from 'node:path';

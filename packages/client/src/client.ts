@@ -149,7 +149,10 @@ export class StarknetSnapClient {
     })) as SnapMethods[M][1];
   }
 
-  /** Without deploy: the derived account `{address, addressIndex}`; with deploy: true, `{address, transaction_hash}`. */
+  /**
+   * Without deploy: the derived account `{address, addressIndex}`; with deploy: true, `{address,
+   * transaction_hash}`.
+   */
   createAccount(params: CreateAccountParams & { deploy: true }): Promise<DeployAccountResult>;
   createAccount(params?: CreateAccountParams & { deploy?: false }): Promise<CreatedAccount>;
   createAccount(params?: CreateAccountParams): Promise<CreatedAccount | DeployAccountResult>;

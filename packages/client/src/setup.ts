@@ -14,7 +14,10 @@ import { registerStarknetWallet, type StarknetStandardWalletOptions } from './wa
 
 export interface SetupStarknetSnapOptions
   extends Omit<SnapClientOptions, 'provider'>, DiscoverOptions, StarknetWindowOptions {
-  /** Also set `window.starknet_<id>` (get-starknet v4, starknet-react's InjectedConnector). Default true. */
+  /**
+   * Also set `window.starknet_<id>` (get-starknet v4, starknet-react's InjectedConnector). Default
+   * true.
+   */
   injectWindowObject?: boolean;
   /** Name and icon shown by Wallet Standard wallet pickers. */
   standardWallet?: StarknetStandardWalletOptions;

@@ -1,4 +1,6 @@
-/** What the client's tests share: the wallet API's error check, and a client on a SimulatedFlask. */
+/**
+ * What the client's tests share: the wallet API's error check, and a client on a SimulatedFlask.
+ */
 import type { SimulatedFlask } from '@l2wallet/testkit';
 
 import { StarknetSnapClient, WalletApiError, type Eip1193Provider } from '../src';

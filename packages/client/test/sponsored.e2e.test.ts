@@ -5,15 +5,11 @@
  * the wallet's own `wallet_deploymentData`. The wallet is the real snap bundle in
  * @metamask/snaps-simulation (the testkit's SimulatedFlask answers its dialogs), the chain a real
  * packages/devnet, the paymaster the real l2-paymaster CLI, all on 127.0.0.1. A brand-new
- * account with 0 STRK and 0 ETH is deployed at its counterfactual address and its calls run; the
- * user saw those calls in the snap's outside-execution dialog.
- *
- * The outside-execution dialog previews what its calls do to the account (simulated as an invoke
- * of the account's own): the signed balance change per token, approvals, a revert's reason.
- *
- * Then the hostile side (packages/snap/README.md, "Security model"): a paymaster or a dapp that
- * asks for a signature over an outside execution for another chain, or over calls the user was
- * not shown, gets nothing signed.
+ * account with 0 STRK and 0 ETH is deployed and its calls run, as its dialog showed them. The
+ * outside-execution dialog previews what its calls do to the account (simulated as an invoke of
+ * the account's own): the signed balance change per token, approvals, a revert's reason. Then the
+ * hostile side (docs/security.md#nothing-signed-that-was-not-shown): an outside execution for
+ * another chain, or over calls the user was not shown, gets nothing signed.
  */
 import type { Wallet } from '@wallet-standard/base';
 import {
@@ -139,14 +135,19 @@ const walletFor = (name: string, accountIndex: number): SnapStarknetWindowObject
 const sponsoringPaymaster = (url = paymaster.url) =>
   new PaymasterRpc({ nodeUrl: url, headers: { 'x-paymaster-api-key': SPONSOR_KEY } });
 
-/** What the first sponsored transaction of a new account must show: deployed, its calls run, 0 STRK/ETH. */
+/**
+ * What the first sponsored transaction of a new account must show: deployed, its calls run, 0
+ * STRK/ETH.
+ */
 async function expectDeployedAndRun(address: string, spender: string, amount: bigint) {
   expect(BigInt(await provider.getClassHashAt(address))).toBe(BigInt(ARGENT_ACCOUNT_CLASS_HASH));
   expect(await allowance(STRK_TOKEN, address, spender)).toBe(amount);
   expect(await balances(address)).toEqual({ strk: 0n, eth: 0n });
 }
 
-/** The wallet's deployment data, its address recomputed with starknet.js: the counterfactual one. */
+/**
+ * The wallet's deployment data, its address recomputed with starknet.js: the counterfactual one.
+ */
 function expectCounterfactual(
   deployment: { address: string; salt: string; class_hash: string; calldata: string[] },
   address: string,

@@ -97,7 +97,7 @@ describe('chain info and blocks (a block per transaction)', () => {
     expect(await t.provider.getNonceForAddress(t.devnet.predeployedAccounts[0].address, 1)).toBe(
       '0x1',
     );
-    // The OpenZeppelin ERC-20 layout: balance low word at pedersen(sn_keccak('ERC20_balances'), owner).
+    // OpenZeppelin ERC-20 layout: balance low word at pedersen(sn_keccak('ERC20_balances'), owner).
     const slot = hash.computePedersenHash(hash.getSelectorFromName('ERC20_balances'), recipient);
     expect(BigInt((await t.provider.getStorageAt(STRK_TOKEN_ADDRESS, slot)).value)).toBe(now);
   });

@@ -11,7 +11,7 @@ import {
   WAIT,
 } from './helpers';
 
-// Sierra of test/fixtures/counter.cairo, compiled with wasm-cairo 0.10.2 (see test/fixtures/README.md).
+// Sierra of test/fixtures/counter.cairo, compiled with wasm-cairo 0.10.2 (test/fixtures/README.md).
 const counterClass = JSON.parse(
   readFileSync(join(__dirname, 'fixtures/counter.contract_class.json'), 'utf8'),
 );
@@ -19,7 +19,7 @@ const counterClass = JSON.parse(
 const ownedClass = JSON.parse(
   readFileSync(join(__dirname, 'fixtures/owned.contract_class.json'), 'utf8'),
 );
-// wasm-cairo emits no CASM, so the declarer states the compiled class hash (the devnet stores it as given).
+// wasm-cairo emits no CASM, so the declarer states the compiled class hash (stored as given).
 const STATED_COMPILED_CLASS_HASH = num.toHex(hash.computePoseidonHashOnElements(['0xc0ffee']));
 
 const BOUNDS = {
@@ -111,7 +111,7 @@ describe('declare a real compiled class, deploy through the UDC', () => {
     expect(num.toHex(deployment.contract_address)).toBe(num.toHex(expected));
     expect(num.toHex(await t.provider.getClassHashAt(expected))).toBe(num.toHex(classHash));
 
-    // A call into a class the devnet cannot run is a clear contract error, never an invented result.
+    // A call into a class the devnet cannot run is a clear contract error, never a made-up result.
     const reply = await rpc(t.devnet.rpcUrl, 'starknet_call', {
       request: {
         contract_address: num.toHex(expected),

@@ -4,7 +4,7 @@
  * types, OR within one; each call of a batch judged alone; a refusal names its list, never
  * reaches the upstream and is never charged; refusals by cause on the usage page.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers are checked field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers checked field by field */
 import { FetchRequest, JsonRpcProvider } from 'ethers';
 import { createPublicClient, type Hex, http } from 'viem';
 import { foundry } from 'viem/chains';

@@ -5,7 +5,7 @@
  * the secret bypassing the allowlists; JWTs made with jose accepted, and expired, `alg: none`,
  * wrong-audience and wrong-signer tokens refused; the credit headers on every answer.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers are checked field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers checked field by field */
 import { FetchRequest, JsonRpcProvider, WebSocketProvider } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';

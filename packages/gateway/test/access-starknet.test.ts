@@ -4,7 +4,7 @@
  * contract list applied to starknet_call, starknet_getStorageAt and starknet_getEvents; refused
  * calls never reach the devnet and are never charged.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers are checked field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC answers checked field by field */
 import { type DevnetServer, ETH_TOKEN_ADDRESS, STRK_TOKEN_ADDRESS } from '@l2wallet/devnet';
 import {
   type AnvilService,

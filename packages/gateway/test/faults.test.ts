@@ -36,7 +36,7 @@ import { COSTS, NOTIFICATION_COSTS } from '../src/credits/costs';
 import { COMMAND_TIMEOUT_MS } from '../src/stores/redis/connection';
 import { tempDir } from './helpers';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages are checked field by field */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON-RPC messages checked field by field */
 
 const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({
   jsonrpc: '2.0',
@@ -237,9 +237,8 @@ async function memoryOf(gateway: GatewayProcess): Promise<Memory> {
 
 /**
  * RSS may stay above the start by what the C allocator keeps of freed multi-megabyte buffers
- * (measured here: +9 MB after each of the first batches of 8.8 MB answers, with the V8 heap back
- * at 9.4 MB and nothing more held outside it; +18 MB under load). A leak of what a fault test
- * moves is far larger (one kept copy per caller of the 8.8 MB answer is 880 MB).
+ * (measured: bench/RESULTS.md, bench/gateway). A leak of what a fault test moves is far larger
+ * (one kept copy per caller of the 8.8 MB answer is 880 MB).
  */
 const ALLOCATOR_SLACK_KB = 32 * 1024;
 

@@ -109,7 +109,8 @@ describe('the Starknet WebSocket API through the gateway', () => {
     await channel.waitForConnection();
     try {
       const [a0, , a2] = devnet.predeployedAccounts.map((a) => a.address);
-      const seen: Record<string, any[]> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const seen: Record<string, any[]> = {};
       const track = (name: string, sub: { on(h: (d: unknown) => void): void }) => {
         seen[name] = [];
         sub.on((d) => seen[name].push(d));

@@ -10,7 +10,9 @@ import {
   UserRejectedRequestError,
 } from '@metamask/snaps-sdk';
 
-/** -32602 naming the field (a JSON path such as `request.params[0].chainId`) and what it must be. */
+/**
+ * -32602 naming the field (a JSON path such as `request.params[0].chainId`) and what it must be.
+ */
 export function invalidParams(field: string, expected: string): Error {
   return withoutStack(new InvalidParamsError(`Invalid params: "${field}" ${expected}`));
 }

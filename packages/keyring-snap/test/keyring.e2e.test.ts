@@ -1,11 +1,11 @@
 /**
  * The keyring snap driven by MetaMask's own bridge: @metamask/eth-snap-keyring's SnapKeyring
- * (18.0.2, the newest that runs on Node 20), with a messenger whose
- * `SnapController:handleRequest` calls the snap installed in snaps-simulation, and whose keyring
- * events (snap_manageAccounts) reach the bridge's handleKeyringSnapMessage through the
- * simulation's getSnapKeyring hook (patches/, test/harness/environment.cjs). Every request below has the
- * shape the bridge itself builds. The chain is a real anvil with EntryPoint v0.6, Alto and the
- * ERC-7677 paymaster service on 127.0.0.1; ethers and viem recover every signature.
+ * (18.0.2, the newest that runs on Node 20), with a messenger whose `SnapController:handleRequest`
+ * calls the snap installed in snaps-simulation, and whose keyring events (snap_manageAccounts)
+ * reach the bridge's handleKeyringSnapMessage through the simulation's getSnapKeyring hook
+ * (patches/, test/harness/environment.cjs). Every request below has the shape the bridge itself
+ * builds. The chain is a real anvil with EntryPoint v0.6, Alto and the ERC-7677 paymaster service
+ * on 127.0.0.1; ethers and viem recover every signature.
  */
 import {
   rpcResponse,

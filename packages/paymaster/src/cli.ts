@@ -4,10 +4,11 @@
  *   [L2_PAYMASTER_REDIS_URL=<redis url>]
  *   l2-paymaster --relayer <account address> [--gas-token <address>=<price in STRK>]... [options]
  *
- * Secrets never come from the command line (which `ps` shows): the relayer key, the node URL
- * (it may carry a key), the sponsor keys and the Redis URL (it may carry a password) come from the environment, or from files named by
- * --node-file / --api-keys-file / --redis-url-file. They are read once, removed from the process's environment,
- * and never printed (the node URL shows as its scheme, host and port only).
+ * Secrets never come from the command line (which `ps` shows): the relayer key, the node URL (it
+ * may carry a key), the sponsor keys and the Redis URL (it may carry a password) come from the
+ * environment, or from files named by --node-file / --api-keys-file / --redis-url-file. They are
+ * read once, removed from the process's environment, and never printed (the node URL shows as its
+ * scheme, host and port only).
  */
 import { readFileSync } from 'node:fs';
 

@@ -54,7 +54,9 @@ async function run(args: string[], env: Record<string, string> = {}) {
 
 const base = () => ['--relayer', relayer.address, '--port', '0', '--state-file', ':memory:'];
 
-/** Which relayer key the environment holds: none, the relayer's, another account's, or this text. */
+/**
+ * Which relayer key the environment holds: none, the relayer's, another account's, or this text.
+ */
 type KeyIn = 'none' | 'relayer' | 'other' | { text: string };
 
 it.each<[string, string[], KeyIn, number, RegExp]>([

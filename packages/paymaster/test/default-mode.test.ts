@@ -62,7 +62,7 @@ it('deploys an ETH-only account and runs its call, the fee paid in ETH to the re
   const relayerEthBefore = await balanceOf(stack, stack.relayer.address, ETH_TOKEN);
   const relayerStrkBefore = await balanceOf(stack, stack.relayer.address);
 
-  // starknet.js checks the typed data (chain, calls, the fee transfer as last call) before it signs.
+  // starknet.js checks the typed data (chain, calls, the fee transfer as last call) before signing.
   const { transaction_hash } = await user.account.executePaymasterTransaction(
     calls,
     details,

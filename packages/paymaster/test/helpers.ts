@@ -141,7 +141,10 @@ export interface ArgentUser {
   };
 }
 
-/** A new Argent 0.3.1 account as the snap derives them (owner = key, guardian 0, salt = key), not deployed. */
+/**
+ * A new Argent 0.3.1 account as the snap derives them (owner = key, guardian 0, salt = key), not
+ * deployed.
+ */
 export function newArgentUser(stack: Stack, apiKey?: string): ArgentUser {
   const privateKey = stark.randomAddress();
   const publicKey = ec.starkCurve.getStarkKey(privateKey);

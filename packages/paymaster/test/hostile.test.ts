@@ -22,7 +22,7 @@ import {
   transfer,
 } from './helpers';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed data as JSON, altered in place
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON typed data, altered in place
 type Json = any;
 
 let stack: Stack;

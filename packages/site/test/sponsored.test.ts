@@ -1,4 +1,7 @@
-/** The starknet-react page's sponsored transaction: its paymaster per chain, its call, its deployment data. */
+/**
+ * The starknet-react page's sponsored transaction: its paymaster per chain, its call, its
+ * deployment data.
+ */
 import type { Chain } from '@starknet-react/chains';
 import {
   ARGENT_ACCOUNT_CLASS_HASH,

@@ -1,7 +1,7 @@
 /**
- * Reads and devnet calls the Starknet tests share, straight over JSON-RPC (not through the snap
- * or a client under test): an ERC-20 balance or allowance, whether an account is deployed, minting STRK; and
- * deploying a token of one's own (a transaction, signed with starknet.js's Account).
+ * Reads and devnet calls the Starknet tests share, straight over JSON-RPC (not through the snap or
+ * a client under test): an ERC-20 balance or allowance, whether an account is deployed, minting
+ * STRK; and deploying a token of one's own (a transaction, signed with starknet.js's Account).
  */
 import { STRK_TOKEN } from './constants';
 import { JsonRpcError, rpc } from './jsonRpc';

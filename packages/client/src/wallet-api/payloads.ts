@@ -95,7 +95,9 @@ export function checkIndex(addressIndex: number): number {
   return addressIndex;
 }
 
-/** wallet_requestAccounts: whether the dapp asked for silent mode (nothing is asked of the user). */
+/**
+ * wallet_requestAccounts: whether the dapp asked for silent mode (nothing is asked of the user).
+ */
 export function isSilent(params: unknown): boolean {
   return isRecord(params) && params.silent_mode === true;
 }

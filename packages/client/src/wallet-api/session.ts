@@ -33,7 +33,9 @@ export interface WalletSession {
   currentAccount(): Promise<{ address: string; chainId: ChainId }>;
   /** The selected account on the current network, as wallet_requestAccounts answers it. */
   currentAccounts(): Promise<string[]>;
-  /** Re-reads the network; emits networkChanged (and accountsChanged) when it moved from `before`. */
+  /**
+   * Re-reads the network; emits networkChanged (and accountsChanged) when it moved from `before`.
+   */
   refresh(before?: ChainId): Promise<void>;
 }
 

@@ -29,7 +29,10 @@ export interface SnapStarknetWindowObject extends StarknetWindowObject {
    * emits accountsChanged when the account changes. Returns the new account list.
    */
   selectAccount(addressIndex: number): Promise<string[]>;
-  /** Forgets the connection: permissions are [] and silent requests get no account until the next connect. */
+  /**
+   * Forgets the connection: permissions are [] and silent requests get no account until the next
+   * connect.
+   */
   disconnect(): void;
 }
 
@@ -109,7 +112,9 @@ class SnapWalletObject implements SnapStarknetWindowObject {
   }
 }
 
-/** Builds the wallet-API object (get-starknet v4 `StarknetWindowObject`) on top of a snap client. */
+/**
+ * Builds the wallet-API object (get-starknet v4 `StarknetWindowObject`) on top of a snap client.
+ */
 export function createStarknetWindowObject(
   client: StarknetSnapClient,
   options: StarknetWindowOptions = {},

@@ -7,12 +7,16 @@ export {
   STRK_TOKEN_ADDRESS,
 } from '@l2wallet/starknet-protocol';
 
-/** Universal Deployer: the current one (`deploy_contract`) and the legacy one (`deployContract`). */
+/**
+ * Universal Deployer: the current one (`deploy_contract`) and the legacy one (`deployContract`).
+ */
 export const UDC_ADDRESS = '0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125';
 export const LEGACY_UDC_ADDRESS =
   '0x41a78e741e5af2fec34b695679bc6891742439f7afb8484ecd7766661ad02bf';
 
-/** OpenZeppelin account 1.0.0 (Cairo 1): constructor(public_key); the predeployed accounts use it. */
+/**
+ * OpenZeppelin account 1.0.0 (Cairo 1): constructor(public_key); the predeployed accounts use it.
+ */
 export const OZ_ACCOUNT_CLASS_HASH =
   '0x5b4b537eaa2399e3aa99c4e2e0208ebd6c71bc1467938cd52c798c601e43564';
 /** The ERC-20 class the ETH and STRK tokens are deployed with (the class starknet-devnet uses). */

@@ -37,7 +37,9 @@ export function encodeShortString(text: string): Felt {
 
 const selectorCache = new Map<string, Felt>();
 
-/** sn_keccak(name): the low 250 bits of keccak256, as entry point selectors and storage vars use. */
+/**
+ * sn_keccak(name): the low 250 bits of keccak256, as entry point selectors and storage vars use.
+ */
 export function selectorFromName(name: string): Felt {
   let selector = selectorCache.get(name);
   if (selector === undefined) {

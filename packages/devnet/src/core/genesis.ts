@@ -33,7 +33,9 @@ export interface DevnetOptions {
   blockPerTransaction?: boolean;
   /** Clock in unix seconds; injectable so replays are deterministic. */
   now?: () => number;
-  /** Unix seconds of the genesis block (starknet-devnet's --start-time); the clock runs on from it. */
+  /**
+   * Unix seconds of the genesis block (starknet-devnet's --start-time); the clock runs on from it.
+   */
   startTime?: number;
   /**
    * The Starknet version the blocks report (default 0.14.1). It picks the compiled class hash

@@ -69,7 +69,9 @@ export class Mempool {
     return hash;
   }
 
-  /** Drops every waiting transaction (devnet_abortBlocks: the state they were admitted on is gone). */
+  /**
+   * Drops every waiting transaction (devnet_abortBlocks: the state they were admitted on is gone).
+   */
   clear(): void {
     this.queue.length = 0;
     this.byHash.clear();

@@ -24,7 +24,9 @@ export const NATIVE_COMPILED_CLASS_HASHES = new Map<Felt, CompiledClassHashes>([
   ],
 ]);
 
-/** Whether a Starknet version (x.y.z) is at least 0.14.1, where compiled classes hash with Blake2s. */
+/**
+ * Whether a Starknet version (x.y.z) is at least 0.14.1, where compiled classes hash with Blake2s.
+ */
 export function hashesCasmWithBlake(starknetVersion: string): boolean {
   const [major, minor, patch] = starknetVersion.split('.').map(Number);
   return major > 0 || minor > 14 || (minor === 14 && patch >= 1);

@@ -39,7 +39,9 @@ function invertModOrder(value: bigint): bigint {
 
 const FIELD_P = FIELD_PRIME;
 
-/** Whether the point's affine x, reduced mod n, is r; compared projectively (x = X/Z), no inversion. */
+/**
+ * Whether the point's affine x, reduced mod n, is r; compared projectively (x = X/Z), no inversion.
+ */
 function xMatches(point: StarkPoint, r: Felt): boolean {
   if (point.is0()) return false;
   const { X, Z } = point;

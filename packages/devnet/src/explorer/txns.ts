@@ -15,7 +15,9 @@ export interface ExplorerTransaction {
   hash: string;
   type: 'INVOKE' | 'DEPLOY_ACCOUNT' | 'DECLARE' | 'L1_HANDLER';
   sender: string;
-  /** The contract called (first call of a multicall), the deployed account, or null for a declare. */
+  /**
+   * The contract called (first call of a multicall), the deployed account, or null for a declare.
+   */
   contract: string | null;
   /** Entry point name of that call ('constructor' for a deployment, null for a declare). */
   entrypoint: string | null;

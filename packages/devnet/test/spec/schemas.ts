@@ -129,7 +129,9 @@ export function resultProblems(name: string, result: unknown): string[] {
   return problems(validator(`${m.file}#/methods/${m.index}/result/schema`), result);
 }
 
-/** Where a value fails a named schema, e.g. `starknet_api_openrpc.json#/components/schemas/FELT`. */
+/**
+ * Where a value fails a named schema, e.g. `starknet_api_openrpc.json#/components/schemas/FELT`.
+ */
 export function schemaProblems(ref: string, value: unknown): string[] {
   return problems(validator(ref), value);
 }

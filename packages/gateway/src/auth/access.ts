@@ -1,16 +1,9 @@
 /**
- * A key's access controls, as Infura's (README "Access control"): its secret, JWTs signed by
- * its public keys, and allowlists of origins, User-Agent substrings, contracts and methods.
- *
- * - A request is judged once (judgeRequest): the secret (HTTP Basic, empty user), else a JWT
- *   (`Authorization: Bearer`) when one is given or required, then the origin and User-Agent
- *   lists. The right secret bypasses every allowlist (and needs no JWT).
- * - Each call is judged alone (callRefusal): its method, and the contracts it targets.
- * - Lists of one type are OR'ed, types AND'ed; a JWT's own lists (claims `methods`,
- *   `addresses`, `origins`, `user_agents`) narrow the key's: a call must pass both.
- *
- * Refusals carry their cause, so the usage report can count them. Only hashes of secrets are
- * kept, and they are compared in constant time. JWTs are verified by `jose`.
+ * A key's access controls, as Infura's (docs/interface/gateway.md#authentication): its secret,
+ * JWTs signed by its public keys, and allowlists of origins, User-Agent substrings, contracts and
+ * methods. A request is judged once (judgeRequest), each call alone (callRefusal); how the
+ * controls combine: docs/architecture/gateway.md#access-controls. Only hashes of secrets are
+ * kept, compared in constant time; JWTs are verified by `jose`.
  */
 import { createPublicKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';

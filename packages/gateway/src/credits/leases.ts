@@ -3,35 +3,8 @@
  * so a call of a busy key in good standing is debited here, with no round trip, and still never
  * goes upstream unpaid. Transport-free: the store's primitives are the LeaseStore interface and
  * the LEASE.* sizes and times below are one table, both in leaseStore.ts; one key's bookkeeping
- * (its lease in hand, demand and tallies) is in leaseState.ts.
- *
- * - **What a lease is.** Credits the store took, in one atomic step, from the key's daily balance
- *   and from this second's per-second window, for this instance, before any call uses them (so a
- *   debit from a lease is as durable as the store: Redis with AOF). A lease is good for its own
- *   second only: it ends with the second, so it never spans UTC midnight, and the per-second
- *   window stays shared by every instance.
- * - **When there is one.** Only for a key this instance sees busy (LEASE.afterCalls calls in this
- *   second or the last), whose credits per second hold at least LEASE.secondShare minimum leases,
- *   while what the day has left is at least LEASE.dayShare times the lease, and only from the
- *   first half of each second's window. Otherwise (a quiet key, a key near its daily limit or
- *   past half its credits per second) each call is debited in the ledger, as without leases, so
- *   those answers are exact.
- * - **Its size.** About 1.25x what this instance will use of the key for the rest of the second
- *   (its rate over the last second, or this one's), at least LEASE.minCalls calls of the asking
- *   call's cost, at most 1/LEASE.secondShare of the key's credits per second and
- *   1/LEASE.dayShare of what the day has left. A quarter left: the next one is asked ahead.
- * - **Settlement.** When its second is over (at the next lease, or LEASE.settleDelayMs after the
- *   second, or when the usage is asked, or at shutdown), a lease is closed: what its calls used
- *   goes to their methods and minutes, what is left goes back to the day, in one step that
- *   applies once (each settlement carries this instance's sequence number). A refund of a call
- *   debited from a lease goes with that settlement, to the day and minute of its debit; any other
- *   refund goes to the ledger at once.
- * - **Exact refusals.** A call refused by the daily balance while leases may still hold credit
- *   (this instance's are settled at once; other instances' within a moment after their second)
- *   is decided again once they are settled, so a key gets exactly its credit across instances.
- * - **kill -9.** Reserved credit is never lost; what a crash costs is the unused part of the
- *   instance's lease of the key (under 1/8 of its credits per second, and of what the day had
- *   left), charged, not returned.
+ * (its lease in hand, demand and tallies) is in leaseState.ts. When a key gets a lease, its size,
+ * settlement, exact refusals and what a crash costs: docs/architecture/gateway.md#leases.
  */
 import type { KeyRecord } from '../auth/keys';
 import {

@@ -3,7 +3,8 @@
  * answer: read from the ledger's usage at a key's first answer and then at most once every
  * REFRESH_MS (in the background), and followed here between reads by what this process charges
  * and refunds. So it is exact for one process on SQLite; with several instances it may lag
- * their debits by up to REFRESH_MS, and on Redis it counts leases out as spent. It is what the header says, never what a debit decides.
+ * their debits by up to REFRESH_MS, and on Redis it counts leases out as spent. It is what the
+ * header says, never what a debit decides.
  */
 import type { KeyRecord } from '../auth/keys';
 import { type Ledger, utcDay } from './ledger';

@@ -94,7 +94,9 @@ export const errors = {
   upstreamTimeout: () =>
     new RpcError(CODES.upstreamTimeout, 'upstream timeout; not charged', 504, { retryable: true }),
   internal: () => new RpcError(CODES.internal, 'internal error', 500),
-  /** The ledger did not answer (or its answer was lost): the call is not served, and not charged. */
+  /**
+   * The ledger did not answer (or its answer was lost): the call is not served, and not charged.
+   */
   ledgerUnavailable: () =>
     new RpcError(CODES.internal, 'ledger unavailable; not charged, retry later', 503, {
       retryable: true,

@@ -112,7 +112,9 @@ export const STARKNET_METHODS: ReadonlyMap<string, MethodSpec> = new Map(
   ]),
 );
 
-/** A chain's method table: an Ethereum method on a Starknet chain does not exist, and the reverse. */
+/**
+ * A chain's method table: an Ethereum method on a Starknet chain does not exist, and the reverse.
+ */
 export function methodsFor(protocol: Protocol): ReadonlyMap<string, MethodSpec> {
   return protocol === 'starknet' ? STARKNET_METHODS : METHODS;
 }

@@ -1,17 +1,9 @@
 /**
- * The contracts a call targets, for a key's contract allowlist (`keys allow --contract`):
- * - EVM: the `to` of eth_call / eth_estimateGas, the `address` of eth_getLogs and of a `logs`
- *   subscription, the address of eth_getProof;
- * - Starknet: the `contract_address` of starknet_call and starknet_getStorageAt, the `address`
- *   of starknet_getEvents, the `from_address` of starknet_subscribeEvents, and
- *   the targets of every invoke transaction in starknet_estimateFee,
- *   starknet_simulateTransactions and starknet_addInvokeTransaction: the calls its calldata
- *   hands to the account's `__execute__` (Cairo 1 accounts: [n, (to, selector, len, data...)...];
- *   Cairo 0 accounts: [n, (to, selector, offset, len)..., total, data...]), or the
- *   `contract_address` of a version 0 invoke.
- * `undefined`: the call targets no contract (the allowlist does not apply). `null`: it does, but
- * the targets cannot be told (a missing address, calldata in no known shape, a declare or a
- * deploy-account transaction, which no listed contract covers): a key with a list refuses it.
+ * The contracts a call targets, for a key's contract allowlist (`keys allow --contract`): on EVM
+ * chains the addresses a call reads, on Starknet also the calls an invoke's calldata hands to the
+ * account's `__execute__`. `undefined`: the call targets no contract (the allowlist does not
+ * apply). `null`: it does, but the targets cannot be told, so a key with a list refuses it.
+ * Each method's rule: docs/architecture/gateway.md#contract-targets.
  */
 import { STARKNET_TABLE } from './starknet';
 

@@ -3,18 +3,9 @@
  * `POST [/<chain>]/v3/<KEY>` with a content-length, and no transfer-encoding, expect or upgrade)
  * are read here straight off the socket, and each answer is written as one buffer. node:http
  * builds a request stream, a response object and their events for each of them: on the hot read
- * mix that was a third of the gateway's CPU per call.
- *
- * This reader accepts only what it fully understands. Anything else (another method or path,
- * HTTP/1.0, a chunked or oversized body, `expect`, a WebSocket upgrade, a header line it does not
- * parse strictly, a repeated header that matters) hands the connection over to the node:http
- * server from that request's first byte, and node:http keeps it from then on. So two parsers
- * never disagree about where a request ends: this one decides only requests it could read whole.
- *
- * Requests on one connection are answered one at a time, in order (pipelining works). Reading
- * pauses while an answer waits for the client to drain it; a connection that makes no progress
- * for slowClientMs is closed, as on the node:http path, and so is one whose request takes longer
- * than REQUEST_TIMEOUT_MS to arrive whole.
+ * mix that was a third of the gateway's CPU per call. Anything this reader does not fully
+ * understand goes to node:http from that request's first byte, so two parsers never disagree
+ * about where a request ends. Details: docs/architecture/gateway.md#the-hot-path.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -27,7 +18,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 // Strict RFC 9110 field syntax: a token name, then visible ASCII, obs-text, spaces and tabs.
 // The value is greedy up to its last visible character (a lazy value re-tried the end at each
-// character: 4x the time on a long header such as a JWT's).
+// character, slow on a long header such as a JWT's).
 const HEADER_LINE =
   /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*((?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)[ \t]*$/;
 const REQUEST_LINE = /^POST (\/[!-~]*) HTTP\/1\.1$/;

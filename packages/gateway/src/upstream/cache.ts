@@ -46,8 +46,8 @@ export class AnswerCache {
   /**
    * Drops the oldest entries, from the map just written to first, until both bounds have a
    * sixteenth to spare. In bulk, since a Map keeps the holes of deleted entries until it is
-   * rebuilt: finding the oldest entry after each single delete walks every hole before it
-   * (measured here: 4 us per insert into a full cache of 10000, against 0.2 us in bulk).
+   * rebuilt: finding the oldest entry after each single delete walks every hole before it (the
+   * cost per insert: bench/RESULTS.md, bench/gateway).
    */
   private evict(written: Map<string, string>): void {
     const entries = this.maxEntries - Math.max(1, this.maxEntries >> 4);

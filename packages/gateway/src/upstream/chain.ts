@@ -2,18 +2,9 @@
  * One chain: its upstreams (tried in turn, unhealthy and lagging ones last), the eth_getProof
  * failover partner, documented normalisation (docs/interface/gateway.md#semantics), its head,
  * identical calls in flight merged into one upstream request, and the cache of answers that are
- * still true (see policy.ts).
- *
- * What an upstream says is not always the chain's answer:
- * - a provider's refusal (HTTP 401/403/429, a -32005 limit error ...) fails over to the next
- *   upstream, marks the refusing one unhealthy with backoff, and is never an answer: when every
- *   upstream refuses, the call fails (retryable, and the caller is not charged);
- * - a `latest` read goes only to an upstream at the chain's head (never to one that lags), so
- *   no `latest` answer is older than the head, and `eth_blockNumber` never goes back;
- * - upstream error text is scrubbed of anything that looks like a credential.
- *
- * Upstream answers pass through as bytes: only the result (or error) text is kept, and each
- * caller's answer is that text wrapped with its own id (outcome.ts).
+ * still true (see policy.ts). A provider's refusal is never an answer, a `latest` read goes only
+ * to an upstream at the head, and error text is scrubbed of credentials. Details:
+ * docs/architecture/gateway.md#upstream-answers.
  */
 import type { ChainConfig } from '../config';
 import type { Metrics } from '../metrics/metrics';
@@ -172,7 +163,9 @@ export class Chain {
     return this.upstreams.find((u) => u.healthy && u.gasLimit !== undefined)?.gasLimit;
   }
 
-  /** The deepest block that can no longer change: head - finalityDepth, or the node's `finalized`. */
+  /**
+   * The deepest block that can no longer change: head - finalityDepth, or the node's `finalized`.
+   */
   private finalBlock(): bigint | undefined {
     if (this.finalityDepth !== undefined) {
       return this.head.number === undefined

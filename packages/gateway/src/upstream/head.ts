@@ -1,17 +1,9 @@
 /**
  * A chain's head as (number, hash), followed across all its upstreams. Each upstream's latest
  * block is polled (every headPollMs, or at once on each `newHeads` notification of the
- * `wsUpstream`, with a 1 s poll as a safety net) and read from its health checks.
- *
- * - The head is the highest block a healthy upstream reported, and its number never moves back:
- *   an upstream behind it is lagging (latest reads are not sent to it; see Chain).
- * - A block hash that differs from the one recorded for its height, or a parent hash that differs
- *   from the one recorded below it, is a reorg. It drops every `latest` answer at once; the
- *   cache stops serving answers tied to a block number; the fork point is found by walking down
- *   the reporting upstream's blocks to the first recorded hash it still has; then every answer
- *   tied to a block above the fork point is dropped, and the cache serves the rest again.
- * - Each new head (and each write through the gateway) bumps `generation`, which keys merged
- *   calls and ends every `latest` answer.
+ * `wsUpstream`, with a 1 s poll as a safety net) and read from its health checks. Its number
+ * never moves back, and a changed hash is a reorg that drops the answers it invalidates.
+ * Details: docs/architecture/gateway.md#the-head-and-reorgs.
  */
 import { UpstreamSocket } from './socket';
 import type { BlockReport, Upstream } from './upstream';

@@ -2,7 +2,7 @@
  * Who may call what. MetaMask (origin `metamask`) drives accounts and signing; the companion
  * site(s) manage accounts but never submit a signing request. Both columns follow the table in
  * keyring-api's docs/security.md; MetaMask's own bridge (@metamask/eth-snap-keyring) also calls
- * the three methods in BRIDGE_METHODS, which the table predates (README "Security model").
+ * the three methods in BRIDGE_METHODS, which the table predates (docs/security.md#keyring-snap).
  */
 import { KeyringRpcMethod } from '@metamask/keyring-api';
 

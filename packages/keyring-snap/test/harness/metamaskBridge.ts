@@ -3,8 +3,8 @@
  * SnapKeyring (18.0.2, the newest that runs on Node 20), with a messenger whose
  * `SnapController:handleRequest` calls the snap in snaps-simulation, and whose keyring events
  * (snap_manageAccounts) reach the bridge's handleKeyringSnapMessage through the simulation's
- * getSnapKeyring hook (patches/, test/harness/environment.cjs). Every request then has the shape the
- * bridge itself builds.
+ * getSnapKeyring hook (patches/, test/harness/environment.cjs). Every request then has the shape
+ * the bridge itself builds.
  */
 import { SnapKeyring, type SnapKeyringMessenger } from '@metamask/eth-snap-keyring';
 import { Messenger, MOCK_ANY_NAMESPACE } from '@metamask/messenger';

@@ -191,7 +191,9 @@ export function keyringEvents(): {
 /** Approves (or rejects) the dialog a pending request shows; returns its text. */
 export { answerDialog };
 
-/** keyring_setChainConfig from the site, its dialog approved: the user points the snap at a chain. */
+/**
+ * keyring_setChainConfig from the site, its dialog approved: the user points the snap at a chain.
+ */
 export async function setChainConfig(snap: Snap, config: KeyringChainConfig): Promise<void> {
   const pending = snap.request({
     origin: SITE,

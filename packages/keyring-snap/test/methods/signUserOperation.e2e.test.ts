@@ -1,13 +1,13 @@
 /**
  * A hostile dapp against the user's smart account, through MetaMask's own bridge
- * (test/harness/metamaskBridge.ts), on a real anvil with EntryPoint v0.6 and Alto on 127.0.0.1. The dapp
- * builds a user operation that drains the account and asks the keyring, from its own origin, for
- * every signature it will make outside eth_signUserOperation, hoping one of them is that
+ * (test/harness/metamaskBridge.ts), on a real anvil with EntryPoint v0.6 and Alto on 127.0.0.1. The
+ * dapp builds a user operation that drains the account and asks the keyring, from its own origin,
+ * for every signature it will make outside eth_signUserOperation, hoping one of them is that
  * operation's signature (SimpleAccount v0.6 accepts the owner's EIP-191 signature of the 32-byte
- * userOpHash). Each one is refused by the snap, or refused by Alto and by the EntryPoint on
- * chain; the account's balance and nonce do not move. Controls: the same operation signed by
- * eth_signUserOperation passes the EntryPoint, and every other message still verifies the way
- * a dapp checks a SimpleAccount v0.6 signature today (recover the owner; the account has no
+ * userOpHash). Each one is refused by the snap, or refused by Alto and by the EntryPoint on chain;
+ * the account's balance and nonce do not move. Controls: the same operation signed by
+ * eth_signUserOperation passes the EntryPoint, and every other message still verifies the way a
+ * dapp checks a SimpleAccount v0.6 signature today (recover the owner; the account has no
  * ERC-1271).
  */
 import {
@@ -53,7 +53,9 @@ let snapId: string;
 let bridge: SnapKeyring;
 let smart: KeyringAccount;
 let eoa: KeyringAccount;
-/** The draining operation (signature still the dummy) and its v0.6 userOpHash from the EntryPoint. */
+/**
+ * The draining operation (signature still the dummy) and its v0.6 userOpHash from the EntryPoint.
+ */
 let drain: UserOperation;
 let drainHash: Hex;
 /** The smart account's owner key, exported by the user through the site's dialog. */

@@ -1,22 +1,8 @@
 /**
  * paymaster_executeTransaction: a signed outside execution is submitted by the relayer only once
- * every check has passed, in this order (the first failure answers, and nothing is submitted):
- *
- * 1. the fee mode (API key for sponsored, a listed gas token for default);
- * 2. the typed data: this chain, the relayer as caller, the account's SNIP-9 version;
- * 3. the time bounds: open now, not too far ahead, the ones in `parameters`;
- * 4. the build it came from, if this paymaster built it: same calls, bounds and fee mode, a fee
- *    no lower; in default mode, whatever its origin, the last call pays the fee in the gas token
- *    to the relayer;
- * 5. not already submitted (nor being submitted);
- * 6. the relayer's own simulation of the exact transaction: no revert (the account checks the
- *    signature itself in execute_from_outside), and in default mode a cost (in the gas token)
- *    within the fee the user signed; what the relayer does not need of that fee goes back to the
- *    user in the same transaction;
- * 7. when the simulation reverts, whether the signature is why: SNIP-6 is_valid_signature on the
- *    account (deployed first in a simulation when the request deploys it) tells a bad signature
- *    (153) from any other failure (156). The message hash (40-170 ms of Pedersen or Poseidon in
- *    JavaScript) is computed only then.
+ * every check has passed, in a fixed order, cheapest and surest first (the first failure answers,
+ * and nothing is submitted); the costly signature check runs only when the relayer's simulation
+ * reverts. The checks, in order: docs/architecture/paymaster.md#the-checks-of-an-execution.
  */
 import { errors } from '../errors';
 import { checkSignature } from '../node/contracts';

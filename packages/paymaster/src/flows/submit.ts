@@ -1,16 +1,8 @@
 /**
  * Steps 5-7 of an execution and its submission, under the rules that keep the relayer out of
- * pocket (README, Security model):
- *
- * - one execution per account at a time, from its simulation until its transaction is in a block,
- *   so each is judged on the state the one before leaves;
- * - a default-mode fee counts only when the relayer's simulation shows it arriving: the gas
- *   token's Transfer events to the relayer, in the trace, of at least the amount signed;
- * - the relayer keeps the most its transaction's bounds allow (plus what the account owes for an
- *   earlier revert) and refunds the rest in the same transaction;
- * - a sponsored execution reserves that most in its key's daily budget before it is sent;
- * - a submitted execution that reverts is billed: to the account's debt in default mode, to the
- *   key's budget when sponsored.
+ * pocket: one execution per account at a time, a fee that counts only when the relayer's
+ * simulation shows it arriving, refunds in the same transaction, reverts billed
+ * (docs/architecture/paymaster.md#submission, docs/security.md#paymaster).
  */
 import { errors, PaymasterError } from '../errors';
 import type { SimulatedTransactionJson } from '../node/client';

@@ -22,7 +22,10 @@ export async function erc20Decimals(node: StarknetNode, token: Felt): Promise<nu
   return Number(decimals);
 }
 
-/** SRC-5 supports_interface; a contract without it (or failing) answers false, as starknet.js reads it. */
+/**
+ * SRC-5 supports_interface; a contract without it (or failing) answers false, as starknet.js reads
+ * it.
+ */
 export async function supportsInterface(
   node: StarknetNode,
   address: Felt,

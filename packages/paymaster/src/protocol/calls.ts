@@ -18,7 +18,10 @@ export {
   transferCall,
 } from '@l2wallet/starknet-protocol';
 
-/** The Universal Deployer starknet.js 10 uses: deploy_contract(class_hash, salt, not_from_zero, calldata). */
+/**
+ * The Universal Deployer starknet.js 10 uses: deploy_contract(class_hash, salt, not_from_zero,
+ * calldata).
+ */
 export const UDC_ADDRESS = 0x2ceed65a4bd731034c01113685c831b01c15d7d432f71afb1cf1634b53a2125n;
 
 /** SNIP-6's answer of a valid signature: the short string 'VALID'. */

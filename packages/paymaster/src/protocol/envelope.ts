@@ -12,7 +12,9 @@ export interface JsonRpcCall {
 
 export const BATCH_LIMIT = 20;
 
-/** The calls a body holds, each a call or the error that answers it; or an error for the whole body. */
+/**
+ * The calls a body holds, each a call or the error that answers it; or an error for the whole body.
+ */
 export function parseBody(text: string): {
   batch: boolean;
   calls: (JsonRpcCall | { id: JsonRpcId; error: PaymasterError })[];

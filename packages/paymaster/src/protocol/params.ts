@@ -108,7 +108,9 @@ function readType(value: unknown, field: string): 'deploy' | 'invoke' | 'deploy_
   throw errors.invalidParams(field, 'expected "deploy", "invoke" or "deploy_and_invoke"');
 }
 
-/** `transaction` of either request; `readInvoke` reads its invoke member (at `transaction.invoke`). */
+/**
+ * `transaction` of either request; `readInvoke` reads its invoke member (at `transaction.invoke`).
+ */
 function readTransaction<Invoke>(
   value: unknown,
   readInvoke: (invoke: Record<string, unknown>, at: string) => Invoke,

@@ -10,7 +10,9 @@ import { type Felt, hexList, toHex } from './felt';
 import type { ResourceBounds } from './fees';
 
 const VERSION_3 = '0x3';
-/** 2^128 + 3: the version a transaction carries in estimates and simulations, never valid on chain. */
+/**
+ * 2^128 + 3: the version a transaction carries in estimates and simulations, never valid on chain.
+ */
 const QUERY_VERSION_3 = '0x100000000000000000000000000000003';
 
 export interface InvokeV3Json {
@@ -74,7 +76,10 @@ function invokeJson(
   };
 }
 
-/** An unsigned query-version invoke, for starknet_estimateFee / simulateTransactions with SKIP_VALIDATE. */
+/**
+ * An unsigned query-version invoke, for starknet_estimateFee / simulateTransactions with
+ * SKIP_VALIDATE.
+ */
 export function queryInvoke(sender: Felt, calls: readonly Call[], nonce: bigint): InvokeV3Json {
   return invokeJson(sender, multicallCalldata(calls), nonce, ZERO_BOUNDS, 0n, QUERY_VERSION_3, []);
 }
@@ -91,7 +96,9 @@ const RESOURCE_NAMES = {
   l1DataGas: BigInt(shortString.encodeShortString('L1_DATA')),
 };
 const poseidon = (values: bigint[]): bigint => BigInt(hash.computePoseidonHashOnElements(values));
-/** Resource bound as the v3 hash encodes it: name << 192 | max_amount << 128 | max_price_per_unit. */
+/**
+ * Resource bound as the v3 hash encodes it: name << 192 | max_amount << 128 | max_price_per_unit.
+ */
 const bound = (name: bigint, b: { maxAmount: bigint; maxPricePerUnit: bigint }) =>
   (name << 192n) + (b.maxAmount << 128n) + b.maxPricePerUnit;
 

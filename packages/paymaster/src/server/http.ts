@@ -1,6 +1,7 @@
 /**
- * The HTTP transport: SNIP-29 JSON-RPC on `POST /`, `GET /health`, `GET /metrics`, CORS for browser dapps (the
- * x-paymaster-api-key header included). Bodies over 1 MB are refused before they are read whole.
+ * The HTTP transport: SNIP-29 JSON-RPC on `POST /`, `GET /health`, `GET /metrics`, CORS for browser
+ * dapps (the x-paymaster-api-key header included). Bodies over 1 MB are refused before they are
+ * read whole.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -17,7 +17,7 @@ import {
   parseOutsideExecutionTypedData,
 } from '../../src/protocol/outsideExecution';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed data as JSON, altered in place
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON typed data, altered in place
 type Json = any;
 
 const CHAIN = BigInt(shortString.encodeShortString('SN_SEPOLIA'));

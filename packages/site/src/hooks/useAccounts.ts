@@ -23,7 +23,9 @@ export interface Accounts {
   create(options: { deploy: boolean; addressIndex?: number; feeMode?: FeeMode }): Promise<unknown>;
   /** Runs the recovery scan on the current network; the snap's records. */
   recover(): Promise<AccountRecord[]>;
-  /** Lists an account created elsewhere (a method card) on `chainId` (default: the current network). */
+  /**
+   * Lists an account created elsewhere (a method card) on `chainId` (default: the current network).
+   */
   add(account: Account, chainId?: string): void;
 }
 

@@ -38,7 +38,7 @@ function chainIdOf(chain: string | undefined): bigint | undefined {
   return BigInt(LISTED_CHAINS[id] ?? id);
 }
 
-// Kept outside the instances: the class's own constructor (and so its field initialisers) never runs.
+// Kept outside the instances: the class's own constructor (so its field initialisers) never runs.
 const walletOf = new WeakMap<object, WalletWithStarknetFeatures>();
 const unsubscribeOf = new WeakMap<object, () => void>();
 

@@ -81,7 +81,10 @@ export function nextAccountIndex(accounts: Account[]): number {
   return accounts.length ? Math.max(...accounts.map((account) => account.addressIndex)) + 1 : 0;
 }
 
-/** The account to select in `accounts`: the current one if listed, else the one remembered, else the first. */
+/**
+ * The account to select in `accounts`: the current one if listed, else the one remembered, else the
+ * first.
+ */
 export function pickSelected(accounts: Account[], current: string, remembered?: string): string {
   const listed = (address?: string) => !!address && accounts.some((a) => a.address === address);
   if (listed(current)) return current;

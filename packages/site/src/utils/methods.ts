@@ -22,7 +22,8 @@ import {
   type VerifySignedMessageParams,
 } from '@l2wallet/client';
 import { STRK_ADDRESS } from './config';
-// Sierra of a tiny counter contract (a copy of packages/devnet/test/fixtures/counter.contract_class.json).
+// Sierra of a tiny counter contract (a copy of
+// packages/devnet/test/fixtures/counter.contract_class.json).
 import COUNTER_CLASS from './counter.contract_class.json';
 
 export type FieldKind = 'text' | 'number' | 'boolean' | 'json' | 'chain';

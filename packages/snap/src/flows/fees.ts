@@ -1,19 +1,8 @@
 /**
  * The one fee planner: what a send estimates and the resource bounds it signs, for every method
  * that sends or estimates (an invoke, the account's deployment before it, a declaration, a
- * deployment alone).
- *
- * TxDetails (docs/interface/snap.md#transaction-details), as the planner reads them:
- * - `resourceBounds`: signed as given for the request's own transaction, with no estimate unless
- *   one is asked for (l2_estimateFee); refused (-32000 naming both) when they could charge more
- *   than `maxFee`;
- * - `maxFee`: caps the most all the request's transactions may be charged, tips included
- *   (sum of max_amount * max_price_per_unit + tip * l2_gas.max_amount); the bounds chosen from the
- *   estimate are fitted under it, and a maxFee below the estimate is refused;
- * - `tip`: paid on every L2 gas unit of the request's own transaction (never the deployment's);
- * - `skipValidate` (default true): whether the estimate skips __validate__; with false the query
- *   transactions are signed so the account's validation runs.
- * Without either, the bounds are the estimate raised by the margins (fees.ts, 50%).
+ * deployment alone). How it reads TxDetails (docs/interface/snap.md#transaction-details):
+ * docs/architecture/snap.md#the-fee-planner.
  */
 import { InvalidInputError } from '@metamask/snaps-sdk';
 

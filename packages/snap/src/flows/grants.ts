@@ -1,19 +1,9 @@
 /**
- * Sites are granted, never assumed. Every rule of what a site (origin) may learn about the user's
- * accounts lives here:
- *
- * - A grant is a list of account indexes per site, stored in state (`grants`) and valid on every
- *   network: an index names the same address on Mainnet and Testnet, so a grant per network
- *   would hide nothing (the site knows the address and can read both chains) and only ask twice.
- * - A site asks for an account by index only (l2_createAccount, l2_recoverAccounts,
- *   l2_estimateAccountDeployFee): the dialog shows the address and where the user already uses
- *   it, and it appears whatever the index holds, so asking tells the site nothing.
- * - A method that names an account by address answers only for an account granted to the site.
- *   Any other address, one of the user's or a stranger's, gets one and the same error before
- *   anything else is read (requireGrantedAccount). There is no dialog for an address: a dialog
- *   that appeared only for the user's own addresses would tell the site which ones are the user's.
- *
- * Declining is 4001 and stores nothing. Grants are listed, and revocable, on the home page.
+ * Sites are granted, never assumed: every rule of what a site (origin) may learn about the user's
+ * accounts lives here. A grant is a list of account indexes per site, valid on every network; a
+ * method that names an address answers only for an account granted to the site, and any other
+ * address, the user's or a stranger's, gets one and the same error before anything is read.
+ * The rules and why: docs/architecture/snap.md#grants.
  */
 import { invalidParams, userRejected } from '../errors';
 import { getNetwork } from '../starknet/networks';

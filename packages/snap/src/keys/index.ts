@@ -90,9 +90,10 @@ export const MAX_CACHED_KEYS = 16;
 /**
  * Keys of the user's own stored accounts are kept in memory for the life of the snap's
  * execution (never in state), at most MAX_CACHED_KEYS of them: a derivation (three BIP-32 steps,
- * grindKey, the Stark key and the address) costs ~25 ms, more than everything else a signing
- * request does. Only flows/accounts.ts calls this, after finding the account in state; scans and
- * creations derive uncached (deriveAccountKey), so no site can fill memory with keys.
+ * grindKey, the Stark key and the address) costs more than everything else a signing request
+ * does (bench/RESULTS.md, bench/snap). Only flows/accounts.ts calls this, after finding the
+ * account in state; scans and creations derive uncached (deriveAccountKey), so no site can fill
+ * memory with keys.
  */
 const cachedKeys = new Map<number, Promise<AccountKey>>();
 

@@ -24,11 +24,11 @@ import { confirm, OutsideExecutionScreen, SignMessageScreen } from '../ui';
  * l2_signMessage: signs SNIP-12 typed data after the user saw what is signed. Returns the
  * signature as comma-separated hex values ("0xr,0xs").
  *
- * Before any dialog (-32602 otherwise, starknet/typedData/check.ts): no type may redeclare a basic or
- * preset type, the domain's chainId must be the request's network, and no member may lie outside
- * its declared type. The dialog shows the declared members, each as the value it hashes to; a SNIP-9
- * outside execution is shown like a transaction, with a warning that whoever holds the signature
- * can run its calls, and the preview of their effect (flows/preview.ts).
+ * Before any dialog (-32602 otherwise, starknet/typedData/check.ts): no type may redeclare a basic
+ * or preset type, the domain's chainId must be the request's network, and no member may lie outside
+ * its declared type. The dialog shows the declared members, each as the value it hashes to; a
+ * SNIP-9 outside execution is shown like a transaction, with a warning that whoever holds the
+ * signature can run its calls, and the preview of their effect (flows/preview.ts).
  */
 export const signMessage = defineMethod({
   names: ['signMessage'],

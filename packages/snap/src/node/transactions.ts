@@ -13,7 +13,10 @@ import { TXN_HASH_NOT_FOUND } from './chain';
 import { toChainError } from './errors';
 import type { AccountEvent } from './events';
 
-/** The node's status of a transaction as a record status; undefined when the node does not know the hash. */
+/**
+ * The node's status of a transaction as a record status; undefined when the node does not know the
+ * hash.
+ */
 export async function readTransactionStatus(
   rpc: RpcClient,
   transactionHash: string,

@@ -1,8 +1,8 @@
 /**
- * Decodes call data for the confirmation dialog with the `abis` a dapp passes to
- * l2_executeTxn; the dialog labels such names as supplied by the site. Accepted shapes: one ABI (array of entries), a list of ABIs, or an object that
- * maps contract addresses to ABIs. A call whose function is not found, or whose calldata does not
- * fit the ABI, is shown raw: the dialog never hides a value.
+ * Decodes call data for the confirmation dialog with the `abis` a dapp passes to l2_executeTxn; the
+ * dialog labels such names as supplied by the site. Accepted shapes: one ABI (array of entries), a
+ * list of ABIs, or an object that maps contract addresses to ABIs. A call whose function is not
+ * found, or whose calldata does not fit the ABI, is shown raw: the dialog never hides a value.
  */
 import { CallData, type Abi } from 'starknet';
 

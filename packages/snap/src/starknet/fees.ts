@@ -1,19 +1,8 @@
 /**
- * Fee estimates and resource bounds for v3 transactions (fees in STRK, counted in FRI).
- *
- * A node's estimate (JSON-RPC FEE_ESTIMATE) has three resources: L1 gas, L1 data gas and L2 gas,
- * each with an amount consumed and a price per unit, and `overall_fee`, all in FRI
- * (1 STRK = 10^18 FRI). The fee estimate object of docs/interface/snap.md#fee-estimate maps it as
- * follows (see README):
- * - `overallFee`: overall_fee, the expected charge.
- * - `suggestedMaxFee`: the most the transaction may be charged with the resource bounds the snap
- *   signs: sum over the resources of max_amount * max_price_per_unit.
- * - `gasConsumed`: total gas units over the three resources.
- * - `gasPrice`: overallFee / gasConsumed rounded down, the effective price per gas unit; 0 when
- *   nothing is consumed.
- * - `unit`: always `wei` as docs/interface/snap.md#fee-estimate fixes it. It names the 10^-18
- *   subunit of the fee token; for v3 transactions the fee token is STRK, so every amount here is in
- *   FRI.
+ * Fee estimates and resource bounds for v3 transactions (fees in STRK, counted in FRI): a node's
+ * estimate (JSON-RPC FEE_ESTIMATE, three resources, each an amount and a price) mapped to the fee
+ * estimate object, field by field as docs/interface/snap.md#fee-estimate defines it (`unit` is
+ * always `wei`, the 10^-18 subunit of the fee token, so every amount here is in FRI).
  */
 import { toHex } from './felt';
 

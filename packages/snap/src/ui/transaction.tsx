@@ -101,7 +101,9 @@ export type RelayedFeeView = {
   tip?: string | undefined;
 };
 
-/** The fee of a relayed transaction and who submits it: what the account signs besides the calls. */
+/**
+ * The fee of a relayed transaction and who submits it: what the account signs besides the calls.
+ */
 export const RelayedFeeRows = ({ fee }: { fee: RelayedFeeView }): JSXElement => {
   const amount = (value: bigint): string =>
     `${formatUnits(value, fee.decimals, fee.symbol)} (${value})`;

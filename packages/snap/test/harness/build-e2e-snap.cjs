@@ -1,17 +1,9 @@
 /**
- * The loopback-only snap bundles the tests install: variants of one cached build of the snap
- * (the testkit's snapVariant: the build is rebuilt only when the snap's sources change, and a
- * variant for another node URL takes milliseconds, so every chain test file has its own devnet
- * on its own port):
- * - e2e (chain tests and the benchmark): Testnet's node and explorer are a devnet
- *   (http://127.0.0.1:5059 unless `devnetUrl` says otherwise), node timeout 4 s (a test of a
- *   node that never answers asks for a shorter one: the timeout is varied like the URLs), its
- *   paymaster a closed port unless `paymasterUrl` names one;
- * - e2e-node (history tests and the history benchmark): the same node, the explorer at a closed
- *   port, so the history can only come from the node and snap state;
- * - offline (every other snaps-jest test): every network at a closed loopback port, so no test
- *   ever reaches a public node and none depends on a devnet that another test file started.
- * Mainnet points at the closed port in all of them. `node build-e2e-snap.cjs` builds from the shell.
+ * The loopback-only snap bundles the tests install (offline, e2e, e2e-node): variants of one
+ * cached build of the snap (the testkit's snapVariant), so every chain test file has its own
+ * devnet on its own port and no test ever reaches a public node. What each variant points at:
+ * docs/testing.md#the-starknet-snap-packagessnaptest. `node build-e2e-snap.cjs` builds from the
+ * shell.
  */
 const {
   CLOSED_URL,

@@ -61,7 +61,10 @@ async function list(snapUnderTest: Snap, params: Record<string, unknown>): Promi
   );
 }
 
-/** From the devnet's core: the account's transactions (a fee-token Transfer from or to it) since `since`. */
+/**
+ * From the devnet's core: the account's transactions (a fee-token Transfer from or to it) since
+ * `since`.
+ */
 function expectedSince(since: number): string[] {
   const account = BigInt(sender.address);
   const tokens = [BigInt(STRK), BigInt(ETH)];

@@ -289,7 +289,8 @@ describe('signing dialogs show every hashed field', () => {
     });
     const ui = asConfirmation(await pending.getInterface());
     const text = dialogText(ui.content);
-    // 1e6 * 1e12 + 100 * 1e9 + a tip of 7 on each of the 1e6 L2 gas units = 1000000100007000000 FRI.
+    // 1e6 * 1e12 + 100 * 1e9 + a tip of 7 on each of the 1e6 L2 gas units = 1000000100007000000
+    // FRI.
     expect(text).toContain('Maximum fee (total)\n1.000000100007 STRK (1000000100007000000 FRI)');
     expect(text).toContain('Nonce\n42');
     expect(text).toContain('Tip\n7 FRI per L2 gas unit');

@@ -40,7 +40,10 @@ export async function buildClient(): Promise<void> {
   await runCommand(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: CLIENT_DIR });
 }
 
-/** gatsby build of the site into packages/site/public. The snap id and devnet URL come from the page URL. */
+/**
+ * gatsby build of the site into packages/site/public. The snap id and devnet URL come from the page
+ * URL.
+ */
 async function gatsbyBuild(): Promise<string> {
   await buildClient();
   await runCommand(bin('gatsby'), ['build'], {

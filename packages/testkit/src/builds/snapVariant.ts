@@ -1,17 +1,9 @@
 /**
  * Snap variants that differ only in their URL and timeout build variables (a node or explorer
  * per test, per jest worker, per port; a short timeout for a test of a node that never answers)
- * without a build each: one real `mm-snap build` (snapBuild.ts) with a marker in place of every
- * such variable, then per variant a copy whose bundle has the markers replaced by the wanted
- * values and whose manifest carries the new shasum, computed by @metamask/snaps-utils as
- * snaps-simulation checks it. A variant takes milliseconds; the build is cached and shared by
- * every variant (and rebuilt only when the snap's sources change).
- *
- * A URL variable (an http(s) URL) varies whole: the build has a marker URL in its place, so URLs
- * with other paths (a gateway's /v3/<key>, say) share the build too. A timeout variable (named *_TIMEOUT_MS, a whole number) varies whole: the build has a
- * marker string, which the bundle keeps as a string literal (the snap reads the number from it
- * when it starts). A marker the bundle does not hold fails the variant, naming the variable.
- * Other variables go into the build as they are, so they are part of the build's key.
+ * without a build each: one cached `mm-snap build` (snapBuild.ts) with a marker in place of every
+ * such variable, then per variant a copy with the markers replaced and the manifest's shasum
+ * recomputed. How markers work: docs/architecture/testkit.md#snap-variants.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -82,7 +82,10 @@ export async function injectWallet(
   await context.addInitScript(injectedProviderScript(bindingName));
 }
 
-/** Only loopback traffic leaves `context`: anything else is aborted, so a stray request fails loudly. */
+/**
+ * Only loopback traffic leaves `context`: anything else is aborted, so a stray request fails
+ * loudly.
+ */
 export async function loopbackOnly(context: BrowserContext): Promise<void> {
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
 }

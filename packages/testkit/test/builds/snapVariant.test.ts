@@ -12,7 +12,7 @@ import { CLOSED_URL, REPO_ROOT, snapVariant, snapVariantDir } from '@l2wallet/te
 
 const SNAP_ROOT = path.join(REPO_ROOT, 'packages/snap');
 
-// The first call may build the snap (about 20 s on 2 busy cores).
+// The first call may build the snap (a whole mm-snap build).
 jest.setTimeout(300_000);
 
 function variables(port: number): Record<string, string> {

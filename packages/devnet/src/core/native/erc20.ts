@@ -13,7 +13,9 @@ const TOTAL_SUPPLY = 'ERC20_total_supply';
 const NAME = 'ERC20_name';
 const SYMBOL = 'ERC20_symbol';
 const DECIMALS = 'ERC20_decimals';
-/** The one account allowed to call permissioned_mint: the devnet's faucet (as in starknet-devnet). */
+/**
+ * The one account allowed to call permissioned_mint: the devnet's faucet (as in starknet-devnet).
+ */
 const PERMITTED_MINTER = 'permitted_minter';
 
 const TRANSFER_EVENT = selectorFromName('Transfer');

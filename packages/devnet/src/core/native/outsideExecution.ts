@@ -12,7 +12,9 @@ import { T } from './abi';
 // An independent copy on purpose: the snap and the paymaster share @l2wallet/starknet-protocol's,
 // and the node that checks what they sign must not inherit its mistakes.
 
-/** The caller value that lets any contract submit the execution ('ANY_CALLER' as a short string). */
+/**
+ * The caller value that lets any contract submit the execution ('ANY_CALLER' as a short string).
+ */
 export const ANY_CALLER = encodeShortString('ANY_CALLER');
 
 /** The SRC-5 interface ids of the two versions, as the SNIP and the classes define them. */
@@ -29,7 +31,10 @@ export interface OutsideExecution {
   calls: DecodedCall[];
 }
 
-/** The Cairo struct `OutsideExecution { caller, nonce, execute_after: u64, execute_before: u64, calls }`. */
+/**
+ * The Cairo struct `OutsideExecution { caller, nonce, execute_after: u64, execute_before: u64,
+ * calls }`.
+ */
 export function readOutsideExecution(input: CalldataReader): OutsideExecution {
   return {
     caller: input.felt(),

@@ -4,14 +4,7 @@
  * have their own upstream socket; the ids a client gets are the gateway's own. Each notification
  * is charged through the gateway before it is written, and only after the answer that made its
  * subscription was written (a node sends a subscription's replayed blocks right after its id).
- *
- * EVM: when the upstream socket drops, its subscriptions are made again (once per reconnect)
- * under the same client ids; out of balance, every subscription ends with an error notification;
- * notifications dropped by the per-second limit (or while the ledger is down) are counted and
- * reported at the next second. Starknet: the spec has no error notification and a node's replay
- * cannot be resumed, so a stream never goes on with a gap: upstream socket loss closes the
- * client's socket (1012), and so do a dropped notification (1013) and an exhausted balance
- * (1008). starknet.js's WebSocketChannel reconnects and makes its subscriptions again.
+ * Details: docs/architecture/gateway.md#subscriptions.
  */
 import { randomBytes } from 'node:crypto';
 import type { SubscriptionKind } from '../../credits/costs';

@@ -78,7 +78,9 @@ export class RedisLedger implements Ledger, LeaseStore {
   private nextId = 0;
   private giveBacks: GiveBack[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Debits not yet sent, per node (on a cluster; one Redis is one node), batched by key and second. */
+  /**
+   * Debits not yet sent, per node (on a cluster; one Redis is one node), batched by key and second.
+   */
   private readonly waiting = new Map<string, Map<string, DebitBatch>>();
   /** Script calls sent and not yet answered, per node; more debits for that node wait for them. */
   private readonly inFlight = new Map<string, number>();

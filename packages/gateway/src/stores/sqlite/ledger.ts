@@ -1,7 +1,7 @@
 /**
- * The ledger in the SQLite file (better-sqlite3) of one gateway process. Balances are decided in memory (this
- * process is the only writer of its file), and debits are written with group commit: debits
- * queue in an open batch, and the batch is committed in one transaction when an answer needs
+ * The ledger in the SQLite file (better-sqlite3) of one gateway process. Balances are decided in
+ * memory (this process is the only writer of its file), and debits are written with group commit:
+ * debits queue in an open batch, and the batch is committed in one transaction when an answer needs
  * one of its debits on disk (or after COMMIT_WITHIN_MS at the latest). The gateway answers a call
  * after its debit is durable, so a `kill -9` right after the responses loses no debit (WAL: a
  * commit is a write to the -wal file). The upstream call runs while its debit waits, and the

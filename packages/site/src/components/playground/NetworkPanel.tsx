@@ -6,7 +6,9 @@ import { newest } from '../../utils/outcome';
 import { ActionButton } from '../ActionButton';
 import { ResultView } from '../ResultView';
 
-/** The snap's current network, a switch to the other one, and whether the local devnet serves it. */
+/**
+ * The snap's current network, a switch to the other one, and whether the local devnet serves it.
+ */
 export function NetworkPanel() {
   const { wallet, network, devnet } = usePlayground();
   const panel = usePanel();

@@ -10,7 +10,9 @@ function badgeClass(status: string): string {
   return 'badge badge-wait';
 }
 
-/** Every transaction the page sent, with its status badge; "Load from snap" adds the snap's records. */
+/**
+ * Every transaction the page sent, with its status badge; "Load from snap" adds the snap's records.
+ */
 export function TransactionsPanel() {
   const { wallet, network, accounts, transactions } = usePlayground();
   const panel = usePanel();

@@ -15,7 +15,9 @@ export interface AccountActionProps {
   panel: Panel;
 }
 
-/** Mints 100 STRK to the account from the local devnet (shown when the devnet serves the network). */
+/**
+ * Mints 100 STRK to the account from the local devnet (shown when the devnet serves the network).
+ */
 export function FundButton({ account, panel }: AccountActionProps) {
   const { devnet, network } = usePlayground();
   if (!devnet.serves(network.current?.chainId)) return null;
