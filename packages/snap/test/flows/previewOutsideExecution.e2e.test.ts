@@ -4,8 +4,8 @@
  * The preview of a SNIP-9 outside execution in l2_signMessage: the real snap bundle in snaps-jest
  * against a packages/devnet node behind a recording proxy on the port the bundle was built for.
  * The calls signed are simulated as an invoke of the account's own, in the account's read batch
- * at the nonce the snap expects (simulated again when the read disagrees); an account not deployed, or a node that is down, gives "preview
- * unavailable" and why, and the signing goes on.
+ * at the nonce the snap expects (simulated again when the read disagrees); an account not
+ * deployed, or a node that is down, gives "preview unavailable" and why, and the signing goes on.
  */
 import { constants, ec, hash, outsideExecution, typedData as starknetTypedData } from 'starknet';
 
