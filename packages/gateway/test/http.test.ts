@@ -51,8 +51,8 @@ afterAll(async () => {
 
 const direct = (body: unknown) => post(anvil.url, body);
 
-describe('the six SPEC methods', () => {
-  it('answer byte for byte as anvil does, found and not found, and charge the SPEC 8 costs', async () => {
+describe('the six methods of docs/interface/gateway.md', () => {
+  it('answer byte for byte as anvil does, found and not found, and charge their documented costs', async () => {
     const missing = '0x' + 'ab'.repeat(32);
     const { blockHash, calls, contract } = seeded;
     const cases: [string, unknown[], number][] = [

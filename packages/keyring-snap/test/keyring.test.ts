@@ -322,7 +322,7 @@ describe('personal_sign', () => {
     }
   });
 
-  it('signs a 32-byte message on an EOA: only an ERC-4337 account refuses one (hostileDapp.test.ts)', async () => {
+  it('signs a 32-byte message on an EOA: only an ERC-4337 account refuses one (methods/signUserOperation.e2e.test.ts)', async () => {
     const hash = `0x${'5a'.repeat(32)}` as Hex;
     for (const account of [derived, imported]) {
       const signature = await signed<Hex>(snap, account, 'personal_sign', [hash, account.address]);

@@ -77,7 +77,7 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-it("shows a key's credits and charges each of the six SPEC methods tried from the page", async () => {
+it("shows a key's credits and charges each of the six gateway methods tried from the page", async () => {
   await page.goto(`${siteServer.url}/gateway/?gateway=${encodeURIComponent(gatewayUrl)}`);
   // Typed before the page applied its URL parameters, the key would be reset to the default.
   await page.locator('[data-testid="gateway-key"][data-ready="true"]').waitFor();

@@ -64,7 +64,7 @@ function KeyControls({ usage }: { usage: Usage }) {
 
 type Sample = { blockHash: string; blockNumber: string; txHash: string; address: string };
 
-const SPEC_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
+const GATEWAY_METHODS: { method: string; params: (s: Sample) => unknown[] }[] = [
   { method: 'eth_getTransactionByBlockNumberAndIndex', params: (s) => [s.blockNumber, '0x0'] },
   { method: 'eth_getTransactionByBlockHashAndIndex', params: (s) => [s.blockHash, '0x0'] },
   { method: 'eth_getBlockByHash', params: (s) => [s.blockHash, false] },
@@ -141,7 +141,7 @@ export function GatewayPanel() {
           };
           setSample(s);
         }
-        const { method, params } = SPEC_METHODS[index];
+        const { method, params } = GATEWAY_METHODS[index];
         setAnswer({ method, ...(await rpc(method, params(s))) });
         await loadUsage();
       } catch (e) {
@@ -227,9 +227,9 @@ export function GatewayPanel() {
 
       <section className="card panel" data-testid="gateway-methods-panel">
         <header className="card-head">
-          <h2>Try the SPEC methods</h2>
+          <h2>Try the gateway methods</h2>
         </header>
-        {SPEC_METHODS.map(({ method }, index) => (
+        {GATEWAY_METHODS.map(({ method }, index) => (
           <button
             key={method}
             className="btn"

@@ -72,7 +72,7 @@ async function expectDeployOf(txHash: string, account: ExpectedAccount): Promise
 }
 
 describe('l2_estimateAccountDeployFee', () => {
-  it('returns the SPEC 2.4 estimate as base-10 strings in FRI (unit wei)', async () => {
+  it('returns the documented fee estimate as base-10 strings in FRI (unit wei)', async () => {
     const snap = await freshSnap();
     const fee = resultOf<FeeEstimate>(
       await snap.request({ method: 'l2_estimateAccountDeployFee', params: { addressIndex: 0 } }),
@@ -303,7 +303,7 @@ describe('l2_recoverAccounts', () => {
     expect(await isDeployed(devnet, accounts[1].address)).toBe(false);
   });
 
-  it('honours startScanIndex and maxScanned, with the SPEC defaults', async () => {
+  it('honours startScanIndex and maxScanned, with the documented defaults', async () => {
     const snap = await freshSnap();
     const one = resultOf<AccountRecord[]>(
       await snap.request({ method: 'starkNet_recoverAccounts', params: {} }),

@@ -232,7 +232,7 @@ describe('l2_getTransactions', () => {
     return hashes.sort();
   }
 
-  it('lists from the node what the account sent and received: records of SPEC 2.4, newest first', async () => {
+  it('lists from the node what the account sent and received: transaction records, newest first', async () => {
     const items = await list({ pageSize: 25 });
     const hashes = items.map((item) => item.txnHash);
     expect(new Set(hashes).size).toBe(hashes.length);

@@ -3,7 +3,7 @@ import { METHODS } from '../../src/methods';
 import { createDispatcher } from '../../src/rpc/dispatcher';
 
 describe('method table', () => {
-  it('answers to exactly the SPEC 4.1 methods (and getDeploymentData), each with both prefixes', () => {
+  it('answers to exactly the documented l2_ methods (and getDeploymentData), each with both prefixes', () => {
     const specMethods = [
       'addErc20Token',
       'createAccount',

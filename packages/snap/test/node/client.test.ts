@@ -48,7 +48,7 @@ const ESTIMATE = {
 };
 
 describe('fees', () => {
-  it('maps a node estimate to SPEC 2.4 base-10 strings', () => {
+  it('maps a node estimate to the fee estimate in base-10 strings', () => {
     const estimate = parseFeeEstimate(ESTIMATE);
     const result = toFeeEstimateResult([estimate]);
     const consumed = 0x80n + 0x5c2f0n;
