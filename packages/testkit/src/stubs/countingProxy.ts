@@ -31,6 +31,26 @@ export interface CountingProxy {
 /** Turns an upstream's parsed JSON answer into the one the client gets. */
 export type AnswerRewrite = (answer: unknown, request: unknown) => unknown;
 
+/**
+ * Hop-by-hop headers describe one connection, not the message: a proxy does not pass
+ * them on. Passed on, the target's `keep-alive: timeout=60` told clients this proxy keeps an idle
+ * connection 60 s while it closes one after 5 s (Node's default), so a client that waited about
+ * 5 s between requests could send its next one on a connection being closed.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+}
+
 function methodsOf(body: string): string[] {
   try {
     const parsed = JSON.parse(body) as { method: string } | { method: string }[];
@@ -71,13 +91,13 @@ export async function startCountingProxy(
             port: target.port,
             path: forwardPath,
             method,
-            headers: { ...request.headers, host: target.host },
+            headers: { ...endToEnd(request.headers), host: target.host },
           },
           (answer) => {
             const lie = method === 'POST' ? rewrite : undefined;
             if (!lie) {
               response.writeHead(answer.statusCode ?? 502, {
-                ...answer.headers,
+                ...endToEnd(answer.headers),
                 'access-control-allow-origin': '*',
               });
               answer.pipe(response);
@@ -93,7 +113,7 @@ export async function startCountingProxy(
               } catch {
                 // Not JSON either way: passed on as it came.
               }
-              const { 'content-length': _length, ...headers } = answer.headers;
+              const { 'content-length': _length, ...headers } = endToEnd(answer.headers);
               response.writeHead(answer.statusCode ?? 502, {
                 ...headers,
                 'access-control-allow-origin': '*',

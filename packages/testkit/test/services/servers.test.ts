@@ -81,6 +81,26 @@ describe('serveHttp and the JSON-RPC client', () => {
   });
 });
 
+describe('startCountingProxy and idle connections', () => {
+  it("announces its own keep-alive, not its target's: a client never outwaits the proxy", async () => {
+    const target = await serveHttp((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain', 'keep-alive': 'timeout=60' });
+      response.end('ok');
+    });
+    const proxy = await startCountingProxy(target.url);
+    try {
+      const answer = await fetch(proxy.url);
+      expect(await answer.text()).toBe('ok');
+      const announced = /timeout=(\d+)/.exec(answer.headers.get('keep-alive') ?? '');
+      // Node's server says how long it keeps an idle connection; the client closes it sooner.
+      expect(announced?.[1]).toBe('5');
+    } finally {
+      await proxy.stop();
+      await target.close();
+    }
+  });
+});
+
 describe('serveSilent', () => {
   it('accepts a connection and never answers', async () => {
     const silent = await serveSilent();
