@@ -28,8 +28,9 @@ const oneCopyOfEach = {
   },
 };
 
-// key-tree's curves, replaced by build/no-ed25519-curves.cjs.
-const KEY_TREE_CURVES = resolve(dirname(require.resolve('@metamask/key-tree')), 'curves');
+// key-tree's modules replaced by build/no-ed25519-curves.cjs and build/no-seed-derivers.cjs.
+const KEY_TREE = dirname(require.resolve('@metamask/key-tree'));
+const KEY_TREE_CURVES = resolve(KEY_TREE, 'curves');
 
 // Network endpoints are fixed at build time: a shell variable overrides the public default.
 const config: SnapConfig = {
@@ -53,6 +54,8 @@ const config: SnapConfig = {
           __dirname,
           'build/no-ed25519-curves.cjs',
         ),
+        [resolve(KEY_TREE, 'derivers/bip39.mjs')]: resolve(__dirname, 'build/no-seed-derivers.cjs'),
+        [resolve(KEY_TREE, 'derivers/cip3.mjs')]: resolve(__dirname, 'build/no-seed-derivers.cjs'),
         lodash$: resolve(__dirname, 'build/lodash-memoize.cjs'),
         '@metamask/scure-bip39/dist/wordlists/english.js$': resolve(
           __dirname,
