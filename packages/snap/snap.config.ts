@@ -1,4 +1,4 @@
-import { resolve } from 'path';
+import { dirname, resolve } from 'path';
 
 import type { SnapConfig } from '@metamask/snaps-cli';
 import type { Compiler } from 'webpack';
@@ -29,6 +29,10 @@ const oneCopyOfEach = {
   },
 };
 
+// key-tree's modules replaced by build/no-ed25519-curves.cjs and build/no-seed-derivers.cjs.
+const KEY_TREE = dirname(require.resolve('@metamask/key-tree'));
+const KEY_TREE_CURVES = resolve(KEY_TREE, 'curves');
+
 // Network endpoints are fixed at build time: a shell variable overrides the public default.
 const config: SnapConfig = {
   // SNAP_BUILD_FLOOR=starknet builds the floor bench/snap compares the bundle with: a snap that
@@ -43,6 +47,16 @@ const config: SnapConfig = {
       ...webpackConfig.resolve,
       alias: {
         ...(webpackConfig.resolve?.alias as Record<string, string> | undefined),
+        [resolve(KEY_TREE_CURVES, 'ed25519.mjs')]: resolve(
+          __dirname,
+          'build/no-ed25519-curves.cjs',
+        ),
+        [resolve(KEY_TREE_CURVES, 'ed25519Bip32.mjs')]: resolve(
+          __dirname,
+          'build/no-ed25519-curves.cjs',
+        ),
+        [resolve(KEY_TREE, 'derivers/bip39.mjs')]: resolve(__dirname, 'build/no-seed-derivers.cjs'),
+        [resolve(KEY_TREE, 'derivers/cip3.mjs')]: resolve(__dirname, 'build/no-seed-derivers.cjs'),
         lodash$: resolve(__dirname, 'build/lodash-memoize.cjs'),
         '@metamask/scure-bip39/dist/wordlists/english.js$': resolve(
           __dirname,
