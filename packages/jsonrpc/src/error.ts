@@ -19,3 +19,12 @@ export class JsonRpcError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 }
+
+/**
+ * The error with its stack emptied, for the snaps: their execution environment serializes `stack`
+ * into the response, and a caller never gets one.
+ */
+export function withoutStack<ErrorType extends Error>(error: ErrorType): ErrorType {
+  Object.defineProperty(error, 'stack', { value: '', configurable: true, writable: true });
+  return error;
+}

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 
 import { CLOSED_URL, serveHttp, type StubServer } from '@l2wallet/testkit';
 
-import { JsonRpcError } from '../src/error';
+import { JsonRpcError, withoutStack } from '../src/error';
 import { ExchangeFailure, postJson } from '../src/http';
 
 const ROUTES: Record<string, (response: ServerResponse) => void> = {
@@ -93,5 +93,16 @@ describe('JsonRpcError', () => {
       data: { retry_after_ms: 5 },
     });
     expect(limited.httpStatus).toBe(429);
+  });
+});
+
+describe('withoutStack', () => {
+  it('empties the stack a snap would serialize, keeping the error and its message', () => {
+    const error = new JsonRpcError(-32603, 'boom');
+    expect(error.stack).toContain('jsonrpc.test');
+    expect(withoutStack(error)).toBe(error);
+    expect(error.stack).toBe('');
+    expect(JSON.stringify({ ...error, stack: error.stack })).not.toContain('jsonrpc.test');
+    expect(error.message).toBe('boom');
   });
 });

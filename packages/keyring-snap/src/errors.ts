@@ -9,6 +9,7 @@ import {
   UnauthorizedError,
   UserRejectedRequestError,
 } from '@metamask/snaps-sdk';
+import { withoutStack } from '@l2wallet/jsonrpc';
 
 /**
  * -32602 naming the field (a JSON path such as `request.params[0].chainId`) and what it must be.
@@ -54,10 +55,4 @@ export function toRpcError(error: unknown): Error {
     return withoutStack(error);
   }
   return withoutStack(new InternalError('An unexpected error occurred in the keyring snap.'));
-}
-
-/** The execution environment serializes `stack` into the response: a caller never gets one. */
-export function withoutStack<ErrorType extends Error>(error: ErrorType): ErrorType {
-  Object.defineProperty(error, 'stack', { value: '', configurable: true, writable: true });
-  return error;
 }

@@ -7,7 +7,8 @@ import {
 } from '@metamask/snaps-sdk';
 
 import { getChainConfigs, setChainConfig } from './flows/chainConfigs';
-import { forbiddenOrigin, invalidParams, toRpcError, withoutStack } from './errors';
+import { withoutStack } from '@l2wallet/jsonrpc';
+import { forbiddenOrigin, invalidParams, toRpcError } from './errors';
 import { AccountKeyring } from './keyring';
 import { isSiteOrigin, mayCallKeyring } from './rpc/origins';
 

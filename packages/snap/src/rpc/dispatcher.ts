@@ -1,7 +1,8 @@
 import { MethodNotFoundError, type Json } from '@metamask/snaps-sdk';
 import { validate, type Struct } from 'superstruct';
 
-import { fromStructError, toRpcError, withoutStack } from './errors';
+import { withoutStack } from '@l2wallet/jsonrpc';
+import { fromStructError, toRpcError } from './errors';
 
 /** Every method answers to `l2_<name>` and to the get-starknet style alias `starkNet_<name>`. */
 export const METHOD_PREFIXES = ['l2_', 'starkNet_'] as const;

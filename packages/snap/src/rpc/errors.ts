@@ -2,6 +2,7 @@
  * What the dispatcher makes of errors: a superstruct failure as -32602 naming the field, the
  * snaps-sdk errors a handler throws on purpose as they are, anything else as a generic -32603.
  */
+import { withoutStack } from '@l2wallet/jsonrpc';
 import { InternalError, SnapError } from '@metamask/snaps-sdk';
 import type { StructError } from 'superstruct';
 
@@ -50,10 +51,4 @@ export function toRpcError(error: unknown): Error {
     return withoutStack(error);
   }
   return withoutStack(new InternalError('An unexpected error occurred in the Starknet snap.'));
-}
-
-/** The execution environment serializes `stack` into the response: a dapp never gets one. */
-export function withoutStack<ErrorType extends Error>(error: ErrorType): ErrorType {
-  Object.defineProperty(error, 'stack', { value: '', configurable: true, writable: true });
-  return error;
 }
