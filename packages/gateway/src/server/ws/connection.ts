@@ -6,6 +6,7 @@
  * refunded. A client that does not read is paused (no new messages are read), then dropped.
  * Nothing here rejects unhandled: every message and notification path ends in an answer.
  */
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import { type Answer, type CallContext, type Gateway, ledgerError } from '../../gateway';
@@ -15,6 +16,9 @@ import { Subscriptions } from './subscriptions';
 
 /** Messages of one connection handled at once; more wait in the kernel (the socket is paused). */
 const MAX_IN_FLIGHT = 32;
+/** A dropped client's input is read until a check finds none new, at most this many checks. */
+const DRAIN_CHECKS = 20;
+const DRAIN_CHECK_MS = 50;
 
 export interface WebSocketOptions {
   /** A connection paused for this long (its client does not read) is dropped. */
@@ -154,6 +158,22 @@ export class Connection {
     if (this.closed) return;
     this.shutDown();
     this.ws.resume();
-    setTimeout(() => this.ws.terminate(), 50).unref();
+    this.terminateOnceRead();
+  }
+
+  /**
+   * Terminates once a read of the socket finds no new input (at most DRAIN_CHECKS checks, for a
+   * client that never stops sending). A timer that fired late in a busy process runs before the
+   * event loop reads the socket, so each check waits for that read (setImmediate): a fixed delay
+   * alone closed sockets with unread input under load, and the reset lost answers charged.
+   */
+  private terminateOnceRead(checks = 0, seen = -1): void {
+    setTimeout(() => {
+      setImmediate(() => {
+        const read = (this.client as Socket).bytesRead ?? 0;
+        if (read === seen || checks + 1 >= DRAIN_CHECKS) this.ws.terminate();
+        else this.terminateOnceRead(checks + 1, read);
+      }).unref();
+    }, DRAIN_CHECK_MS).unref();
   }
 }
