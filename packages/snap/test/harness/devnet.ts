@@ -200,7 +200,9 @@ export async function deployAccount(snap: Snap, addressIndex: number): Promise<s
 }
 
 export function provider(devnet: DevnetServer): RpcProvider {
-  return new RpcProvider({ nodeUrl: devnet.rpcUrl });
+  // The devnet mines each transaction as it arrives: waitForTransaction need not wait starknet.js's
+  // default 5 s before each look at the receipt.
+  return new RpcProvider({ nodeUrl: devnet.rpcUrl, transactionRetryIntervalFallback: 100 });
 }
 
 /** starknet.js's own Account for a key of the snap, against the devnet (not through the snap). */
