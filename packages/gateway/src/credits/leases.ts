@@ -227,6 +227,11 @@ export class LeasedLedger implements Ledger {
   }
 
   private async leaseForWaiters(state: KeyState): Promise<void> {
+    // A lease asked ahead may have come while they waited: they take from it first, and only
+    // the rest ask for more (a second grant for the same calls would be unused credit that a
+    // crash keeps, beyond the lease in hand).
+    state.waiters = this.takeForWaiters(state);
+    if (state.waiters.length === 0) return;
     const first = state.waiters[0];
     if (!this.leasable(state, first.cost, first.nowMs)) return this.toPerCall(state);
     const day = utcDay(first.nowMs);
@@ -251,13 +256,7 @@ export class LeasedLedger implements Ledger {
     applyGrant(state, grant, request);
     // Waiters of this lease's second take from it; the rest ask again (another lease while
     // this one gave some), or go to the ledger call by call.
-    const rest: Waiter[] = [];
-    for (const waiter of state.waiters.splice(0)) {
-      if (epochSecond(waiter.nowMs) === state.second && state.left >= waiter.cost) {
-        this.take(state, waiter.method, waiter.cost, waiter.nowMs);
-        waiter.resolve('ok');
-      } else rest.push(waiter);
-    }
+    const rest = this.takeForWaiters(state);
     if (grant.granted > 0)
       state.waiters.push(...rest.filter((w) => epochSecond(w.nowMs) >= second));
     for (const waiter of rest) {
@@ -265,6 +264,18 @@ export class LeasedLedger implements Ledger {
         waiter.resolve(this.perCall(state, waiter.method, waiter.cost, waiter.nowMs));
       }
     }
+  }
+
+  /** Waiters of the lease in hand's second take from it while it lasts; returns the others. */
+  private takeForWaiters(state: KeyState): Waiter[] {
+    const rest: Waiter[] = [];
+    for (const waiter of state.waiters.splice(0)) {
+      if (epochSecond(waiter.nowMs) === state.second && state.left >= waiter.cost) {
+        this.take(state, waiter.method, waiter.cost, waiter.nowMs);
+        waiter.resolve('ok');
+      } else rest.push(waiter);
+    }
+    return rest;
   }
 
   /** More credit for the lease in hand before it runs out (its calls go on meanwhile). */
