@@ -1,26 +1,8 @@
 /**
- * The ledger in Redis, shared by any number of gateway instances, on one Redis or on a Redis
- * Cluster (connection.ts).
- * Debits of one key go to Redis together as one call of a Lua script (scripts.ts; group commit:
- * what arrives while a call is in flight goes in the next one): in order, the script checks each
- * against the daily total and this second's window and charges it, or refuses it, all
- * atomically. Under load that is one round trip and one script run per key and round trip, not
- * per call. Every Redis key of one API key shares its hash tag ({hash}), so each script touches
- * one slot of a cluster; on a cluster, group commit works per node (the master that holds the
- * key's slot): a node that is slow or down holds and fails only the debits of its own keys.
- *
- * Exact across Redis failures (see connection.ts for what is never sent twice). Each batch of
- * debits carries an id, recorded beside what it charged for ID_TTL_MS, so a batch whose answer
- * was lost is voided once Redis answers again, if it was applied at all; refunds carry an id too
- * and are retried until applied, exactly once.
- *
- * It is also the LeaseStore of ../../credits/leaseStore.ts: a lease is taken by one script from
- * the day's total and this second's window, and kept under this instance's id in the day's hash
- * (`@r:<instance>` credits, `@t:<instance>` the second of its last lease), so the day's `*`
- * is always what its methods were charged plus what leases still hold. A settlement adds its
- * calls to their methods and minutes and releases everything the instance holds for the day,
- * once (`@s:<instance>` keeps the last settlement's sequence number); a lease whose answer was
- * lost is released by the next one.
+ * The ledger in Redis, shared by any number of gateway instances on one Redis or a Redis Cluster:
+ * debits by one Lua script call per key and round trip (group commit), exact across Redis
+ * failures (batch ids void a lost batch; refunds apply once), and the lease store of
+ * ../../credits/leaseStore.ts. How and why: docs/architecture/gateway.md#ledgers.
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyRecord } from '../../auth/keys';

@@ -1,16 +1,8 @@
 /**
- * The ledger in the SQLite file (better-sqlite3) of one gateway process. Balances are decided in
- * memory (this process is the only writer of its file), and debits are written with group commit:
- * debits queue in an open batch, and the batch is committed in one transaction when an answer needs
- * one of its debits on disk (or after COMMIT_WITHIN_MS at the latest). The gateway answers a call
- * after its debit is durable, so a `kill -9` right after the responses loses no debit (WAL: a
- * commit is a write to the -wal file). The upstream call runs while its debit waits, and the
- * first answer back commits every debit queued by then, so under load one commit serves the
- * calls of a whole upstream round trip instead of one event-loop turn. Use Redis for several
- * processes: `serve` takes a lock file beside the ledger (lock.ts), and a second `serve` refuses
- * to start.
- * A ledger file deleted or replaced under a running gateway is noticed before the next commit
- * (its inode changed): from then on debits fail with LedgerLost and paid calls stop.
+ * The ledger in the SQLite file (better-sqlite3) of one gateway process: balances decided in
+ * memory, debits group-committed and durable before the answer, one `serve` per file (lock.ts),
+ * and a file deleted or replaced under it noticed (LedgerLost).
+ * How and why: docs/architecture/gateway.md#ledgers.
  */
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
