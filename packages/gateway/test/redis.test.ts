@@ -114,8 +114,10 @@ it('warns at start when Redis answers writes before they are on disk (appendfsyn
         chains: [{ name: 'local', hosts: ['*'], upstreams: [anvil.url] }],
       }),
     );
-    outputs[appendfsync] = gateway.output();
+    // Read once it has exited: the warning goes to stderr, and serve() returns when the
+    // listening line shows on stdout, which another pipe may bring first.
     await gateway.stop();
+    outputs[appendfsync] = gateway.output();
     await persistent.stop();
   }
   expect(outputs.everysec).toMatch(
