@@ -27,6 +27,7 @@ import { recoverPersonal, recoverTyped, setChainConfig, type TypedData } from '.
 import {
   draftUserOperation,
   ENTRY_POINT_ABI,
+  waitForReceipt,
   waitForUserOperationReceipt,
 } from './harness/entryPoint';
 import { connectBridge, type Added, type Handled } from './harness/metamaskBridge';
@@ -284,8 +285,8 @@ describe('signing through the bridge', () => {
         value: '0x10e1',
       });
       const hash = await provider.send('eth_sendRawTransaction', [serialized]);
-      const receipt = await provider.waitForTransaction(hash, 1, 30_000);
-      expect(receipt?.status).toBe(1);
+      const receipt = await waitForReceipt(provider, hash);
+      expect(receipt.status).toBe(1);
       expect(await provider.getBalance(RECIPIENT)).toBe(before + 4321n);
     },
   );

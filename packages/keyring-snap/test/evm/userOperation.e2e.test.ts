@@ -34,7 +34,11 @@ import {
   submit,
   type Account,
 } from '../harness/snap';
-import { ENTRY_POINT_ABI, waitForUserOperationReceipt } from '../harness/entryPoint';
+import {
+  ENTRY_POINT_ABI,
+  waitForReceipt,
+  waitForUserOperationReceipt,
+} from '../harness/entryPoint';
 
 /** eth_prepareUserOperation's answer where the bundler estimated the gas (most tests here). */
 type Details = PreparedUserOperation & { gasLimits: GasLimits };
@@ -169,9 +173,9 @@ describe('EOA transactions on anvil', () => {
     const { from, serialized } = await recoverTransaction(tx, signature);
     expect(from).toBe(eoa.address);
     const hash = await provider.send('eth_sendRawTransaction', [serialized]);
-    const receipt = await provider.waitForTransaction(hash, 1, 30_000);
-    expect(receipt?.status).toBe(1);
-    expect(receipt?.from).toBe(eoa.address);
+    const receipt = await waitForReceipt(provider, hash);
+    expect(receipt.status).toBe(1);
+    expect(receipt.from).toBe(eoa.address);
     expect(await provider.getBalance(RECIPIENT)).toBe(before + 12345n);
   });
 });

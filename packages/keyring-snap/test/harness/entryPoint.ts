@@ -5,6 +5,7 @@
  */
 import { rpcResponse } from '@l2wallet/testkit';
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
+import type { TransactionReceipt } from 'ethers';
 import type { Hex } from 'viem';
 
 import type { UserOperation } from '../../src/evm/userOperation';
@@ -54,22 +55,42 @@ export type UserOperationReceipt = {
   receipt: { status: string; transactionHash: string };
 };
 
-/** Polls the bundler for the receipt of the operation `hash` (30 s at most). */
-export async function waitForUserOperationReceipt(
-  bundlerUrl: string,
-  hash: unknown,
-): Promise<UserOperationReceipt> {
+/** Polls `read` every 100 ms until it answers something, for at most 30 s. */
+async function pollFor<T>(what: string, read: () => Promise<T | null | undefined>): Promise<T> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const { result } = await rpcResponse<UserOperationReceipt | null>(
-      bundlerUrl,
-      'eth_getUserOperationReceipt',
-      [hash],
-    );
+    const result = await read();
     if (result) {
       return result;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('no user operation receipt within 30 s');
+  throw new Error(`no ${what} within 30 s`);
+}
+
+/** Polls the bundler for the receipt of the operation `hash` (30 s at most). */
+export async function waitForUserOperationReceipt(
+  bundlerUrl: string,
+  hash: unknown,
+): Promise<UserOperationReceipt> {
+  return pollFor('user operation receipt', async () => {
+    const { result } = await rpcResponse<UserOperationReceipt | null>(
+      bundlerUrl,
+      'eth_getUserOperationReceipt',
+      [hash],
+    );
+    return result;
+  });
+}
+
+/**
+ * A transaction's receipt, read until anvil has mined it. Not ethers' waitForTransaction: that
+ * reads the receipt once, then waits for a block newer than the first one its poller sees; when
+ * anvil's automine lands between the two, no newer block ever comes and the wait times out.
+ */
+export async function waitForReceipt(
+  provider: { getTransactionReceipt(hash: string): Promise<TransactionReceipt | null> },
+  hash: string,
+): Promise<TransactionReceipt> {
+  return pollFor('transaction receipt', () => provider.getTransactionReceipt(hash));
 }

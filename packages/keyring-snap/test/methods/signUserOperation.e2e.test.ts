@@ -36,7 +36,7 @@ import {
   type Account,
   type TypedData,
 } from '../harness/snap';
-import { draftUserOperation, ENTRY_POINT_ABI } from '../harness/entryPoint';
+import { draftUserOperation, ENTRY_POINT_ABI, waitForReceipt } from '../harness/entryPoint';
 import { connectBridge } from '../harness/metamaskBridge';
 
 const EVIL = 'https://evil.example';
@@ -140,7 +140,8 @@ beforeAll(async () => {
     ['function createAccount(address owner, uint256 salt) returns (address)'],
     deployer,
   );
-  await (await factory.createAccount(smart.options.owner, 0)).wait();
+  const created = await factory.createAccount(smart.options.owner, 0);
+  expect((await waitForReceipt(provider, created.hash)).status).toBe(1);
   expect(await provider.getCode(smart.address)).not.toBe('0x');
   await provider.send('anvil_setBalance', [smart.address, ethers.toQuantity(FUNDS)]);
 
