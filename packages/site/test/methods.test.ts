@@ -2,12 +2,12 @@ import { type as object, validate, type Struct } from 'superstruct';
 import { StarknetSnapClient, type SnapMethodName } from '@l2wallet/client';
 import { STARKNET_MAINNET, STARKNET_TESTNET } from '@l2wallet/testkit';
 import {
-  METHODS,
   buildParams,
   refillDefaults,
   type DefaultsContext,
   type MethodSpec,
-} from '../src/utils/methods';
+} from '../src/utils/methodForm';
+import { METHODS } from '../src/utils/methods';
 
 // The snap's own structs for transaction details (the source of truth for what it accepts).
 // Required rather than imported: the snap's sources are type-checked by the snap's own project.

@@ -4,8 +4,7 @@ import { useAccount, type Connector } from '@starknet-react/core';
 import { WALLET_API_METHODS } from '@l2wallet/client';
 import { STRK_ADDRESS } from '../utils/config';
 // Sierra of a tiny counter contract (the same class the playground page declares).
-import COUNTER_CLASS from '../utils/counter.contract_class.json';
-import { COUNTER_COMPILED_CLASS_HASH } from '../utils/methods';
+import { COUNTER_CLASS, COUNTER_COMPILED_CLASS_HASH } from '../utils/examples';
 import { errorOutcome, okOutcome, type Outcome } from '../utils/outcome';
 import { typedDataFor } from './typedData';
 import { ResultView } from '../components/ResultView';

@@ -7,7 +7,7 @@ import {
   type WalletRequest,
 } from '@l2wallet/client';
 import { usePanel, usePlayground } from '../../hooks';
-import { exampleTypedData } from '../../utils/methods';
+import { exampleTypedData } from '../../utils/examples';
 import { ActionButton } from '../ActionButton';
 import { ResultView } from '../ResultView';
 

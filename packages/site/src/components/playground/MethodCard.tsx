@@ -1,13 +1,13 @@
 import React, { useEffect, useMemo, useRef, useState } from 'react';
 import type { StarknetSnapClient } from '@l2wallet/client';
+import { CHAINS } from '../../utils/methods';
 import {
-  CHAINS,
   buildParams,
   type DefaultsContext,
   type FieldValues,
   type MethodSpec,
   refillDefaults,
-} from '../../utils/methods';
+} from '../../utils/methodForm';
 import { usePanel } from '../../hooks';
 import { ResultView } from '../ResultView';
 

@@ -1,7 +1,8 @@
 import React, { useCallback, useMemo, useState } from 'react';
 import { accountFromResult } from '../../utils/accounts';
 import { usePlayground } from '../../hooks';
-import { METHODS, type DefaultsContext, type MethodSpec } from '../../utils/methods';
+import { type DefaultsContext, type MethodSpec } from '../../utils/methodForm';
+import { METHODS } from '../../utils/methods';
 import { MethodCard } from './MethodCard';
 
 const GROUPS: MethodSpec['group'][] = ['Accounts', 'Network', 'Signing', 'Transactions', 'Tokens'];
