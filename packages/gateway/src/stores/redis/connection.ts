@@ -1,15 +1,7 @@
 /**
  * The connection to the Redis of the key registry and the ledger: one Redis, or a Redis Cluster
- * given by some of its nodes. Opened once and shared by both.
- *
- * Exact across failures: nothing sent before a drop is sent again after a reconnect (a debit
- * applies at most once), and commands fail at once while Redis (or a cluster master) is away: the
- * calls answer 503, retryable, and nothing is served unmetered. A Redis that holds the connection
- * but does not answer (stopped, swapping) fails the calls waiting on it after COMMAND_TIMEOUT_MS
- * instead of holding them. On a cluster, MOVED, ASK and TRYAGAIN are followed (nothing ran), a
- * command whose connection closed is never sent again (it may have run), a cluster that is down
- * fails calls at once, and the slot map is learned again every 2 s and on each MOVED.
- * An outage is logged once, and once more when Redis is back.
+ * given by some of its nodes; exact across drops, timeouts and slot moves
+ * (docs/architecture/gateway.md#ledgers).
  */
 import Redis, { Cluster, Command } from 'ioredis';
 
