@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { type HttpReply, postJson, rpc, serveHttp, type StubServer } from '@l2wallet/testkit';
-import { type PaymasterDetails, stark, type TypedData } from 'starknet';
+import { type PaymasterDetails } from 'starknet';
 
 import {
   type ArgentUser,
@@ -21,6 +21,7 @@ import {
   type Stack,
   startStack,
   transfer,
+  signedBuild,
 } from './helpers';
 
 type Fault = 'none' | 'lose-answer' | 'hold-answer' | 'refuse' | 'refuse-all';
@@ -114,21 +115,7 @@ describe('a node that fails around a submission', () => {
 
   /** A built and signed request for a transfer of `amount`, not yet executed. */
   async function signedRequest(amount: bigint) {
-    const built = await user.account.buildPaymasterTransaction(
-      [transfer(ETH_TOKEN, RECIPIENT, amount)],
-      DETAILS,
-    );
-    if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
-    const signature = stark.signatureToHexArray(
-      await user.account.signMessage(built.typed_data as TypedData),
-    );
-    return {
-      transaction: {
-        type: 'invoke' as const,
-        invoke: { userAddress: user.address, typedData: built.typed_data, signature },
-      },
-      parameters: built.parameters,
-    };
+    return signedBuild(user.account, [transfer(ETH_TOKEN, RECIPIENT, amount)], DETAILS);
   }
 
   it.each([

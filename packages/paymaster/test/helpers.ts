@@ -25,9 +25,11 @@ import {
   type Call,
   ec,
   hash,
+  type PaymasterDetails,
   PaymasterRpc,
   RpcProvider,
   stark,
+  type TypedData,
   uint256,
 } from 'starknet';
 
@@ -193,3 +195,30 @@ export const transfer = (token: string, recipient: string, amount: bigint): Call
 /** The receipt of a transaction, once the node has it (a small poll interval, as tests need). */
 export const receiptOf = (stack: Stack, transactionHash: string) =>
   stack.provider.waitForTransaction(transactionHash, { retryInterval: 100 });
+
+/**
+ * What starknet.js's executePaymasterTransaction sends, stopped before it is sent: the
+ * paymaster's build of `calls`, signed by `account`; `alter` changes the typed data before it is
+ * signed (a hostile wallet).
+ */
+export async function signedBuild(
+  account: Account,
+  calls: Call[],
+  details: PaymasterDetails,
+  alter?: (typedData: any) => void, // eslint-disable-line @typescript-eslint/no-explicit-any
+) {
+  const built = await account.buildPaymasterTransaction(calls, details);
+  if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
+  const typedData: typeof built.typed_data = alter
+    ? JSON.parse(JSON.stringify(built.typed_data))
+    : built.typed_data;
+  alter?.(typedData);
+  const signature = stark.signatureToHexArray(await account.signMessage(typedData as TypedData));
+  return {
+    transaction: {
+      type: 'invoke' as const,
+      invoke: { userAddress: account.address, typedData, signature },
+    },
+    parameters: built.parameters,
+  };
+}

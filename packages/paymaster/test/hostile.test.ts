@@ -6,7 +6,7 @@
  * the relayer's nonce stays where it was.
  */
 import { rpc, startDevnetPaymaster } from '@l2wallet/testkit';
-import { constants, hash, type PaymasterDetails, stark, type TypedData } from 'starknet';
+import { constants, hash, type PaymasterDetails } from 'starknet';
 
 import {
   type ArgentUser,
@@ -20,6 +20,7 @@ import {
   type Stack,
   startStack,
   transfer,
+  signedBuild,
 } from './helpers';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON typed data, altered in place
@@ -61,20 +62,7 @@ async function signedAlteration(
   alter: (typed: Json) => void,
   calls = [transfer(ETH_TOKEN, RECIPIENT, 10n)],
 ) {
-  const built = await user.account.buildPaymasterTransaction(calls, DETAILS);
-  if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
-  const typedData = JSON.parse(JSON.stringify(built.typed_data)) as Json;
-  alter(typedData);
-  const signature = stark.signatureToHexArray(
-    await user.account.signMessage(typedData as TypedData),
-  );
-  return {
-    transaction: {
-      type: 'invoke' as const,
-      invoke: { userAddress: user.address, typedData, signature },
-    },
-    parameters: built.parameters,
-  };
+  return signedBuild(user.account, calls, DETAILS, alter);
 }
 
 async function refusedWithNothingMoved(

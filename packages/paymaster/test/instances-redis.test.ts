@@ -14,7 +14,7 @@ import {
   startRedis,
 } from '@l2wallet/testkit';
 import Redis from 'ioredis';
-import { Account, PaymasterRpc, stark, type TypedData } from 'starknet';
+import { Account, PaymasterRpc } from 'starknet';
 
 import {
   balanceOf,
@@ -27,6 +27,7 @@ import {
   startStack,
   STRK_TOKEN,
   transfer,
+  signedBuild,
 } from './helpers';
 
 let stack: Stack;
@@ -124,27 +125,16 @@ it('runs one of three executions of one account sent to both at once; no revert 
   const half = (await balanceOf(stack, user.address, STRK_TOKEN)) / 2n + 1n;
   const requests = [];
   for (const [i, account] of [onA, onB, onA].entries()) {
-    const built = await account.buildPaymasterTransaction(
-      [transfer(STRK_TOKEN, `0x5ea1${i}`, half)],
-      STRK_MODE,
-    );
-    if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
-    const signature = stark.signatureToHexArray(
-      await account.signMessage(built.typed_data as TypedData),
-    );
-    requests.push({ account, built, signature });
+    requests.push({
+      account,
+      ...(await signedBuild(account, [transfer(STRK_TOKEN, `0x5ea1${i}`, half)], STRK_MODE)),
+    });
   }
   const relayers = [stack.accounts[2].address, stack.accounts[3].address];
   const before = await Promise.all(relayers.map((r) => balanceOf(stack, r, STRK_TOKEN)));
   const outcomes = await Promise.allSettled(
-    requests.map(({ account, built, signature }) =>
-      account.paymaster.executeTransaction(
-        {
-          type: 'invoke',
-          invoke: { userAddress: user.address, typedData: built.typed_data, signature },
-        },
-        built.parameters,
-      ),
+    requests.map(({ account, transaction, parameters }) =>
+      account.paymaster.executeTransaction(transaction, parameters),
     ),
   );
   const sent = outcomes.filter((o) => o.status === 'fulfilled');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { type PaymasterProcess, startPaymaster } from '@l2wallet/testkit';
-import { Account, PaymasterRpc, stark, type TypedData } from 'starknet';
+import { Account, PaymasterRpc } from 'starknet';
 
 import {
   balanceOf,
@@ -19,6 +19,7 @@ import {
   startStack,
   STRK_TOKEN,
   transfer,
+  signedBuild,
 } from './helpers';
 
 let stack: Stack;
@@ -68,27 +69,16 @@ it('runs one of three executions sent to two paymasters at once; no revert paid 
   });
   const requests = [];
   for (const [i, account] of [user.account, onSecond, user.account].entries()) {
-    const built = await account.buildPaymasterTransaction(
-      [transfer(STRK_TOKEN, `0x5ea1${i}`, half)],
-      strkMode,
-    );
-    if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
-    const signature = stark.signatureToHexArray(
-      await account.signMessage(built.typed_data as TypedData),
-    );
-    requests.push({ account, built, signature });
+    requests.push({
+      account,
+      ...(await signedBuild(account, [transfer(STRK_TOKEN, `0x5ea1${i}`, half)], strkMode)),
+    });
   }
   const relayers = [stack.relayer.address, stack.accounts[2].address];
   const before = await Promise.all(relayers.map((r) => balanceOf(stack, r, STRK_TOKEN)));
   const outcomes = await Promise.allSettled(
-    requests.map(({ account, built, signature }) =>
-      account.paymaster.executeTransaction(
-        {
-          type: 'invoke',
-          invoke: { userAddress: user.address, typedData: built.typed_data, signature },
-        },
-        built.parameters,
-      ),
+    requests.map(({ account, transaction, parameters }) =>
+      account.paymaster.executeTransaction(transaction, parameters),
     ),
   );
   const sent = outcomes.filter((o) => o.status === 'fulfilled');

@@ -7,7 +7,7 @@
  * refused.
  */
 import { postJson, rpc } from '@l2wallet/testkit';
-import { hash, outsideExecution, stark, type TypedData } from 'starknet';
+import { hash, outsideExecution, stark } from 'starknet';
 
 import { deployFakeSnip9 } from './fakeAccount';
 import {
@@ -22,6 +22,7 @@ import {
   startStack,
   STRK_TOKEN,
   transfer,
+  signedBuild,
 } from './helpers';
 
 let stack: Stack;
@@ -119,21 +120,9 @@ describe('executions that each pass alone, sent at once', () => {
     // Three executions, each of more than half the balance plus its fee: each passes alone.
     const requests = [];
     for (let i = 0; i < 3; i++) {
-      const built = await user.account.buildPaymasterTransaction(
-        [transfer(STRK_TOKEN, `0x5ea1${i}`, half)],
-        strkMode,
+      requests.push(
+        await signedBuild(user.account, [transfer(STRK_TOKEN, `0x5ea1${i}`, half)], strkMode),
       );
-      if (built.type !== 'invoke') throw new Error(`built ${built.type}`);
-      const signature = stark.signatureToHexArray(
-        await user.account.signMessage(built.typed_data as TypedData),
-      );
-      requests.push({
-        transaction: {
-          type: 'invoke' as const,
-          invoke: { userAddress: user.address, typedData: built.typed_data, signature },
-        },
-        parameters: built.parameters,
-      });
     }
     const before = await relayerMoney();
     const client = paymasterClient(stack);
