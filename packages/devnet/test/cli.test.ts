@@ -1,12 +1,29 @@
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand, spawnService, type Service } from '@l2wallet/testkit';
+import { newestMtime, runCommand, spawnService, type Service } from '@l2wallet/testkit';
 import { parseArgs } from '../src/cli';
 import { rpc } from './helpers';
 
 const packageDir = join(__dirname, '..');
-// Built with the package's own build config, into an ignored folder rather than dist/: other
-// packages' tests may be running dist/ at the same time.
-const buildDir = join(packageDir, '.cache/test-build');
+const modified = (file: string) => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+/**
+ * Whether dist/ is the package's build (`npm run build`: tsc -b tsconfig.build.json) of the
+ * current sources: npm test makes it before jest (the testkit's build references this config),
+ * and tsc -b stamps the config's tsbuildinfo whenever it builds or finds the build up to date.
+ */
+function distIsFresh(): boolean {
+  const built = modified(join(packageDir, 'tsconfig.build.tsbuildinfo'));
+  const sources = Math.max(
+    newestMtime(join(packageDir, 'src')),
+    modified(join(packageDir, 'tsconfig.build.json')),
+  );
+  return existsSync(join(packageDir, 'dist/cli.js')) && built >= sources;
+}
+
+// dist/ as built when it is fresh. Otherwise the package's own build config builds it into an
+// ignored folder rather than dist/: other packages' tests may be running dist/ at the same time.
+let buildDir = join(packageDir, 'dist');
 
 /** The built CLI as a process, ready once it prints the URL it listens on. */
 async function startCli(args: string[]): Promise<{ cli: Service; url: string }> {
@@ -22,7 +39,9 @@ async function startCli(args: string[]): Promise<{ cli: Service; url: string }> 
 
 describe('l2-devnet CLI', () => {
   beforeAll(async () => {
-    // The CLI ships as the built cli.js (the package's bin): build it as `npm run build` does.
+    // The CLI ships as the built cli.js (the package's bin): built as `npm run build` does.
+    if (distIsFresh()) return;
+    buildDir = join(packageDir, '.cache/test-build');
     await runCommand(process.execPath, [
       require.resolve('typescript/bin/tsc'),
       '-p',

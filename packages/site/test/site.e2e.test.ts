@@ -11,6 +11,7 @@ import {
   isDeployed,
   launchChromium,
   loopbackOnly,
+  rpc,
   screenshot,
   serveDirectory,
   SimulatedFlask,
@@ -29,7 +30,16 @@ import { SCREENSHOT_DIR, buildSnap } from './harness/build';
 type DevnetServer = DevnetLike;
 
 const MAINNET = STARKNET_MAINNET;
-const BLOCK_TIME_MS = 5000;
+// Blocks close when a test closes them (closingBlocks), never on a timer in the middle of a
+// check: a transaction the page must show pending stays pending until the test has looked. The
+// block time only makes the devnet queue transactions (RECEIVED, then PRE_CONFIRMED) rather than
+// close a block per transaction; it is longer than the whole file.
+const BLOCK_TIME_MS = 3_600_000;
+/** How often closingBlocks closes one. */
+const CLOSE_EVERY_MS = 250;
+/** The page's status polling interval (src/hooks/useTrackedTransactions.ts), and a margin. */
+const ONE_POLL_MS = 1500 + 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Stack {
   snapFolder: string;
@@ -83,6 +93,23 @@ export async function stopStack(stack: Partial<Stack>) {
 }
 
 const card = (page: Page, method: string) => page.getByTestId(`card-${method}`);
+
+/** Closes a block every CLOSE_EVERY_MS until `work` settles; what `work` resolves to. */
+async function closingBlocks<T>(devnet: DevnetServer, work: () => Promise<T>): Promise<T> {
+  let settled = false;
+  const closer = (async () => {
+    while (!settled) {
+      await rpc(devnet.rpcUrl, 'devnet_createBlock', []);
+      await sleep(CLOSE_EVERY_MS);
+    }
+  })();
+  try {
+    return await work();
+  } finally {
+    settled = true;
+    await closer;
+  }
+}
 
 async function callCard(page: Page, method: string) {
   const target = card(page, method);
@@ -207,15 +234,18 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     // Not one of the preloaded tokens: a token of our own on the devnet. The snap reads its
     // symbol and decimals from the contract (docs/security.md#nothing-signed-that-was-not-shown),
     // so it must exist, in a closed block.
-    const token = await deployToken(stack.devnet.rpcUrl, {
-      name: 'Playground Test Token',
-      symbol: 'PTT',
-      decimals: 6,
+    const token = await closingBlocks(stack.devnet, async () => {
+      const address = await deployToken(stack.devnet.rpcUrl, {
+        name: 'Playground Test Token',
+        symbol: 'PTT',
+        decimals: 6,
+      });
+      const deadline = Date.now() + 30_000;
+      while (!(await isDeployed(stack.devnet.rpcUrl, address)) && Date.now() < deadline) {
+        await sleep(200);
+      }
+      return address;
     });
-    const deadline = Date.now() + 30_000;
-    while (!(await isDeployed(stack.devnet.rpcUrl, token)) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
     const target = card(page, 'l2_addErc20Token');
     await target.scrollIntoViewIfNeeded();
     await target.locator('input[name="tokenAddress"]').fill(token);
@@ -258,7 +288,9 @@ describe('site in the browser with the snap in snaps-simulation', () => {
       action: 'approve',
     });
     const row = page.getByTestId('tx-row').filter({ hasText: hash.slice(0, 8) });
-    await waitForText(row, /ACCEPTED_ON_L2[\s\S]*Deploy account/, 60_000);
+    await closingBlocks(stack.devnet, () =>
+      waitForText(row, /ACCEPTED_ON_L2[\s\S]*Deploy account/, 60_000),
+    );
     await screenshot(page, SCREENSHOT_DIR, '06-funded-and-deployed');
   });
 
@@ -289,7 +321,10 @@ describe('site in the browser with the snap in snaps-simulation', () => {
     // Text typed into a card while the transaction is pending survives the status polls.
     const typed = card(page, 'l2_getTransactions').locator('input[name="contractAddress"]');
     await typed.fill('0x0typed');
-    await waitForText(row, /ACCEPTED_ON_L2/, 60_000);
+    // At least one status poll while it is still pending, then the block closes.
+    await sleep(ONE_POLL_MS);
+    expect(await row.innerText()).toMatch(/RECEIVED|PENDING|PRE_CONFIRMED/);
+    await closingBlocks(stack.devnet, () => waitForText(row, /ACCEPTED_ON_L2/, 60_000));
     expect(await typed.inputValue()).toBe('0x0typed');
     await typed.fill('');
     // The status card is pre-filled with the last transaction and reads the same status.

@@ -61,6 +61,20 @@ async function freshSnap(): Promise<Snap> {
   return installChainSnap(server.snapId, OTHER_SRP);
 }
 
+/**
+ * For a table of rows whose params are refused by validation (-32602) before any state or node
+ * is touched: a refusal changes nothing, so the rows share one snap, installed by the first row
+ * that runs. One per table: snaps-jest stops a snap when the next one is installed, and a
+ * table's rows run one after another.
+ */
+function snapPerTable(): () => Promise<Snap> {
+  let snap: Promise<Snap> | undefined;
+  return () => {
+    snap ??= freshSnap();
+    return snap;
+  };
+}
+
 /** Asserts that `txHash` deployed `account` (a DEPLOY_ACCOUNT salted with its public key). */
 async function expectDeployOf(txHash: string, account: ExpectedAccount): Promise<void> {
   const deployTx = await nodeTransaction<{ type: string; contract_address_salt: string }>(
@@ -90,12 +104,14 @@ describe('l2_estimateAccountDeployFee', () => {
     expect(await isDeployed(devnet, accounts[0].address)).toBe(false);
   });
 
+  const refusalSnap = snapPerTable();
+
   it.each([
     [{ addressIndex: -1 }, /"addressIndex"/u],
     [{ addressIndex: 'one' }, /"addressIndex"/u],
     [{ chainId: 'nope' }, /"chainId"/u],
   ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await freshSnap();
+    const snap = await refusalSnap();
     expectError(
       await snap.request({ method: 'l2_estimateAccountDeployFee', params }),
       -32602,
@@ -212,12 +228,14 @@ describe('l2_createAccount with deploy: true', () => {
     );
   });
 
+  const refusalSnap = snapPerTable();
+
   it.each([
     [{ deploy: 'yes' }, /"deploy"/u],
     [{ deploy: true, addressIndex: -2 }, /"addressIndex"/u],
     [{ deploy: true, chainId: '0x5' }, /"chainId"/u],
   ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await freshSnap();
+    const snap = await refusalSnap();
     expectError(await snap.request({ method: 'l2_createAccount', params }), -32602, message);
   });
 });
@@ -318,13 +336,15 @@ describe('l2_recoverAccounts', () => {
     expect(some.map((record) => record.addressIndex)).toEqual([2, 3, 4]);
   });
 
+  const refusalSnap = snapPerTable();
+
   it.each([
     [{ startScanIndex: -1 }, /"startScanIndex"/u],
     [{ maxScanned: 0 }, /"maxScanned"/u],
     [{ maxMissed: 'many' }, /"maxMissed"/u],
     [{ chainId: 'SN_GOERLI' }, /"chainId"/u],
   ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await freshSnap();
+    const snap = await refusalSnap();
     expectError(await snap.request({ method: 'l2_recoverAccounts', params }), -32602, message);
   });
 

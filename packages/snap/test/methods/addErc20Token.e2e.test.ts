@@ -113,6 +113,10 @@ describe('the watch list is read from the token contract', () => {
     expect(again.token.decimals).toBe(6);
   });
 
+  // The rows are refused before any dialog and store nothing: they share one snap, installed by
+  // the first to run (snaps-jest stops it at the next install, after the table).
+  let refusing: Promise<Snap> | undefined;
+
   it.each([
     [
       'decimals',
@@ -128,7 +132,8 @@ describe('the watch list is read from the token contract', () => {
   ])(
     "a site's %s that disagree with the contract are refused, before any dialog",
     async (_label, override, message) => {
-      const snap = await installChainSnap(server.snapId);
+      refusing ??= installChainSnap(server.snapId);
+      const snap = await refusing;
       expectError(
         await snap.request({
           origin: SITE_B,

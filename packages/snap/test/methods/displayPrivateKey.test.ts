@@ -98,12 +98,17 @@ describe('l2_displayPrivateKey', () => {
     }
   });
 
+  // The rows are refused by validation before any state or dialog: they share one snap, installed
+  // by the first to run (snaps-jest stops it at the next install, after the table).
+  let refusing: ReturnType<typeof installSnap> | undefined;
+
   it.each([
     ['no userAddress', {}, /"userAddress" is required/u],
     ['a malformed userAddress', { userAddress: 'me' }, /"userAddress".*Starknet address/u],
     ['an unknown chainId', { userAddress: '0x1', chainId: '0x2' }, /"chainId"/u],
   ])('rejects %s with -32602', async (_label, params, message) => {
-    const { request } = await installSnap();
+    refusing ??= installSnap();
+    const { request } = await refusing;
     expectError(await request({ method: 'l2_displayPrivateKey', params }), -32602, message);
   });
 

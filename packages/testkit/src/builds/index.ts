@@ -6,3 +6,4 @@ export * from './staticServer';
 export * from './snapBuild';
 export * from './snapVariant';
 export * from './siteBuild';
+export { newestMtime } from './cacheFolders';
