@@ -323,11 +323,10 @@ describe('credits', () => {
 
   it('does not charge an upstream failure, and a dead upstream never hangs the request', async () => {
     const before = (await usageOf(gw, key)).total;
-    const started = Date.now();
     const failed = await post(rpcUrl, call('eth_blockNumber'), { host: 'dead.test' });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // 503, not the 504 every wait (connect or answer) ends in: the refusal itself was answered.
     expect(failed.status).toBe(503);
-    expect(failed.json.error.message).toContain('not charged');
+    expect(failed.json.error.message).toBe('upstream unavailable; not charged');
     expect((await usageOf(gw, key)).total).toBe(before);
   });
 
