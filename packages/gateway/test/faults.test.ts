@@ -262,7 +262,8 @@ async function expectMemoryBack(gateway: GatewayProcess, start: Memory): Promise
 /** Usage equals what was delivered (give-backs queued during an outage land within seconds). */
 async function expectUsage(configFile: string, key: string, delivered: Delivered): Promise<void> {
   let total = await usageTotal(configFile, key);
-  for (let i = 0; i < 10 && total !== delivered.credits; i++) {
+  // 50 reads (each spawns the CLI): only so a total never reached fails.
+  for (let i = 0; i < 50 && total !== delivered.credits; i++) {
     await sleep(200);
     total = await usageTotal(configFile, key);
   }
@@ -607,16 +608,19 @@ describe('subscriptions under churn and per-second limits', () => {
     }
     await sleep(1000 - (Date.now() % 1000) + 50); // a fresh one-second window
     await mine(stack.anvil); // 10 notifications of 50 credits against 300 a second
-    await sleep(2000);
-    const heads = client.inbox.filter((m) => m.params?.result);
-    const reports = client.inbox.filter((m) => m.params?.error);
-    const dropped = reports.reduce((sum, m) => sum + m.params.error.data.dropped, 0);
+    await sleep(2000); // time for an eleventh to show
+    // Then until each of the 10 is delivered or reported dropped (late, on a loaded machine).
+    const heads = () => client.inbox.filter((m) => m.params?.result);
+    const reports = () => client.inbox.filter((m) => m.params?.error);
+    const droppedOf = () => reports().reduce((sum, m) => sum + m.params.error.data.dropped, 0);
+    while (heads().length + droppedOf() < 10) await sleep(20);
+    const dropped = droppedOf();
     // 6 fit the second (a very slow machine may reach the next second, and deliver more).
-    expect(heads.length).toBeGreaterThanOrEqual(6);
+    expect(heads().length).toBeGreaterThanOrEqual(6);
     expect(dropped).toBeGreaterThan(0);
-    expect(heads.length + dropped).toBe(10);
-    expect(reports[0].params.error).toMatchObject({ code: -33200 });
-    expect(reports[0].params.error.message).toMatch(
+    expect(heads().length + dropped).toBe(10);
+    expect(reports()[0].params.error).toMatchObject({ code: -33200 });
+    expect(reports()[0].params.error.message).toMatch(
       /^\d+ notification\(s\) dropped: credits per second limit of 300 exceeded$/,
     );
     client.ws.close();
@@ -718,7 +722,8 @@ describe('large answers and clients that do not read', () => {
       );
       // Paused at the limit, then dropped after slowClientMs (1 s): the gateway closes them.
       const ports = clients.map((c) => (c.ws as any)._socket.localPort as number);
-      await closedByGateway(stack.gateway, ports, 4000);
+      // Returns once they are closed; 20 s is far past the 1 s a client is given.
+      await closedByGateway(stack.gateway, ports, 20_000);
       // The client reads again: it gets what the kernel held, then the drop (no close frame).
       const closed = clients.map(
         (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
