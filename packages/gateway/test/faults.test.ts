@@ -597,7 +597,7 @@ describe('subscriptions under churn and per-second limits', () => {
       '--plan',
       'free',
       '--credits-per-second',
-      '300',
+      '150',
     ]);
     const delivered = new Delivered();
     const client = new Client(`ws://${LOOPBACK}:${stack.gateway.port}/ws/v3/${key}`, delivered);
@@ -607,7 +607,9 @@ describe('subscriptions under churn and per-second limits', () => {
       ids.push((await client.answer(client.send('eth_subscribe', ['newHeads']))).result);
     }
     await sleep(1000 - (Date.now() % 1000) + 50); // a fresh one-second window
-    await mine(stack.anvil); // 10 notifications of 50 credits against 300 a second
+    // 10 notifications of 50 credits against 150 a second: 3 fit a second, and even spread over
+    // three seconds by a loaded machine, at most 9 of the 10.
+    await mine(stack.anvil);
     await sleep(2000); // time for an eleventh to show
     // Then until each of the 10 is delivered or reported dropped (late, on a loaded machine).
     const heads = () => client.inbox.filter((m) => m.params?.result);
@@ -615,13 +617,12 @@ describe('subscriptions under churn and per-second limits', () => {
     const droppedOf = () => reports().reduce((sum, m) => sum + m.params.error.data.dropped, 0);
     while (heads().length + droppedOf() < 10) await sleep(20);
     const dropped = droppedOf();
-    // 6 fit the second (a very slow machine may reach the next second, and deliver more).
-    expect(heads().length).toBeGreaterThanOrEqual(6);
+    expect(heads().length).toBeGreaterThanOrEqual(3);
     expect(dropped).toBeGreaterThan(0);
     expect(heads().length + dropped).toBe(10);
     expect(reports()[0].params.error).toMatchObject({ code: -33200 });
     expect(reports()[0].params.error.message).toMatch(
-      /^\d+ notification\(s\) dropped: credits per second limit of 300 exceeded$/,
+      /^\d+ notification\(s\) dropped: credits per second limit of 150 exceeded$/,
     );
     client.ws.close();
     await expectUsage(stack.configFile, key, delivered);
