@@ -22,11 +22,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: Parameters<typeof startGateway>[1] = {}): Promise<Stack> {
   const anvil = await startAnvil();
   const proxy = await startCountingProxy(anvil.url);
   // Subscriptions go to anvil's own WebSocket (the proxy counts HTTP calls).
-  const gw = await startGateway(gatewayConfig(proxy.url, { wsUpstream: anvil.wsUrl }));
+  const gw = await startGateway(gatewayConfig(proxy.url, { wsUpstream: anvil.wsUrl }), options);
   return {
     anvil,
     proxy,

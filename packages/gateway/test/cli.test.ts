@@ -19,6 +19,7 @@ import {
   writeGatewayConfig as writeConfig,
 } from '@l2wallet/testkit';
 import { newKey } from '../src/auth/keys';
+import { KEY_TTL_MS } from '../src/calls';
 import { maxLease } from '../src/credits/leaseStore';
 
 /** What `keys usage` shows of a key nothing was refused to. */
@@ -180,7 +181,7 @@ describe('the API key off the command line', () => {
 });
 
 describe('l2-gateway serve', () => {
-  it('serves keys created before it started; a revoke lands within a second', async () => {
+  it('serves keys created before it started; a revoke lands while it runs', async () => {
     const key = await createKey(configFile, ['--plan', 'team']);
     const gateway = await serve(configFile);
     try {
@@ -195,13 +196,15 @@ describe('l2-gateway serve', () => {
         refused: NONE_REFUSED,
       });
       await cli(['keys', 'revoke', key, '--config', configFile]);
+      // It re-reads a key's record once KEY_TTL_MS old (access-redis.test shows it on the
+      // gateway's clock); the deadline, 10 TTLs, is only so a revoke never seen fails here.
       const revokedAt = Date.now();
       let status = 200;
-      while (status === 200 && Date.now() - revokedAt < 3000) {
+      while (status === 200) {
+        expect(Date.now() - revokedAt).toBeLessThan(10 * KEY_TTL_MS);
         status = (await post(url, call('eth_chainId'))).status;
       }
       expect(status).toBe(401);
-      expect(Date.now() - revokedAt).toBeLessThan(1000);
       expect(gateway.output()).not.toContain(key);
     } finally {
       await gateway.stop();

@@ -246,9 +246,12 @@ describe.each([
     const after = Date.parse('2026-03-02T00:00:00.300Z');
     clock = before;
     upstream.set({ delayMs: 400, status: 502, body: 'bad gateway' });
+    const sent = upstream.count('eth_call');
     const answer = post(url, freshCall(1));
-    await sleep(150);
-    clock = after; // midnight passes while the upstream holds the call
+    // Debited, then sent: midnight passes while the upstream holds the call (this wait's timer
+    // is due long before the upstream's 400 ms one, in this same process).
+    while (upstream.count('eth_call') === sent) await sleep(5);
+    clock = after;
     expect((await answer).status).toBe(503);
     const ledger = gw.gateway.ledger;
     // The debit went to the first day and came back from it; the second day owes nothing.

@@ -284,6 +284,8 @@ describe('closing', () => {
     const started = Date.now();
     await other.gw.close();
     await closed;
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Far past what closing takes, and far short of the 72 s keep-alive a close that waited for
+    // the idle connection would take (jest's limit is past it, so the bound is needed).
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

@@ -262,7 +262,8 @@ async function expectMemoryBack(gateway: GatewayProcess, start: Memory): Promise
 /** Usage equals what was delivered (give-backs queued during an outage land within seconds). */
 async function expectUsage(configFile: string, key: string, delivered: Delivered): Promise<void> {
   let total = await usageTotal(configFile, key);
-  for (let i = 0; i < 10 && total !== delivered.credits; i++) {
+  // 50 reads (each spawns the CLI): only so a total never reached fails.
+  for (let i = 0; i < 50 && total !== delivered.credits; i++) {
     await sleep(200);
     total = await usageTotal(configFile, key);
   }
@@ -596,7 +597,7 @@ describe('subscriptions under churn and per-second limits', () => {
       '--plan',
       'free',
       '--credits-per-second',
-      '300',
+      '150',
     ]);
     const delivered = new Delivered();
     const client = new Client(`ws://${LOOPBACK}:${stack.gateway.port}/ws/v3/${key}`, delivered);
@@ -606,18 +607,22 @@ describe('subscriptions under churn and per-second limits', () => {
       ids.push((await client.answer(client.send('eth_subscribe', ['newHeads']))).result);
     }
     await sleep(1000 - (Date.now() % 1000) + 50); // a fresh one-second window
-    await mine(stack.anvil); // 10 notifications of 50 credits against 300 a second
-    await sleep(2000);
-    const heads = client.inbox.filter((m) => m.params?.result);
-    const reports = client.inbox.filter((m) => m.params?.error);
-    const dropped = reports.reduce((sum, m) => sum + m.params.error.data.dropped, 0);
-    // 6 fit the second (a very slow machine may reach the next second, and deliver more).
-    expect(heads.length).toBeGreaterThanOrEqual(6);
+    // 10 notifications of 50 credits against 150 a second: 3 fit a second, and even spread over
+    // three seconds by a loaded machine, at most 9 of the 10.
+    await mine(stack.anvil);
+    await sleep(2000); // time for an eleventh to show
+    // Then until each of the 10 is delivered or reported dropped (late, on a loaded machine).
+    const heads = () => client.inbox.filter((m) => m.params?.result);
+    const reports = () => client.inbox.filter((m) => m.params?.error);
+    const droppedOf = () => reports().reduce((sum, m) => sum + m.params.error.data.dropped, 0);
+    while (heads().length + droppedOf() < 10) await sleep(20);
+    const dropped = droppedOf();
+    expect(heads().length).toBeGreaterThanOrEqual(3);
     expect(dropped).toBeGreaterThan(0);
-    expect(heads.length + dropped).toBe(10);
-    expect(reports[0].params.error).toMatchObject({ code: -33200 });
-    expect(reports[0].params.error.message).toMatch(
-      /^\d+ notification\(s\) dropped: credits per second limit of 300 exceeded$/,
+    expect(heads().length + dropped).toBe(10);
+    expect(reports()[0].params.error).toMatchObject({ code: -33200 });
+    expect(reports()[0].params.error.message).toMatch(
+      /^\d+ notification\(s\) dropped: credits per second limit of 150 exceeded$/,
     );
     client.ws.close();
     await expectUsage(stack.configFile, key, delivered);
@@ -718,7 +723,8 @@ describe('large answers and clients that do not read', () => {
       );
       // Paused at the limit, then dropped after slowClientMs (1 s): the gateway closes them.
       const ports = clients.map((c) => (c.ws as any)._socket.localPort as number);
-      await closedByGateway(stack.gateway, ports, 4000);
+      // Returns once they are closed; 20 s is far past the 1 s a client is given.
+      await closedByGateway(stack.gateway, ports, 20_000);
       // The client reads again: it gets what the kernel held, then the drop (no close frame).
       const closed = clients.map(
         (c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))),
@@ -779,9 +785,10 @@ describe('large answers and clients that do not read', () => {
         socket.pause(); // reads nothing until told
         socket.write(request.repeat(PIPELINED));
       }
-      // Past slowClientMs (1 s) without progress, the gateway closes them.
+      // Past slowClientMs (1 s) without progress, the gateway closes them (awaited until it has;
+      // 20 s is far past that).
       const ports = sockets.map((socket) => socket.localPort!);
-      await closedByGateway(stack.gateway, ports, 3500);
+      await closedByGateway(stack.gateway, ports, 20_000);
       // Read what arrived: every answer (then hang up), or what came before the gateway hung up.
       const received = await Promise.all(
         sockets.map(

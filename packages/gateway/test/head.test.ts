@@ -69,7 +69,13 @@ describe('a same-height reorg (evm_snapshot / evm_revert)', () => {
         () => headOf(rpcUrl),
         (n) => n === top,
       );
-      await sleep(300); // a poll or two with the head's hash
+      // A poll with the head's hash (it starts a new generation of `latest` answers).
+      const { head } = gw.gateway.router.chains[0];
+      await until(
+        "the head's hash",
+        async () => head.hash,
+        (hash) => hash !== undefined && head.number === top,
+      );
       const reads = [
         call('eth_getBlockByNumber', [hex(start + 1n), false]), // final (depth 1): kept for good
         call('eth_getBalance', [WHO, hex(start + 1n)]), // at a final block: kept for good

@@ -38,8 +38,9 @@ export function gatewayConfig(
 export async function startWithKey(
   config: GatewayConfig,
   keyOptions: NewKeyOptions = { plan: 'team' },
+  options: Parameters<typeof startGateway>[1] = {},
 ): Promise<{ gw: RunningGateway; key: string; rpcUrl: string }> {
-  const gw = await startGateway(config);
+  const gw = await startGateway(config, options);
   const key = await addKey(gw, keyOptions);
   return { gw, key, rpcUrl: `${gw.url}/v3/${key}` };
 }

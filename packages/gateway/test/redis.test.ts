@@ -70,17 +70,23 @@ it('shares the per-second limit across instances', async () => {
   ]);
   // Start at the top of a second so all calls land in one window.
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+  const from = Math.floor(Date.now() / 1000);
   const answers = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
       post(`${gateways[i % 2].url}/v3/${key}`, call('eth_blockNumber', [], i)),
     ),
   );
-  expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+  // The seconds the calls were debited in (the gateways read this machine's clock): one, unless
+  // a loaded machine made them reach the next. At most 3 in each: unshared, it would be 6.
+  const windows = Math.floor(Date.now() / 1000) - from + 1;
+  const ok = answers.filter((a) => a.status === 200).length;
+  expect(ok).toBeGreaterThanOrEqual(3);
+  expect(ok).toBeLessThanOrEqual(3 * windows);
   const limited = answers.filter((a) => a.status === 429);
-  expect(limited).toHaveLength(5);
+  expect(limited).toHaveLength(8 - ok);
   expect(limited[0].json.error).toMatchObject({ code: -33200, data: { backoff_seconds: 1 } });
   const usage = JSON.parse((await cli(['keys', 'usage', key, '--config', configFile])).stdout);
-  expect(usage.total).toBe(3 * 80);
+  expect(usage.total).toBe(ok * 80);
 });
 
 it('sees a key revoked through either instance', async () => {

@@ -413,12 +413,19 @@ describe('a node that does not answer (the 2 s timeout of `quick`)', () => {
   describe('submission answered with headers only', () => {
     it('times out the stalled body and does not block the next send from the account', async () => {
       let stallSubmissions = true;
+      // The rest of the stalled body, sent at 10x the timeout unless the snap has answered.
+      let stallGuard: NodeJS.Timeout | undefined;
+      let stallEnded = false;
       const { hidden, restore } = await behindSubmissionProxy('stall-body', (res) => {
         if (!stallSubmissions) return false;
         // Headers and the start of a body, then nothing.
         res.writeHead(200, { 'content-type': 'application/json' });
         res.flushHeaders();
         res.write('{"jsonrpc":"2.0",');
+        stallGuard = setTimeout(() => {
+          stallEnded = true;
+          res.end('"id":1,"error":{"code":-32603,"message":"late"}}');
+        }, QUICK_TIMEOUT_MS * 10);
         return true;
       });
       try {
@@ -430,7 +437,10 @@ describe('a node that does not answer (the 2 s timeout of `quick`)', () => {
         const started = Date.now();
         await dialog.ok();
         const response = await pending;
-        expect(Date.now() - started).toBeLessThan(QUICK_TIMEOUT_MS + 3_000);
+        // Answered while the body was still stalled, by the timeout and not by anything sooner.
+        clearTimeout(stallGuard);
+        expect(stallEnded).toBe(false);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(QUICK_TIMEOUT_MS - 100);
         expectError(response, -32002, /did not answer in time after the transaction was sent/u);
         const { data } = (
           response.response as { error: { data: { retryable: boolean; timedOut: boolean } } }

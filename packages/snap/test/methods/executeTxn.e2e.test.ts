@@ -89,6 +89,35 @@ async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<vo
   }
 }
 
+/**
+ * Approves the dialogs of concurrent requests: snaps-simulation resolves every open dialog with
+ * one click, so once `count` more simulations (the previews) reached the node and a moment has
+ * passed for their dialogs to show, one click approves them all at once. A dialog a loaded
+ * machine was still building then is approved when it shows, instead of waiting forever.
+ */
+async function approveAllAfter(pendings: ReturnType<Snap['request']>[], count: number) {
+  const before = devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0;
+  await waitFor(
+    () => (devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0) >= before + count,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const settled = new Set<number>();
+  pendings.forEach((pending, i) => {
+    void pending.then(
+      () => settled.add(i),
+      () => settled.add(i),
+    );
+  });
+  const allSettled = Promise.allSettled(pendings).then(() => undefined);
+  while (settled.size < pendings.length) {
+    // The dialog shown now (asked of a request still open: one answered with an error has none).
+    const waiting = pendings.find((_pending, i) => !settled.has(i))!;
+    const dialog = await Promise.race([dialogOf(waiting).catch(() => undefined), allSettled]);
+    if (dialog) await dialog.ok();
+  }
+  return Promise.all(pendings);
+}
+
 beforeAll(async () => {
   server = await serveE2eSnap();
   devnet = await startChainDevnet();
@@ -642,21 +671,13 @@ describe('l2_executeTxn', () => {
       await provider(devnet).getNonceForAddress(sender.address, 'pre_confirmed'),
     );
     const recordsBefore = (await storedRecords(snap, sender.address)).length;
-    const estimatesBefore = devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0;
     const pendings = Array.from({ length: 10 }, (_unused, index) =>
       snap.request({
         method: 'l2_executeTxn',
         params: { address: sender.address, calls: [transferCall(BigInt(1000 + index))] },
       }),
     );
-    // snaps-simulation resolves every open dialog with one click: wait until all ten requests
-    // have simulated (the preview) and show their dialog, then approve them all at once.
-    await waitFor(
-      () => (devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0) >= estimatesBefore + 10,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await (await dialogOf(pendings[0])).ok();
-    const hashes = (await Promise.all(pendings)).map(
+    const hashes = (await approveAllAfter(pendings, 10)).map(
       (response) => resultOf<{ transaction_hash: string }>(response).transaction_hash,
     );
     expect(new Set(hashes).size).toBe(10);
@@ -684,17 +705,6 @@ describe('deploy-first under the account lock', () => {
     resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: index } }));
     await mintStrk(devnet, account.address, 10n ** 20n);
     return account;
-  }
-
-  /** Approves every open dialog once `count` more simulations (the previews) reached the node. */
-  async function approveAllAfter(pendings: ReturnType<Snap['request']>[], count: number) {
-    const before = devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0;
-    await waitFor(
-      () => (devnet.metrics.rpcCalls.starknet_simulateTransactions ?? 0) >= before + count,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await (await dialogOf(pendings[0])).ok();
-    return Promise.all(pendings);
   }
 
   it('two concurrent l2_executeTxn from an undeployed account: one deploy, nonces 1 and 2', async () => {

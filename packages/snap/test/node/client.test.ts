@@ -375,6 +375,9 @@ describe('RpcClient', () => {
   let server: StubServer;
   let url: string;
   let requests = 0;
+  /** The stalled body's rest, sent far past the client's timeout unless cleared before. */
+  let stallGuard: NodeJS.Timeout | undefined;
+  let stallEnded = false;
 
   beforeAll(async () => {
     server = await serveHttp((req, res, body) => {
@@ -402,6 +405,10 @@ describe('RpcClient', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.flushHeaders();
         res.write('{"jsonrpc":"2.0",');
+        stallGuard = setTimeout(() => {
+          stallEnded = true;
+          res.end('"id":1,"result":"late"}');
+        }, 3_000);
         return;
       }
       const payload = JSON.parse(body) as
@@ -491,13 +498,15 @@ describe('RpcClient', () => {
 
   it('times out a node that sends its headers and then stalls the body', async () => {
     const stalling = new RpcClient(`${url}/headers-then-stall`, { timeoutMs: 300 });
-    const started = Date.now();
     const error = (await stalling.request('x').catch((caught: unknown) => caught)) as {
       code: number;
       message: string;
       data: { retryable: boolean; timedOut: boolean };
     };
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Failed while the body was still stalled: the guard (10x the timeout, a timer of this same
+    // process, so it cannot fire first) had not sent the rest.
+    clearTimeout(stallGuard);
+    expect(stallEnded).toBe(false);
     expect(error.code).toBe(-32002);
     expect(error.message).toMatch(/no answer within 0\.3 s/u);
     expect(error.data).toMatchObject({ retryable: true, timedOut: true });
