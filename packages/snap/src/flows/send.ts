@@ -74,7 +74,7 @@ export async function prepareSend(
   if (!snapshot) {
     const riding = preview
       ? feeMode
-        ? batchedRelayedSimulation(key, chain, request, feeMode)
+        ? await batchedRelayedSimulation(key, chain, request, feeMode)
         : batchedSimulation(key, chain, request, details)
       : undefined;
     let also: BatchResult[];

@@ -40,7 +40,7 @@ import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/
 import { findTokenIn } from '../starknet/tokens';
 import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
-import { accountDeploymentData, saveDeployment } from './accounts';
+import { accountDeploymentData, knownDeployHash, saveDeployment } from './accounts';
 import {
   refusedSimulation,
   relayedQueries,
@@ -110,21 +110,23 @@ function relayedCalls(key: AccountKey, request: SendRequest, gasToken: string): 
 /**
  * The preview's simulation riding in the account batch (prepareSend), on a guess of what the
  * batch finds: deployed at the nonce the snap expects (node/nonces.ts; an outside execution
- * leaves it as it was), or at nonce 0 once this execution relayed the deployment; else, as for
- * the fresh accounts this route is for, not deployed, with the deployment first. Used only when
- * the batch confirms the guess: then it is the simulation prepareRelayed would make beside the
- * build; else dropped unread, and that one runs as without it.
+ * leaves it as it was); else, for an account this execution relayed the deployment of or the
+ * snap's records show deployed, at nonce 0 (the nonce of one that only ever sent relayed
+ * transactions); else, as for the fresh accounts this route is for, not deployed, with the
+ * deployment first. Used only when the batch confirms the guess: then it is the simulation
+ * prepareRelayed would make beside the build; else dropped unread, and that one runs as without it.
  */
-export function batchedRelayedSimulation(
+export async function batchedRelayedSimulation(
   key: AccountKey,
   chain: ChainContext,
   request: SendRequest,
   feeMode: FeeMode,
-): RidingSimulation {
+): Promise<RidingSimulation> {
   const chainId = chain.network.chainId;
-  const expected =
-    expectedNonce(chainId, key.address) ??
-    (localDeployHash(chainId, key.address) === undefined ? undefined : 0n);
+  const deployed =
+    localDeployHash(chainId, key.address) !== undefined ||
+    (await stateStore.pick((state) => knownDeployHash(state, chainId, key.address))) !== '';
+  const expected = expectedNonce(chainId, key.address) ?? (deployed ? 0n : undefined);
   const includeDeploy = request.kind === 'deploy' || expected === undefined;
   const nonce = expected ?? 0n;
   const calls = relayedCalls(key, request, feeMode.gasToken);

@@ -18,7 +18,16 @@ import {
   type DevnetPaymaster,
 } from '@l2wallet/testkit';
 
-import { DEFAULT_SRP, dialogText, expectedAccount, expectError, resultOf } from '../harness/snap';
+import { installSnap } from '@metamask/snaps-jest';
+
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  grantedState,
+  resultOf,
+} from '../harness/snap';
 import {
   balanceOf,
   closeChain,
@@ -290,17 +299,18 @@ describe('node round trips before the dialog on the paymaster route', () => {
   });
 
   /**
-   * `from` sends `amount` of ETH with the fee in ETH through `by` (the file's snap unless
-   * given), its dialog answered: the dialog's text, the node round trips before it (the JSON-RPC
-   * methods of each) and the simulations among them (type and nonce of each transaction).
+   * `from` (the account at index 2 unless given) sends `amount` of ETH with the fee in ETH
+   * through `by` (the file's snap unless given), its dialog answered: the dialog's text, the
+   * node round trips before it (the JSON-RPC methods of each) and the simulations among them
+   * (type and nonce of each transaction).
    */
-  async function relayed(amount: bigint, approved = true, by = snap) {
+  async function relayed(amount: bigint, approved = true, by = snap, from = fresh.address) {
     node.reset();
     simulated = [];
     const pending = by.request({
       method: 'l2_executeTxn',
       params: {
-        address: fresh.address,
+        address: from,
         calls: [erc20Transfer(RECIPIENT, amount, ETH)],
         details: { feeMode: FEE_IN_ETH },
       },
@@ -401,8 +411,33 @@ describe('node round trips before the dialog on the paymaster route', () => {
     expect(await balanceOf(devnet, ETH, RECIPIENT)).toBe(eth + 7n);
   });
 
+  it('a fresh execution whose records show the account deployed (relayed only, so nonce 0): rides at nonce 0', async () => {
+    // The record the file's snap keeps of account 0: the relayer deployed it, and it only ever
+    // sent relayed transactions, which leave its nonce at 0.
+    const [record] = resultOf<{ chainId: string; deployTxnHash: string; address: string }[]>(
+      await snap.request({
+        method: 'l2_recoverAccounts',
+        params: { startScanIndex: 0, maxScanned: 1 },
+      }),
+    );
+    expect(BigInt(record.address)).toBe(BigInt(address));
+    expect(record.deployTxnHash).toMatch(/^0x[0-9a-f]+$/u);
+    const state = { ...grantedState(), accounts: { [record.chainId]: [record] } } as never;
+    // Installed afresh (the same snap id replaces the file's snap, which stops running): an
+    // execution that has read nothing, as after MetaMask stopped the idle snap.
+    const restarted = await installSnap(server.snapId as never, { options: { state } });
+    const { text, before, simulations, response } = await relayed(4n, false, restarted, address);
+    expect(text).toContain(`ETH\n${MINUS}0.000000000000000004 ETH`);
+    // The batch with the simulation, and the class hash and class of the ABI (read once per
+    // execution): the round trips of the route before previews.
+    expect(before).toHaveLength(3);
+    expect(inBatchWithNonce(before)).toContain('starknet_simulateTransactions');
+    expect(simulations).toEqual([[['INVOKE', 0n]]]);
+    expectError(response, 4001);
+  });
+
   it('a snap that knows nothing of the deployed account guesses it undeployed: dropped unread, simulated again', async () => {
-    // Installed afresh (last: the same snap id replaces the file's snap, which stops running).
+    // Installed afresh (the same snap id replaces the running snap, which stops running).
     const other = await installChainSnap(server.snapId);
     resultOf(await other.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }));
     const { text, before, simulations, response } = await relayed(3n, false, other);
