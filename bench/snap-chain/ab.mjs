@@ -7,11 +7,27 @@
 // cached) and the p50/p95 of the time from the request to the dialog, and of the whole request
 // with the dialog approved at once.
 //   BASE_ROOT=/path/to/old/checkout node bench/snap-chain/ab.mjs
+// AB_ROUTE=paymaster times the paymaster route instead (details.feeMode, ETH a gas token of
+// packages/paymaster's l2-paymaster on the same devnet; its requests to the devnet are not
+// counted): each side's account holds only ETH, and every dialog is declined (nothing relayed),
+// so with AB_CASE=first (the default) each request is the same first transaction of an undeployed
+// account (deploy_and_invoke), with AB_CASE=deployed a transfer of an account the side's first,
+// approved, relayed transfer deployed. Its whole-request column is then the declined request.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { startCountingProxy, startDevnet, rpc, STRK_TOKEN as STRK } from '@l2wallet/testkit';
+import { existsSync } from 'node:fs';
+
+import {
+  ETH_TOKEN as ETH,
+  mintEth,
+  rpc,
+  startCountingProxy,
+  startDevnet,
+  startDevnetPaymaster,
+  STRK_TOKEN as STRK,
+} from '@l2wallet/testkit';
 
 import {
   buildIfMissing,
@@ -29,17 +45,40 @@ if (!BASE_ROOT) {
 }
 const CALLS = Number(process.env.BENCH_CALLS ?? 60);
 const WARMUP = 3;
+const RELAYED = process.env.AB_ROUTE === 'paymaster';
+const CASE = process.env.AB_CASE ?? 'first';
+if (RELAYED && !['first', 'deployed'].includes(CASE)) {
+  throw new Error('AB_CASE: first or deployed');
+}
+const FEE_IN_ETH = { mode: 'default', gasToken: ETH };
 
 await buildIfMissing(join(ROOT, 'packages', 'devnet', 'dist', 'index.js'), 'packages/devnet');
-const builder = (root) =>
-  require(join(root, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'));
-const { DEVNET_PORT } = builder(ROOT);
-const dirs = {
-  A: await builder(BASE_ROOT).ensureE2eSnap(),
-  B: await builder(ROOT).ensureE2eSnap(),
+if (RELAYED) {
+  await buildIfMissing(
+    join(ROOT, 'packages', 'paymaster', 'dist', 'index.js'),
+    'packages/paymaster',
+  );
+}
+// The test builds' module: test/harness/ since the test folders were regrouped, test/chain/ before.
+const builder = (root) => {
+  const harness = join(root, 'packages', 'snap', 'test', 'harness', 'build-e2e-snap.cjs');
+  return require(
+    existsSync(harness)
+      ? harness
+      : join(root, 'packages', 'snap', 'test', 'chain', 'build-e2e-snap.cjs'),
+  );
 };
+const { DEVNET_PORT } = builder(ROOT);
 
-const devnet = await startDevnet({ seed: 0, accounts: 1 });
+const devnet = await startDevnet({ seed: 0, accounts: 2 });
+const paymaster = RELAYED
+  ? await startDevnetPaymaster(devnet.rpcUrl, {
+      gasTokens: [{ address: ETH, priceInStrk: '2500' }],
+    })
+  : undefined;
+const build = (side) =>
+  builder(side).ensureE2eSnap(undefined, paymaster ? { paymasterUrl: paymaster.url } : {});
+const dirs = { A: await build(BASE_ROOT), B: await build(ROOT) };
 const proxy = await startCountingProxy(devnet.url, { port: DEVNET_PORT });
 const servers = [];
 const sides = {};
@@ -52,21 +91,22 @@ for (const [side, index] of [
   sides[side] = { snap: await installServedSnap(server, { state: grantedSnapState() }), index };
 }
 
-async function request(side, method, params, dialog) {
+async function request(side, method, params, dialog, approve = true) {
   const { snap } = sides[side];
   const started = performance.now();
-  const http = devnet.metrics.httpRequests;
+  // The snap's own node requests (the paymaster's to the devnet do not pass the proxy).
+  const http = proxy.requests().length;
   const pending = snap.request({ method, params });
   let opened = started;
   let before = 0;
   if (dialog) {
     const ui = await pending.getInterface();
     opened = performance.now();
-    before = devnet.metrics.httpRequests - http;
-    await ui.ok();
+    before = proxy.requests().length - http;
+    await (approve ? ui.ok() : ui.cancel());
   }
   const { response } = await pending;
-  if (response.error) {
+  if (response.error && !(approve === false && response.error.code === 4001)) {
     throw new Error(`${side} ${method}: ${JSON.stringify(response.error)}`);
   }
   return {
@@ -78,10 +118,24 @@ async function request(side, method, params, dialog) {
 }
 
 const transfer = (amount) => ({
-  contractAddress: STRK,
+  contractAddress: RELAYED ? ETH : STRK,
   entrypoint: 'transfer',
   calldata: ['0x0123456789abcdef', `0x${amount.toString(16)}`, '0x0'],
 });
+
+/** The side's transfer; on the paymaster route declined unless `approve`. */
+const send = (side, amount, approve = !RELAYED) =>
+  request(
+    side,
+    'l2_executeTxn',
+    {
+      address: sides[side].address,
+      calls: [transfer(amount)],
+      ...(RELAYED ? { details: { feeMode: FEE_IN_ETH } } : {}),
+    },
+    true,
+    approve,
+  );
 
 try {
   for (const side of ['A', 'B']) {
@@ -89,6 +143,13 @@ try {
     const { address } = (await request(side, 'l2_createAccount', { addressIndex: index }, false))
       .result;
     sides[side].address = address;
+    if (RELAYED) {
+      await mintEth(devnet.rpcUrl, address, 10n ** 19n);
+      if (CASE === 'deployed') {
+        await send(side, 1n, true);
+      }
+      continue;
+    }
     await rpc(devnet.rpcUrl, 'devnet_mint', {
       address,
       amount: (10n ** 21n).toString(),
@@ -101,12 +162,7 @@ try {
     // Alternate which side goes first, so neither always follows the other.
     const order = round % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
     for (const side of order) {
-      const measured = await request(
-        side,
-        'l2_executeTxn',
-        { address: sides[side].address, calls: [transfer(BigInt(round + 1))] },
-        true,
-      );
+      const measured = await send(side, BigInt(round + 1));
       if (round >= WARMUP) {
         times[side].open.push(measured.open);
         times[side].total.push(measured.total);
@@ -118,10 +174,13 @@ try {
     const sorted = [...values].sort((a, b) => a - b);
     return `${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 95).toFixed(1)} ms`;
   };
-  console.log(`machine: ${machine()}, Node ${process.version}, ${CALLS} alternating pairs`);
+  const route = RELAYED ? `paymaster route (${CASE}, dialogs declined)` : 'STRK route';
+  console.log(
+    `machine: ${machine()}, Node ${process.version}, ${CALLS} alternating pairs, ${route}`,
+  );
   console.log('');
   console.log(
-    '| side | RPC round trips before the dialog | dialog open p50 / p95 | request, dialog approved at once, p50 / p95 |',
+    `| side | RPC round trips before the dialog | dialog open p50 / p95 | request, dialog ${RELAYED ? 'declined' : 'approved'} at once, p50 / p95 |`,
   );
   console.log('|---|---|---|---|');
   for (const side of ['A', 'B']) {
@@ -136,6 +195,7 @@ try {
   }
   servers.forEach((server) => server.close());
   await proxy.stop();
+  await paymaster?.stop();
   await devnet.close();
 }
 process.exit(0);

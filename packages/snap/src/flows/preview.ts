@@ -7,6 +7,7 @@
  */
 import { TransactionRejected } from '@metamask/snaps-sdk';
 
+import type { AccountKey } from '../keys';
 import { readAccounts, settled } from '../node/accounts';
 import type { ChainContext } from '../node/chain';
 import { expectedNonce, noteReadNonce } from '../node/nonces';
@@ -20,7 +21,12 @@ import { readTokenMetadata } from '../node/tokens';
 import { effectsOn, UNLIMITED_ALLOWANCE } from '../starknet/preview';
 import { findTokenIn } from '../starknet/tokens';
 import { estimateDetails } from '../starknet/details';
-import { invokeTransaction, QUERY_TX_VERSION, type TxCall } from '../starknet/transaction';
+import {
+  invokeTransaction,
+  QUERY_TX_VERSION,
+  type Transaction,
+  type TxCall,
+} from '../starknet/transaction';
 import type { OutsideExecutionView } from '../starknet/typedData/outsideExecution';
 import { formatUnits } from '../starknet/units';
 import { stateStore, tokensOf } from '../state';
@@ -128,32 +134,47 @@ export async function buildPreview(
 /**
  * The preview simulation of a relayed send: the calls of the outside execution as the account
  * runs them (an invoke of its own with those calls; the relayer's transaction cannot be simulated
- * before the account signs), after its deployment when the relayer deploys it. The fee transfer is
- * left out: the preview shows it as the fee. Runs beside paymaster_buildTransaction.
+ * before the account signs), after its deployment when the relayer deploys it (then at nonce 1,
+ * else at the account's `nonce`). The fee transfer is left out: the preview shows it as the fee.
  */
-export async function simulateRelayedCalls(
-  common: PreparedCommon,
+export function relayedQueries(
+  key: AccountKey,
+  chainId: string,
   calls: readonly TxCall[],
-): Promise<SimulationAnswer> {
-  const { chain, key, includeDeploy, snapshot } = common;
-  const chainId = chain.network.chainId;
+  includeDeploy: boolean,
+  nonce: bigint,
+): Transaction[] {
   const invoke = invokeTransaction({
     senderAddress: key.address,
     calls,
     chainId,
-    details: estimateDetails(includeDeploy ? 1n : snapshot.nonce),
+    details: estimateDetails(includeDeploy ? 1n : nonce),
     version: QUERY_TX_VERSION,
   });
   const deploy = includeDeploy
     ? [deployTransaction(key, chainId, estimateDetails(0n).resourceBounds, QUERY_TX_VERSION)]
     : [];
+  return [...deploy, invoke];
+}
+
+/** The relayer runs the calls, not the node: a simulation the node refuses is no preview. */
+export function refusedSimulation(error: unknown): SimulationAnswer {
+  return {
+    unavailable: `the simulation failed: ${error instanceof Error ? error.message : String(error)}`,
+  };
+}
+
+/** relayedQueries simulated in a round trip of its own, beside paymaster_buildTransaction. */
+export async function simulateRelayedCalls(
+  common: PreparedCommon,
+  calls: readonly TxCall[],
+): Promise<SimulationAnswer> {
+  const { chain, key, includeDeploy, snapshot } = common;
+  const queries = relayedQueries(key, chain.network.chainId, calls, includeDeploy, snapshot.nonce);
   try {
-    return await simulateTransactions(chain.rpc, [...deploy, invoke], true);
+    return await simulateTransactions(chain.rpc, queries, true);
   } catch (error) {
-    // The relayer runs the calls, not the node: a simulation the node refuses is no preview.
-    return {
-      unavailable: `the simulation failed: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    return refusedSimulation(error);
   }
 }
 

@@ -18,7 +18,7 @@ import type { AccountKey } from '../keys';
 import { readAccountSnapshot, type AccountSnapshot } from '../node/accounts';
 import type { BatchResult, RpcCall } from '../node/client';
 import { noteReadNonce } from '../node/nonces';
-import { readSimulation, type SimulationAnswer } from '../node/simulate';
+import type { SimulationAnswer } from '../node/simulate';
 import type { ChainContext } from '../node/chain';
 import type { TxDetails } from '../starknet/details';
 import { declareRecord, invokeRecord } from '../starknet/records';
@@ -27,6 +27,7 @@ import { stateStore, upsertTransaction, type TransactionRecord } from '../state'
 import type { PreviewView, SendFeeView } from '../ui';
 import { buildPreview } from './preview';
 import {
+  batchedRelayedSimulation,
   prepareRelayed,
   relayedFee,
   relayedTip,
@@ -71,10 +72,11 @@ export async function prepareSend(
   let { snapshot } = options;
   let simulated: SimulationAnswer | undefined;
   if (!snapshot) {
-    const riding =
-      preview && !feeMode
-        ? batchedSimulation(key, chain.network.chainId, request, details)
-        : undefined;
+    const riding = preview
+      ? feeMode
+        ? await batchedRelayedSimulation(key, chain, request, feeMode)
+        : batchedSimulation(key, chain, request, details)
+      : undefined;
     let also: BatchResult[];
     [snapshot, also] = await readAccountSnapshot(
       chain,
@@ -83,13 +85,8 @@ export async function prepareSend(
       riding ? [...(options.also ?? []), riding.call] : options.also,
     );
     if (riding) {
-      const answer = also.pop() as BatchResult;
-      // Simulated as deployed at riding's nonce: an undeployed account's is simulated again with
-      // its deployment, and a guess the read does not confirm is dropped unread.
-      simulated =
-        snapshot.deployed && (riding.given || riding.nonce === snapshot.nonce)
-          ? readSimulation(answer, 1, chain.rpc.url)
-          : undefined;
+      // Read only when the batch confirms what it was simulated on; else dropped unread.
+      simulated = riding.use(also.pop() as BatchResult, snapshot);
     }
     if (snapshot.deployed) {
       noteReadNonce(chain.network.chainId, key.address, snapshot.nonce);
@@ -105,7 +102,7 @@ export async function prepareSend(
     includeDeploy: request.kind === 'deploy' || !snapshot.deployed,
   };
   const prepared: PreparedSend = feeMode
-    ? await prepareRelayed(common, feeMode, preview)
+    ? await prepareRelayed(common, feeMode, preview, simulated)
     : await prepareV3(common, options.alwaysEstimate, field, preview, simulated);
   if (preview) {
     prepared.preview = await buildPreview(

@@ -3,7 +3,8 @@
  * the network's SNIP-29 paymaster builds an outside execution of the calls (deploy_and_invoke for
  * an account not deployed yet) with the fee as a gas token transfer; it is checked against the
  * calls before the dialog (starknet/paymaster.ts) and, once approved, signed and handed back for
- * a relayer to submit. Round trips: one batch and one build before the dialog, one execute after.
+ * a relayer to submit. Round trips: one batch (with the preview's simulation when the snap guessed
+ * the account's state right) and one build before the dialog, one execute after.
  */
 import { ResourceUnavailableError } from '@metamask/snaps-sdk';
 import { validate } from 'superstruct';
@@ -13,10 +14,15 @@ import { signHash } from '../keys/signing';
 import type { ChainContext } from '../node/chain';
 import type { BuiltTransaction } from '../node/paymaster';
 import { readTokenMetadata } from '../node/tokens';
-import { noteDeploySubmitted, withAccountLock } from '../node/nonces';
+import {
+  expectedNonce,
+  localDeployHash,
+  noteDeploySubmitted,
+  withAccountLock,
+} from '../node/nonces';
 import { invalidParams } from '../errors';
 import { V3_ONLY_MEMBERS, type TxDetails } from '../starknet/details';
-import type { SimulationAnswer } from '../node/simulate';
+import { readSimulation, simulationCall, type SimulationAnswer } from '../node/simulate';
 import {
   buildRequest,
   checkRelayedExecution,
@@ -34,10 +40,15 @@ import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/
 import { findTokenIn } from '../starknet/tokens';
 import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
-import { accountDeploymentData, saveDeployment } from './accounts';
-import { simulateRelayedCalls, withRevertReason } from './preview';
+import { accountDeploymentData, knownDeployHash, saveDeployment } from './accounts';
+import {
+  refusedSimulation,
+  relayedQueries,
+  simulateRelayedCalls,
+  withRevertReason,
+} from './preview';
 import { possiblySubmitted } from './relayedLost';
-import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
+import type { PreparedCommon, RidingSimulation, SendOutcome, SendRequest } from './sendTypes';
 
 /** A send relayed by the network's paymaster, the fee paid in a gas token. */
 export type PreparedRelayed = PreparedCommon & {
@@ -86,11 +97,54 @@ function notSigned(chain: ChainContext, reason: string): Error {
 }
 
 /**
- * A deployment alone carries no fee transfer, so SNIP-29 relays it only sponsored: with a gas
- * token the account's deployment goes with one call, a read of its own balance of that token.
+ * The calls the account signs: the request's, or for a deployment alone (which carries no fee
+ * transfer, so SNIP-29 relays it only sponsored) one call, a read of its own balance of the gas
+ * token, for the deployment to go with.
  */
-function deploymentCall(key: AccountKey, gasToken: string): TxCall {
-  return { contractAddress: gasToken, entrypoint: 'balance_of', calldata: [key.address] };
+function relayedCalls(key: AccountKey, request: SendRequest, gasToken: string): readonly TxCall[] {
+  return request.kind === 'invoke'
+    ? request.calls
+    : [{ contractAddress: gasToken, entrypoint: 'balance_of', calldata: [key.address] }];
+}
+
+/**
+ * The preview's simulation riding in the account batch (prepareSend), on a guess of what the
+ * batch finds: deployed at the nonce the snap expects (node/nonces.ts; an outside execution
+ * leaves it as it was); else, for an account this execution relayed the deployment of or the
+ * snap's records show deployed, at nonce 0 (the nonce of one that only ever sent relayed
+ * transactions); else, as for the fresh accounts this route is for, not deployed, with the
+ * deployment first. Used only when the batch confirms the guess: then it is the simulation
+ * prepareRelayed would make beside the build; else dropped unread, and that one runs as without it.
+ */
+export async function batchedRelayedSimulation(
+  key: AccountKey,
+  chain: ChainContext,
+  request: SendRequest,
+  feeMode: FeeMode,
+): Promise<RidingSimulation> {
+  const chainId = chain.network.chainId;
+  const deployed =
+    localDeployHash(chainId, key.address) !== undefined ||
+    (await stateStore.pick((state) => knownDeployHash(state, chainId, key.address))) !== '';
+  const expected = expectedNonce(chainId, key.address) ?? (deployed ? 0n : undefined);
+  const includeDeploy = request.kind === 'deploy' || expected === undefined;
+  const nonce = expected ?? 0n;
+  const calls = relayedCalls(key, request, feeMode.gasToken);
+  const queries = relayedQueries(key, chainId, calls, includeDeploy, nonce);
+  return {
+    call: simulationCall(queries, true),
+    use: (answer, snapshot) => {
+      const deploys = request.kind === 'deploy' || !snapshot.deployed;
+      if (deploys !== includeDeploy || (!deploys && snapshot.nonce !== nonce)) {
+        return undefined;
+      }
+      try {
+        return readSimulation(answer, queries.length, chain.rpc.url);
+      } catch (error) {
+        return refusedSimulation(error);
+      }
+    },
+  };
 }
 
 /** Has the paymaster build the outside execution and checks it: everything the dialog shows. */
@@ -98,14 +152,19 @@ export async function prepareRelayed(
   common: PreparedCommon,
   feeMode: FeeMode,
   preview = false,
+  simulated?: SimulationAnswer,
 ): Promise<PreparedRelayed> {
   const { chain, key, request, includeDeploy } = common;
   const chainId = chain.network.chainId;
-  const calls = request.kind === 'invoke' ? request.calls : [deploymentCall(key, feeMode.gasToken)];
+  const calls = relayedCalls(key, request, feeMode.gasToken);
   const deployment = includeDeploy ? accountDeploymentData(key) : undefined;
   const { transaction, parameters } = buildRequest(key.address, calls, feeMode, deployment);
   const tokens = tokensOf(await stateStore.read(), chainId);
-  const simulating = preview ? simulateRelayedCalls(common, calls) : Promise.resolve(undefined);
+  // The simulation that rode in the account batch, else one beside the build.
+  const simulating =
+    simulated !== undefined || !preview
+      ? Promise.resolve(simulated)
+      : simulateRelayedCalls(common, calls);
   const [built, token, simulation] = await Promise.all([
     chain.paymaster.buildTransaction(transaction, parameters).catch(async (error: unknown) => {
       throw await withRevertReason(error, simulating, chain.paymaster.host, includeDeploy);

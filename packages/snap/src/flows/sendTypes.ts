@@ -5,6 +5,8 @@
 import type { AccountKey } from '../keys';
 import type { AccountSnapshot } from '../node/accounts';
 import type { ChainContext } from '../node/chain';
+import type { BatchResult, RpcCall } from '../node/client';
+import type { SimulationAnswer } from '../node/simulate';
 import type { TxDetails } from '../starknet/details';
 import type { DeclarePayload, TxCall } from '../starknet/transaction';
 
@@ -33,4 +35,15 @@ export type SendOutcome = {
   deployTxnHash?: string;
   /** A deployment alone found the account deployed already (by this snap: its hash). */
   alreadyDeployed?: { localHash?: string | undefined };
+};
+
+/**
+ * A preview simulation that rides in the account batch (send.ts) on a guess of what the batch
+ * finds (deployed? nonce): `use` reads its answer only when the snapshot confirms the guess, so
+ * that it simulated the very transactions the route would simulate; else undefined (dropped
+ * unread, and the route simulates after the batch).
+ */
+export type RidingSimulation = {
+  call: RpcCall;
+  use: (answer: BatchResult, snapshot: AccountSnapshot) => SimulationAnswer | undefined;
 };

@@ -16,8 +16,8 @@ import {
   submitWithNonce,
   withAccountLock,
 } from '../node/nonces';
-import type { RpcCall } from '../node/client';
-import { simulationCall, type SimulationAnswer } from '../node/simulate';
+import type { ChainContext } from '../node/chain';
+import { readSimulation, simulationCall, type SimulationAnswer } from '../node/simulate';
 import { submitTransaction } from '../node/submit';
 import {
   estimateDetails,
@@ -40,7 +40,7 @@ import {
 import type { TransactionFieldsView } from '../ui';
 import { saveDeployment } from './accounts';
 import { planFees, type FeePlan, type PlannedTransaction } from './fees';
-import type { PreparedCommon, SendOutcome, SendRequest } from './sendTypes';
+import type { PreparedCommon, RidingSimulation, SendOutcome, SendRequest } from './sendTypes';
 
 /** A send as v3 transactions the account signs and the snap submits, fees in STRK. */
 export type PreparedV3 = PreparedCommon & {
@@ -157,10 +157,11 @@ export async function prepareV3(
  */
 export function batchedSimulation(
   key: AccountKey,
-  chainId: string,
+  chain: ChainContext,
   request: SendRequest,
   details: TxDetails | undefined,
-): { call: RpcCall; nonce: bigint; given: boolean } | undefined {
+): RidingSimulation | undefined {
+  const chainId = chain.network.chainId;
   const nonce = details?.nonce ?? expectedNonce(chainId, key.address);
   if (request.kind !== 'invoke' || nonce === undefined) {
     return undefined;
@@ -173,10 +174,14 @@ export function batchedSimulation(
     QUERY_TX_VERSION,
   ) as Transaction;
   const skipValidate = details?.skipValidate ?? true;
+  const given = details?.nonce !== undefined;
   return {
     call: simulationCall([skipValidate ? own : sign(key, own)], skipValidate),
-    nonce,
-    given: details?.nonce !== undefined,
+    // An undeployed account's is simulated again with its deployment.
+    use: (answer, snapshot) =>
+      snapshot.deployed && (given || nonce === snapshot.nonce)
+        ? readSimulation(answer, 1, chain.rpc.url)
+        : undefined,
   };
 }
 

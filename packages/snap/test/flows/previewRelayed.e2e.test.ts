@@ -2,31 +2,48 @@
  * @jest-environment-options {"server": {"enabled": false}}
  *
  * Previews and the SNIP-29 tip on the paymaster route (`details.feeMode`), end to end: the real
- * snap bundle in snaps-jest, Testnet at this file's devnet, its paymaster packages/paymaster's
+ * snap bundle in snaps-jest, Testnet at this file's devnet (reached through a recording
+ * pass-through on the port the bundle was built for, so the tests see the snap's own node round
+ * trips; the paymaster talks to the devnet directly), its paymaster packages/paymaster's
  * l2-paymaster (ETH a gas token at 2500 STRK) behind a recording pass-through. Balances are read
  * from the devnet before and after.
  */
 import {
+  freePort,
   mintEth,
   startCountingProxy,
+  startDevnet,
   startDevnetPaymaster,
   type CountingProxy,
   type DevnetPaymaster,
 } from '@l2wallet/testkit';
 
-import { DEFAULT_SRP, dialogText, expectedAccount, expectError, resultOf } from '../harness/snap';
+import { installSnap } from '@metamask/snaps-jest';
+
+import {
+  DEFAULT_SRP,
+  dialogText,
+  expectedAccount,
+  expectError,
+  grantedState,
+  resultOf,
+} from '../harness/snap';
 import {
   balanceOf,
   closeChain,
+  devnetPort,
   devnetRpc,
   dialogOf,
   ETH,
   erc20Transfer,
   installChainSnap,
+  mintStrk,
   nodeReceipt,
+  nodeTransaction,
   serveE2eSnap,
-  startChainDevnet,
+  starknetJsAccount,
   STRK,
+  STRK_UNIT,
   submissions,
   type DevnetServer,
   type Snap,
@@ -41,6 +58,8 @@ const MINUS = '\u2212';
 let devnet: DevnetServer;
 let paymaster: DevnetPaymaster;
 let proxy: CountingProxy;
+/** The snap's node: every round trip it makes to the devnet. */
+let node: CountingProxy;
 let server: SnapServer;
 let snap: Snap;
 let address: string;
@@ -48,7 +67,13 @@ let address: string;
 let sentToPaymaster: { method: string; params: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  devnet = await startChainDevnet();
+  devnet = await startDevnet<DevnetServer>({
+    port: await freePort(),
+    seed: 0,
+    accounts: 2,
+    blockTime: 0,
+  });
+  node = await startCountingProxy(new URL(devnet.rpcUrl).origin, { port: await devnetPort() });
   paymaster = await startDevnetPaymaster(devnet.rpcUrl, {
     gasTokens: [{ address: ETH, priceInStrk: '2500' }],
   });
@@ -65,6 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await node?.stop();
   await proxy?.stop();
   await paymaster?.stop();
   await closeChain(devnet, server);
@@ -73,6 +99,8 @@ afterAll(async () => {
 beforeEach(() => {
   sentToPaymaster = [];
 });
+
+afterEach(() => node.rewriteAnswers(undefined));
 
 function send(amount: bigint, details: Record<string, unknown> = {}) {
   return snap.request({
@@ -244,5 +272,188 @@ describe('the SNIP-29 tip', () => {
       params: { address, calls: [erc20Transfer(RECIPIENT, 1n, ETH)], details: { tip: 'fast' } },
     });
     expectError(response, -32602, /details\.tip.*applies with feeMode only/u);
+  });
+});
+
+describe('node round trips before the dialog on the paymaster route', () => {
+  type Query = { type: string; nonce: string; calldata?: string[] };
+  /** The transactions of each starknet_simulateTransactions the snap asked of its node. */
+  let simulated: Query[][] = [];
+  let fresh: Awaited<ReturnType<typeof expectedAccount>>;
+
+  beforeAll(async () => {
+    resultOf(await snap.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }));
+    fresh = await expectedAccount(DEFAULT_SRP, 2);
+    await mintEth(devnet.rpcUrl, fresh.address, ONE_ETH);
+  });
+
+  beforeEach(() => {
+    node.rewriteAnswers((result, request) => {
+      for (const call of [request].flat() as { method: string; params: unknown }[]) {
+        if (call.method === 'starknet_simulateTransactions') {
+          simulated.push((call.params as { transactions: Query[] }).transactions);
+        }
+      }
+      return result;
+    });
+  });
+
+  /**
+   * `from` (the account at index 2 unless given) sends `amount` of ETH with the fee in ETH
+   * through `by` (the file's snap unless given), its dialog answered: the dialog's text, the
+   * node round trips before it (the JSON-RPC methods of each) and the simulations among them
+   * (type and nonce of each transaction).
+   */
+  async function relayed(amount: bigint, approved = true, by = snap, from = fresh.address) {
+    node.reset();
+    simulated = [];
+    const pending = by.request({
+      method: 'l2_executeTxn',
+      params: {
+        address: from,
+        calls: [erc20Transfer(RECIPIENT, amount, ETH)],
+        details: { feeMode: FEE_IN_ETH },
+      },
+    });
+    const dialog = await dialogOf(pending);
+    const seen = {
+      text: dialogText(dialog.content),
+      before: node.requests(),
+      simulations: simulated.map((txs) => txs.map((tx) => [tx.type, BigInt(tx.nonce)])),
+      queries: [...simulated],
+    };
+    await (approved ? dialog.ok() : dialog.cancel());
+    return { ...seen, response: await pending };
+  }
+
+  const inBatchWithNonce = (before: string[][]) =>
+    before.find((batch) => batch.includes('starknet_getNonce'));
+
+  /** Whether `needle` appears in `hay` as consecutive felts. */
+  const holds = (hay: bigint[], needle: bigint[]) =>
+    hay.some((_, start) => needle.every((felt, index) => hay[start + index] === felt));
+
+  it('a first transaction, the deployment riding along: its simulation rides in the account batch, as many round trips as before previews', async () => {
+    // A declined request first reads the token's class (kept for the snap's execution), as the
+    // route did before previews: the count below is a transfer's usual one.
+    expectError((await relayed(1n, false)).response, 4001);
+    const eth = await balanceOf(devnet, ETH, RECIPIENT);
+    const { text, before, simulations, queries, response } = await relayed(ONE_ETH / 10n);
+    expect(text).toContain('Account deployment included');
+    expect(text).toContain(`ETH\n${MINUS}0.1 ETH`);
+    expect(text).not.toContain('Preview unavailable');
+    // The account batch with the simulation, and the class hash of the ABI: 2, as before the
+    // previews (the build goes to the paymaster, not the node).
+    expect(before).toHaveLength(2);
+    expect(inBatchWithNonce(before)).toContain('starknet_simulateTransactions');
+    expect(simulations).toEqual([
+      [
+        ['DEPLOY_ACCOUNT', 0n],
+        ['INVOKE', 1n],
+      ],
+    ]);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    expect(await balanceOf(devnet, ETH, RECIPIENT)).toBe(eth + ONE_ETH / 10n);
+    // The simulated calls (after the call count) are those the relayer's transaction ran.
+    const sent = await nodeTransaction<{ calldata: string[] }>(devnet, hash);
+    const simulatedCalls = (queries[0][1].calldata as string[]).slice(1).map(BigInt);
+    expect(holds(sent.calldata.map(BigInt), simulatedCalls)).toBe(true);
+  });
+
+  it('deployed by the relayer: the simulation rides at nonce 0 (an outside execution leaves it)', async () => {
+    const { text, before, simulations, response } = await relayed(ONE_ETH / 20n);
+    expect(text).not.toContain('Account deployment included');
+    expect(text).toContain(`ETH\n${MINUS}0.05 ETH`);
+    expect(before).toHaveLength(2);
+    expect(inBatchWithNonce(before)).toContain('starknet_simulateTransactions');
+    expect(simulations).toEqual([[['INVOKE', 0n]]]);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+  });
+
+  it('a nonce moved by another wallet with the same key: the guess is dropped unread, the simulation runs beside the build', async () => {
+    await mintStrk(devnet, fresh.address, 10n * STRK_UNIT);
+    const elsewhere = starknetJsAccount(devnet, fresh);
+    const moved = await elsewhere.execute([erc20Transfer(RECIPIENT, 1n)]);
+    await nodeReceipt(devnet, moved.transaction_hash);
+    const { text, before, simulations, response } = await relayed(ONE_ETH / 50n);
+    expect(text).toContain(`ETH\n${MINUS}0.02 ETH`);
+    // The batch's simulation at the stale nonce 0, unread; the one at the nonce read is used.
+    expect(before).toHaveLength(3);
+    expect(simulations).toEqual([[['INVOKE', 0n]], [['INVOKE', 1n]]]);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+  });
+
+  it('a node that cannot simulate: "preview unavailable" and why, and the transfer still goes', async () => {
+    node.rewriteAnswers((result, request) => {
+      const refuse = (call: { id: unknown; method: string }, item: unknown) =>
+        call.method === 'starknet_simulateTransactions'
+          ? { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } }
+          : item;
+      return Array.isArray(request)
+        ? (result as unknown[]).map((item, index) => refuse(request[index], item))
+        : refuse(request as { id: unknown; method: string }, result);
+    });
+    const eth = await balanceOf(devnet, ETH, RECIPIENT);
+    const { text, before, response } = await relayed(7n);
+    expect(text).toContain('Preview unavailable');
+    expect(text).toMatch(/did not simulate it: Method not found/u);
+    expect(text).not.toContain(`${MINUS}0.000000000000000007 ETH`);
+    expect(before).toHaveLength(2);
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+    const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    expect(await balanceOf(devnet, ETH, RECIPIENT)).toBe(eth + 7n);
+  });
+
+  it('a fresh execution whose records show the account deployed (relayed only, so nonce 0): rides at nonce 0', async () => {
+    // The record the file's snap keeps of account 0: the relayer deployed it, and it only ever
+    // sent relayed transactions, which leave its nonce at 0.
+    const [record] = resultOf<{ chainId: string; deployTxnHash: string; address: string }[]>(
+      await snap.request({
+        method: 'l2_recoverAccounts',
+        params: { startScanIndex: 0, maxScanned: 1 },
+      }),
+    );
+    expect(BigInt(record.address)).toBe(BigInt(address));
+    expect(record.deployTxnHash).toMatch(/^0x[0-9a-f]+$/u);
+    const state = { ...grantedState(), accounts: { [record.chainId]: [record] } } as never;
+    // Installed afresh (the same snap id replaces the file's snap, which stops running): an
+    // execution that has read nothing, as after MetaMask stopped the idle snap.
+    const restarted = await installSnap(server.snapId as never, { options: { state } });
+    const { text, before, simulations, response } = await relayed(4n, false, restarted, address);
+    expect(text).toContain(`ETH\n${MINUS}0.000000000000000004 ETH`);
+    // The batch with the simulation, and the class hash and class of the ABI (read once per
+    // execution): the round trips of the route before previews.
+    expect(before).toHaveLength(3);
+    expect(inBatchWithNonce(before)).toContain('starknet_simulateTransactions');
+    expect(simulations).toEqual([[['INVOKE', 0n]]]);
+    expectError(response, 4001);
+  });
+
+  it('a snap that knows nothing of the deployed account guesses it undeployed: dropped unread, simulated again', async () => {
+    // Installed afresh (the same snap id replaces the running snap, which stops running).
+    const other = await installChainSnap(server.snapId);
+    resultOf(await other.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }));
+    const { text, before, simulations, response } = await relayed(3n, false, other);
+    expect(text).not.toContain('Account deployment included');
+    expect(text).toContain(`ETH\n${MINUS}0.000000000000000003 ETH`);
+    // The batch's [deployment, invoke] (the account is deployed) is not read; the invoke at the
+    // nonce read is, beside the build: the batch, that simulation, and the class hash and class
+    // of the ABI (read once per execution) as before previews.
+    expect(before).toHaveLength(4);
+    expect(simulations).toEqual([
+      [
+        ['DEPLOY_ACCOUNT', 0n],
+        ['INVOKE', 1n],
+      ],
+      [['INVOKE', 1n]],
+    ]);
+    expectError(response, 4001);
   });
 });
