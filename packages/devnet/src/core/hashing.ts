@@ -34,12 +34,22 @@ export function poseidonMany(values: readonly Felt[]): Felt {
 
 const CONTRACT_ADDRESS_PREFIX = encodeShortString('STARKNET_CONTRACT_ADDRESS');
 
+/**
+ * Addresses already computed: the same deployment is parsed again by each simulation, estimate
+ * and submission of it, and its Pedersen hashes are most of a simulated deployment's time.
+ */
+const addresses = new Map<string, Felt>();
+const ADDRESSES_KEPT = 4096;
+
 export function computeContractAddress(
   salt: Felt,
   classHash: Felt,
   constructorCalldata: readonly Felt[],
   deployer: Felt,
 ): Felt {
+  const key = `${salt},${classHash},${deployer},${constructorCalldata.join(',')}`;
+  const known = addresses.get(key);
+  if (known !== undefined) return known;
   const hash = pedersenHashOnElements([
     CONTRACT_ADDRESS_PREFIX,
     deployer,
@@ -47,6 +57,8 @@ export function computeContractAddress(
     classHash,
     pedersenHashOnElements(constructorCalldata),
   ]);
+  if (addresses.size >= ADDRESSES_KEPT) addresses.clear();
+  addresses.set(key, hash % ADDR_BOUND);
   return hash % ADDR_BOUND;
 }
 

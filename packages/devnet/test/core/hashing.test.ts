@@ -56,6 +56,25 @@ describe('hashing', () => {
     expect(toHex(actual)).toBe(toHex(BigInt(expected)));
   });
 
+  test('a remembered address is given only for the same inputs (salt, class, deployer, calldata)', () => {
+    const salt = BigInt(ec.starkCurve.getStarkKey('0x42'));
+    const classHash = BigInt(ARGENT_ACCOUNT_CLASS_HASH);
+    const cases: [bigint, bigint[], bigint][] = [
+      [salt, [salt, 0n], 0n],
+      [salt, [salt, 0n], 0n], // again: from memory
+      [salt, [salt, 1n], 0n],
+      [salt, [salt], 0n],
+      [salt, [salt, 0n], 7n],
+      [salt + 1n, [salt, 0n], 0n],
+    ];
+    for (const [s, calldata, deployer] of cases) {
+      const expected = hash.calculateContractAddressFromHash(s, classHash, calldata, deployer);
+      expect(toHex(computeContractAddress(s, classHash, calldata, deployer))).toBe(
+        toHex(BigInt(expected)),
+      );
+    }
+  });
+
   test('invoke v3 hash matches starknet.js, including tip, paymaster data and DA modes', () => {
     const resourceBounds = {
       l1_gas: { max_amount: 0n, max_price_per_unit: 150_000n },
