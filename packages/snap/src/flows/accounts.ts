@@ -11,6 +11,7 @@ import { invalidParams } from '../errors';
 import { cachedAccountKey, type AccountKey } from '../keys';
 import { readAccounts, readAccountState, settled, type AccountAnswers } from '../node/accounts';
 import type { ChainContext } from '../node/chain';
+import { expectedNonce } from '../node/nonces';
 import { readOnChainPublicKey } from '../node/onChainAccount';
 import { toHex } from '../starknet/felt';
 import type { PaymasterDeployment } from '../starknet/paymaster';
@@ -19,6 +20,8 @@ import {
   accountsOf,
   findAccount,
   findOwnAccount,
+  keepNonce,
+  keptNonceOf,
   stateStore,
   upsertAccount,
   upsertTransaction,
@@ -188,7 +191,7 @@ export function noteDeployment(
   return account;
 }
 
-/** noteDeployment in its own state update. */
+/** noteDeployment (and keepExpectedNonce) in its own state update. */
 export async function saveDeployment(
   key: AccountKey,
   chainId: string,
@@ -196,7 +199,32 @@ export async function saveDeployment(
   sent: boolean,
   record = sent,
 ): Promise<AccountRecord> {
-  return stateStore.update((state) =>
-    noteDeployment(state, key, chainId, deployTxnHash, sent, record),
+  return stateStore.update((state) => {
+    keepExpectedNonce(state, chainId, key.address);
+    return noteDeployment(state, key, chainId, deployTxnHash, sent, record);
+  });
+}
+
+/**
+ * Inside a state update the snap makes anyway (a sent transaction's records): keeps the nonce it
+ * expects the account to have next (node/nonces.ts), for a later execution, which knows nothing
+ * yet (MetaMask stops an idle snap), to guess with (guessedNonce).
+ */
+export function keepExpectedNonce(state: SnapState, chainId: string, address: string): void {
+  const nonce = expectedNonce(chainId, address);
+  if (nonce !== undefined) {
+    keepNonce(state, chainId, address, nonce);
+  }
+}
+
+/**
+ * The nonce the account batch is guessed to find, for a simulation to ride in it: this
+ * execution's expectation, else the one kept with the snap's last send from the account (only a
+ * guess: another wallet with the same key may have moved it since).
+ */
+export async function guessedNonce(chainId: string, address: string): Promise<bigint | undefined> {
+  return (
+    expectedNonce(chainId, address) ??
+    stateStore.pick((state) => keptNonceOf(state, chainId, address))
   );
 }

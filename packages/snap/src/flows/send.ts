@@ -25,6 +25,7 @@ import { declareRecord, invokeRecord } from '../starknet/records';
 import { formatStrk, formatUnits } from '../starknet/units';
 import { stateStore, upsertTransaction, type TransactionRecord } from '../state';
 import type { PreviewView, SendFeeView } from '../ui';
+import { keepExpectedNonce } from './accounts';
 import { buildPreview } from './preview';
 import {
   batchedRelayedSimulation,
@@ -75,7 +76,7 @@ export async function prepareSend(
     const riding = preview
       ? feeMode
         ? await batchedRelayedSimulation(key, chain, request, feeMode)
-        : batchedSimulation(key, chain, request, details)
+        : await batchedSimulation(key, chain, request, details)
       : undefined;
     let also: BatchResult[];
     [snapshot, also] = await readAccountSnapshot(
@@ -189,8 +190,10 @@ export async function send(prepared: PreparedSend): Promise<SendOutcome> {
   const outcome = prepared.route === 'v3' ? await sendV3(prepared) : await sendRelayed(prepared);
   const record = outcome.transactionHash ? recordOf(prepared, outcome.transactionHash) : undefined;
   if (record) {
+    const { chain, key } = prepared;
     await stateStore.update((state) => {
       upsertTransaction(state, record);
+      keepExpectedNonce(state, chain.network.chainId, key.address);
     });
   }
   return outcome;

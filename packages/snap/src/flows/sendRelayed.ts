@@ -14,12 +14,7 @@ import { signHash } from '../keys/signing';
 import type { ChainContext } from '../node/chain';
 import type { BuiltTransaction } from '../node/paymaster';
 import { readTokenMetadata } from '../node/tokens';
-import {
-  expectedNonce,
-  localDeployHash,
-  noteDeploySubmitted,
-  withAccountLock,
-} from '../node/nonces';
+import { localDeployHash, noteDeploySubmitted, withAccountLock } from '../node/nonces';
 import { invalidParams } from '../errors';
 import { V3_ONLY_MEMBERS, type TxDetails } from '../starknet/details';
 import { readSimulation, simulationCall, type SimulationAnswer } from '../node/simulate';
@@ -40,7 +35,7 @@ import { isOutsideExecution, readOutsideExecution } from '../starknet/typedData/
 import { findTokenIn } from '../starknet/tokens';
 import { stateStore, tokensOf } from '../state';
 import type { RelayedFeeView } from '../ui';
-import { accountDeploymentData, knownDeployHash, saveDeployment } from './accounts';
+import { accountDeploymentData, guessedNonce, knownDeployHash, saveDeployment } from './accounts';
 import {
   refusedSimulation,
   relayedQueries,
@@ -109,12 +104,13 @@ function relayedCalls(key: AccountKey, request: SendRequest, gasToken: string): 
 
 /**
  * The preview's simulation riding in the account batch (prepareSend), on a guess of what the
- * batch finds: deployed at the nonce the snap expects (node/nonces.ts; an outside execution
- * leaves it as it was); else, for an account this execution relayed the deployment of or the
- * snap's records show deployed, at nonce 0 (the nonce of one that only ever sent relayed
- * transactions); else, as for the fresh accounts this route is for, not deployed, with the
- * deployment first. Used only when the batch confirms the guess: then it is the simulation
- * prepareRelayed would make beside the build; else dropped unread, and that one runs as without it.
+ * batch finds: deployed at the nonce the snap expects (this execution's, else the one kept with
+ * its last send from the account: guessedNonce; an outside execution leaves it as it was); else,
+ * for an account this execution relayed the deployment of or the snap's records show deployed,
+ * at nonce 0 (the nonce of one that only ever sent relayed transactions); else, as for the fresh
+ * accounts this route is for, not deployed, with the deployment first. Used only when the batch
+ * confirms the guess: then it is the simulation prepareRelayed would make beside the build; else
+ * dropped unread, and that one runs as without it.
  */
 export async function batchedRelayedSimulation(
   key: AccountKey,
@@ -123,10 +119,14 @@ export async function batchedRelayedSimulation(
   feeMode: FeeMode,
 ): Promise<RidingSimulation> {
   const chainId = chain.network.chainId;
-  const deployed =
-    localDeployHash(chainId, key.address) !== undefined ||
-    (await stateStore.pick((state) => knownDeployHash(state, chainId, key.address))) !== '';
-  const expected = expectedNonce(chainId, key.address) ?? (deployed ? 0n : undefined);
+  let expected = await guessedNonce(chainId, key.address);
+  if (
+    expected === undefined &&
+    (localDeployHash(chainId, key.address) !== undefined ||
+      (await stateStore.pick((state) => knownDeployHash(state, chainId, key.address))) !== '')
+  ) {
+    expected = 0n;
+  }
   const includeDeploy = request.kind === 'deploy' || expected === undefined;
   const nonce = expected ?? 0n;
   const calls = relayedCalls(key, request, feeMode.gasToken);

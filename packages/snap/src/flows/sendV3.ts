@@ -9,7 +9,6 @@ import type { AccountKey } from '../keys';
 import { signHash } from '../keys/signing';
 import { readAccountState, readNonce } from '../node/accounts';
 import {
-  expectedNonce,
   localDeployHash,
   nextNonce,
   noteDeploySubmitted,
@@ -38,7 +37,7 @@ import {
   type TxVersion,
 } from '../starknet/transaction';
 import type { TransactionFieldsView } from '../ui';
-import { saveDeployment } from './accounts';
+import { guessedNonce, saveDeployment } from './accounts';
 import { planFees, type FeePlan, type PlannedTransaction } from './fees';
 import type { PreparedCommon, RidingSimulation, SendOutcome, SendRequest } from './sendTypes';
 
@@ -149,21 +148,24 @@ export async function prepareV3(
 
 /**
  * The preview's simulation of an invoke from a deployed account needs only its nonce from the
- * account batch: with the caller's nonce, or the one this execution expects the read to find
- * (node/nonces.ts), it rides in that batch (prepareSend), so the dialog waits for one round trip
- * less. Its answer is used only when the batch finds the account deployed at that nonce: then it
- * is the very transaction prepareV3 would simulate; else it is dropped and the simulation runs
- * after the batch, as without it.
+ * account batch: with the caller's nonce, or the one the snap expects the read to find (this
+ * execution's, else the one kept with its last send: guessedNonce), it rides in that batch
+ * (prepareSend), so the dialog waits for one round trip less. Its answer is used only when the
+ * batch finds the account deployed at that nonce: then it is the very transaction prepareV3
+ * would simulate; else it is dropped and the simulation runs after the batch, as without it.
  */
-export function batchedSimulation(
+export async function batchedSimulation(
   key: AccountKey,
   chain: ChainContext,
   request: SendRequest,
   details: TxDetails | undefined,
-): RidingSimulation | undefined {
+): Promise<RidingSimulation | undefined> {
+  if (request.kind !== 'invoke') {
+    return undefined;
+  }
   const chainId = chain.network.chainId;
-  const nonce = details?.nonce ?? expectedNonce(chainId, key.address);
-  if (request.kind !== 'invoke' || nonce === undefined) {
+  const nonce = details?.nonce ?? (await guessedNonce(chainId, key.address));
+  if (nonce === undefined) {
     return undefined;
   }
   const own = requestTransaction(

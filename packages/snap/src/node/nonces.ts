@@ -131,7 +131,7 @@ export async function submitWithNonce<T>(
 
 /**
  * Records the account's deployment this snap sent: a DEPLOY_ACCOUNT (nonce 0), or a relayer's
- * transaction that deploys it (`usedNonce` false: the account's nonce stays 0).
+ * transaction that deploys it (`usedNonce` false: the account's nonce stays 0, expected next).
  */
 export function noteDeploySubmitted(
   chainId: string,
@@ -140,8 +140,11 @@ export function noteDeploySubmitted(
   usedNonce = true,
 ): void {
   localDeploys.set(accountKey(chainId, address), txHash);
+  const key = accountKey(chainId, address);
   if (usedNonce) {
     noteSubmittedNonce(chainId, address, 0n);
+  } else if (!lastReadNonce.has(key) && !lastSubmittedNonce.has(key)) {
+    lastReadNonce.set(key, 0n);
   }
 }
 

@@ -65,6 +65,13 @@ export type SnapState = {
    * resolved through the paymaster and the node (history/relayed.ts). Absent until one exists.
    */
   relayedPending?: Record<string, PendingRelayed[]>;
+  /**
+   * Per chain, then per account address (accessors.ts keyOfAddress): the account's own nonce
+   * (not a SNIP-9 nonce) the snap expects it to have next, kept with the state writes of its sends.
+   * Only a guess for an execution that has read nothing yet: the simulation that rides in the
+   * account batch on it is used only when the batch confirms it. Absent until one is kept.
+   */
+  accountNonces?: Record<string, Record<string, string>>;
 };
 
 /** A relayed execution that may have been submitted, until its fate is known. */

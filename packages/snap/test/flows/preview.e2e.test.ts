@@ -6,6 +6,7 @@
  * every round trip and the exact transactions simulated). Balances are read straight from the
  * devnet before and after.
  */
+import { installSnap } from '@metamask/snaps-jest';
 import { Account, uint256 } from 'starknet';
 
 import {
@@ -20,10 +21,12 @@ import {
   dialogText,
   expectedAccount,
   expectError,
+  installKeepingState,
   resultOf,
   type ExpectedAccount,
 } from '../harness/snap';
 import {
+  approve,
   balanceOf,
   deployedSender,
   devnetPort,
@@ -395,5 +398,85 @@ describe('previews of deployments (STRK route)', () => {
     // The transfer, and the fees of both transactions, within the most the preview showed.
     expect(spent).toBeGreaterThan(STRK_UNIT);
     expect(Number(spent - STRK_UNIT) / 1e18).toBeLessThanOrEqual(max);
+  });
+});
+
+describe("a fresh execution (STRK route): the nonce kept with the snap's last transaction", () => {
+  /** The nonces of the transactions of each starknet_simulateTransactions since the last reset. */
+  let simulated: bigint[][] = [];
+  /** The state the snap stored after a transfer, and the account's nonce after it. */
+  let stored: Parameters<typeof installKeepingState>[1];
+  let kept: bigint;
+
+  beforeAll(async () => {
+    // Installed afresh (the file's snap stops running): it sends one transfer and stores it.
+    const sending = await installKeepingState(server.snapId);
+    resultOf(
+      await sending.snap.request({ method: 'l2_createAccount', params: { addressIndex: 0 } }),
+    );
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(
+      await approve(
+        sending.snap.request({
+          method: 'l2_executeTxn',
+          params: { address: sender.address, calls: [erc20Transfer(RECIPIENT, 1n)] },
+        }),
+      ),
+    );
+    await provider(devnet).waitForTransaction(hash);
+    kept = BigInt((await nodeTransaction<{ nonce: string }>(devnet, hash)).nonce) + 1n;
+    stored = sending.stored();
+  });
+
+  beforeEach(() => {
+    simulated = [];
+    proxy.rewriteAnswers((result, request) => {
+      for (const call of [request].flat() as { method: string; params: unknown }[]) {
+        if (call.method === 'starknet_simulateTransactions') {
+          const { transactions } = call.params as { transactions: { nonce: string }[] };
+          simulated.push(transactions.map((tx) => BigInt(tx.nonce)));
+        }
+      }
+      return result;
+    });
+  });
+
+  /** A transfer of `amount` STRK units from a fresh execution over `stored`, approved. */
+  async function freshTransfer(amount: bigint) {
+    // Installed afresh over the stored state: an execution that has read nothing, as after
+    // MetaMask stopped the idle snap.
+    const restarted = await installSnap(server.snapId as never, { options: { state: stored } });
+    const balance = await balanceOf(devnet, STRK, RECIPIENT);
+    proxy.reset();
+    const seen = await answer(
+      restarted.request({
+        method: 'l2_executeTxn',
+        params: { address: sender.address, calls: [erc20Transfer(RECIPIENT, amount)] },
+      }),
+      true,
+    );
+    const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(seen.response);
+    const receipt = await provider(devnet).waitForTransaction(hash);
+    expect(receipt.isSuccess()).toBe(true);
+    expect(await balanceOf(devnet, STRK, RECIPIENT)).toBe(balance + amount);
+    return seen;
+  }
+
+  it('the simulation rides in the account batch at the kept nonce: one round trip fewer', async () => {
+    const { text, before } = await freshTransfer(11n);
+    expect(previewOf(text)).toContain(`STRK\n${MINUS}0.000000000000000011 STRK`);
+    // The account batch with the simulation, and the class hash and class of the ABI (read once
+    // per execution): no simulation after the batch.
+    expect(before).toHaveLength(3);
+    expect(before.find((batch) => batch.includes('starknet_getNonce'))).toContain(
+      'starknet_simulateTransactions',
+    );
+    expect(simulated).toEqual([[kept]]);
+  });
+
+  it('a nonce moved since it was kept (as by another wallet with the same key): dropped, simulated again, and the transfer goes', async () => {
+    // The transfer above moved the nonce past the one kept in `stored`, as another wallet would.
+    const { before } = await freshTransfer(12n);
+    expect(before).toHaveLength(4);
+    expect(simulated).toEqual([[kept], [kept + 1n]]);
   });
 });

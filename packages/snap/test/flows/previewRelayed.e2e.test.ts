@@ -19,6 +19,7 @@ import {
 } from '@l2wallet/testkit';
 
 import { installSnap } from '@metamask/snaps-jest';
+import type { Json } from '@metamask/snaps-sdk';
 
 import {
   DEFAULT_SRP,
@@ -26,9 +27,11 @@ import {
   expectedAccount,
   expectError,
   grantedState,
+  installKeepingState,
   resultOf,
 } from '../harness/snap';
 import {
+  approve,
   balanceOf,
   closeChain,
   devnetPort,
@@ -455,5 +458,82 @@ describe('node round trips before the dialog on the paymaster route', () => {
       [['INVOKE', 1n]],
     ]);
     expectError(response, 4001);
+  });
+
+  describe('a fresh execution, for an account that also sent a v3 transaction (fee in STRK)', () => {
+    /** What the snap that sent it stored: its state as MetaMask keeps it for a stopped snap. */
+    let stored: Record<string, Json>;
+    /** The account's nonce after that transaction, kept in that state. */
+    let kept: bigint;
+
+    beforeAll(async () => {
+      await mintStrk(devnet, fresh.address, STRK_UNIT);
+      const sending = await installKeepingState(server.snapId);
+      resultOf(
+        await sending.snap.request({ method: 'l2_createAccount', params: { addressIndex: 2 } }),
+      );
+      const pending = sending.snap.request({
+        method: 'l2_executeTxn',
+        params: { address: fresh.address, calls: [erc20Transfer(RECIPIENT, 1n)] },
+      });
+      const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(
+        await approve(pending),
+      );
+      await nodeReceipt(devnet, hash);
+      kept = BigInt((await nodeTransaction<{ nonce: string }>(devnet, hash)).nonce) + 1n;
+      expect(kept).toBeGreaterThan(0n);
+      stored = sending.stored();
+    });
+
+    it('rides at the nonce the snap kept with that transaction: the round trips of before previews', async () => {
+      // Installed afresh over the stored state: an execution that has read nothing, as after
+      // MetaMask stopped the idle snap.
+      const restarted = await installSnap(server.snapId as never, { options: { state: stored } });
+      const { text, before, simulations, response } = await relayed(
+        6n,
+        false,
+        restarted,
+        fresh.address,
+      );
+      expect(text).toContain(`ETH\n${MINUS}0.000000000000000006 ETH`);
+      // The batch with the simulation, and the class hash and class of the ABI (read once per
+      // execution), as before previews: the nonce-0 guess of the deployment record would miss.
+      expect(before).toHaveLength(3);
+      expect(inBatchWithNonce(before)).toContain('starknet_simulateTransactions');
+      expect(simulations).toEqual([[['INVOKE', kept]]]);
+      expectError(response, 4001);
+    });
+
+    it('a nonce moved by another wallet since: the kept guess is dropped unread, the transfer goes as simulated, and the nonce read is kept', async () => {
+      const elsewhere = starknetJsAccount(devnet, fresh);
+      const moved = await elsewhere.execute([erc20Transfer(RECIPIENT, 1n)]);
+      await nodeReceipt(devnet, moved.transaction_hash);
+      const eth = await balanceOf(devnet, ETH, RECIPIENT);
+      const restarted = await installKeepingState(server.snapId, stored);
+      const { text, before, simulations, response } = await relayed(
+        ONE_ETH / 100n,
+        true,
+        restarted.snap,
+        fresh.address,
+      );
+      expect(text).toContain(`ETH\n${MINUS}0.01 ETH`);
+      // The batch's simulation at the kept nonce, unread; the one at the nonce read, beside the
+      // build, is shown: one round trip more, as for any moved nonce.
+      expect(before).toHaveLength(4);
+      expect(simulations).toEqual([[['INVOKE', kept]], [['INVOKE', kept + 1n]]]);
+      const { transaction_hash: hash } = resultOf<{ transaction_hash: string }>(response);
+      const receipt = await nodeReceipt<{ execution_status: string }>(devnet, hash);
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+      expect(await balanceOf(devnet, ETH, RECIPIENT)).toBe(eth + ONE_ETH / 100n);
+      // The relayed transfer's records went with the nonce it read: the next fresh execution
+      // rides at it.
+      const again = await installSnap(server.snapId as never, {
+        options: { state: restarted.stored() },
+      });
+      const next = await relayed(2n, false, again, fresh.address);
+      expect(next.before).toHaveLength(3);
+      expect(next.simulations).toEqual([[['INVOKE', kept + 1n]]]);
+      expectError(next.response, 4001);
+    });
   });
 });

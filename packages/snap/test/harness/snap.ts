@@ -180,6 +180,34 @@ export async function installGranted({
   return snapId ? installSnap(snapId as never, { options }) : installSnap({ options });
 }
 
+/** What snaps-simulation's installSnap returns beside snaps-jest's helpers: its store. */
+type SimulationInstance = SnapInstance & {
+  store: { getState: () => { state: { encrypted: string | null } } };
+};
+
+/**
+ * installSnap over `state`, and what the snap stored (snap_manageState) since, as MetaMask keeps
+ * it while an idle snap is stopped: installed again over it, the same snap runs as a fresh
+ * execution over its own records. snaps-jest's installSnap leaves the simulation's store out, so
+ * this asks the environment snaps-jest sets up (the global `snapsEnvironment`) for the instance.
+ */
+export async function installKeepingState(
+  snapId: string,
+  state: Record<string, Json> = grantedState(),
+): Promise<{ snap: SnapInstance; stored: () => Record<string, Json> }> {
+  const { snapsEnvironment } = globalThis as unknown as {
+    snapsEnvironment: {
+      installSnap: (id: string, options: object) => Promise<SimulationInstance>;
+    };
+  };
+  const instance = await snapsEnvironment.installSnap(snapId, { options: { state } });
+  return {
+    snap: instance,
+    stored: () =>
+      JSON.parse(instance.store.getState().state.encrypted ?? '{}') as Record<string, Json>,
+  };
+}
+
 /** A snap with accounts created at the given indexes (deploy false, Testnet), grants approved. */
 export async function snapWithAccounts(indexes: number[], srp?: string): Promise<SnapInstance> {
   const snap = await (srp
