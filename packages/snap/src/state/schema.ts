@@ -1,6 +1,7 @@
 /**
  * The snap's persistent state (snap_manageState). Bump STATE_VERSION and add a migration in
- * migrations.ts for every change of shape.
+ * migrations.ts for every change of shape; an optional field that older state only lacks (read
+ * as absent, junk read as none) needs neither.
  */
 import {
   type AccountRecord,

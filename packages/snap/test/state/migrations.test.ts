@@ -19,7 +19,8 @@ import {
 } from '../harness/snap';
 import { REV1_TYPED_DATA } from '../fixtures/typedData';
 import { migrateState } from '../../src/state/migrations';
-import { createInitialState, STATE_VERSION } from '../../src/state/schema';
+import { keepNonce, keptNonceOf } from '../../src/state/accessors';
+import { createInitialState, STATE_VERSION, type SnapState } from '../../src/state/schema';
 
 /**
  * How the sign-message dialog shows a TokenAmount of 1.5e18 units of `token` (the watch list's
@@ -255,5 +256,29 @@ describe('migrateState', () => {
     const current = createInitialState();
     expect(migrateState(current)).toEqual(current);
     expect(() => migrateState({ ...current, version: STATE_VERSION + 1 })).toThrow(/newer/u);
+  });
+
+  it('accountNonces, optional (no migration): kept as stored, none before one is kept, junk none', () => {
+    const state = createInitialState();
+    expect(keptNonceOf(state, TESTNET, '0xabc')).toBeUndefined();
+    keepNonce(state, TESTNET, '0x0000ABC', 5n);
+    keepNonce(state, MAINNET, '0xabc', 9n);
+    const stored = migrateState(JSON.parse(JSON.stringify(state)));
+    expect(stored.accountNonces).toEqual({
+      [TESTNET]: { '0xabc': '0x5' },
+      [MAINNET]: { '0xabc': '0x9' },
+    });
+    // The same address however written; per chain.
+    expect(keptNonceOf(stored, TESTNET, '0xAbC')).toBe(5n);
+    keepNonce(stored, TESTNET, '0xabc', 6n);
+    expect(keptNonceOf(stored, TESTNET, '0xabc')).toBe(6n);
+    expect(keptNonceOf(stored, MAINNET, '0xabc')).toBe(9n);
+    // Stored junk is no guess: never a throw in the send path.
+    for (const junk of ['5', 5, null, '0xzz', '0x', { nonce: '0x5' }]) {
+      const corrupt = { ...createInitialState(), accountNonces: { [TESTNET]: { '0xabc': junk } } };
+      expect(keptNonceOf(corrupt as unknown as SnapState, TESTNET, '0xabc')).toBeUndefined();
+    }
+    const noChains = { ...createInitialState(), accountNonces: { [TESTNET]: 'junk' } };
+    expect(keptNonceOf(noChains as unknown as SnapState, TESTNET, '0xabc')).toBeUndefined();
   });
 });
