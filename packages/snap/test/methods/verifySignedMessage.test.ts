@@ -20,16 +20,23 @@ import { REV0_TYPED_DATA, REV1_TYPED_DATA } from '../fixtures/typedData';
 type SnapRequest = Awaited<ReturnType<typeof installSnap>>['request'];
 
 describe('l2_verifySignedMessage', () => {
-  async function signed(
-    data: object,
-    index = 0,
-  ): Promise<{
-    request: Awaited<ReturnType<typeof installSnap>>['request'];
+  // Signing and verifying store nothing (no grant, record or counter; methods/signMessage.ts,
+  // methods/verifySignedMessage.ts), and so neither does a refusal: every test shares one snap
+  // with account 0, installed when the file starts. snaps-jest stops a snap when another is
+  // installed, and no test installs one.
+  let shared: { request: SnapRequest };
+  beforeAll(async () => {
+    shared = await snapWithAccounts([0]);
+  });
+
+  /** A signature of `data` by account 0, made by the shared snap (its dialog approved). */
+  async function signed(data: object): Promise<{
+    request: SnapRequest;
     address: string;
     signature: string;
   }> {
-    const account = await expectedAccount(DEFAULT_SRP, index);
-    const { request } = await snapWithAccounts([index]);
+    const account = await expectedAccount(DEFAULT_SRP, 0);
+    const { request } = shared;
     const pending = request({
       method: 'l2_signMessage',
       params: jsonParams({ typedDataMessage: data, signerAddress: account.address }),
@@ -61,7 +68,7 @@ describe('l2_verifySignedMessage', () => {
   it('is true for a signature made independently with @scure/starknet', async () => {
     const { sign } = await import('@scure/starknet');
     const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
+    const { request } = shared;
     const hash = typedData.getMessageHash(REV0_TYPED_DATA as unknown as TypedData, account.address);
     const sig = sign(hash, account.privateKey);
     expect(
@@ -78,7 +85,7 @@ describe('l2_verifySignedMessage', () => {
     ).toBe(true);
   });
 
-  // The rows below verify against one signature: one installed snap signs it once.
+  // The rows below verify against one signature, signed once.
   describe('one signature, mangled', () => {
     let once: Awaited<ReturnType<typeof signed>>;
     beforeAll(async () => {
@@ -142,11 +149,9 @@ describe('l2_verifySignedMessage', () => {
   });
 
   describe('invalid params', () => {
-    // The rows touch no state: they share one installed snap.
-    let shared: { request: SnapRequest; address: string };
+    let address: string;
     beforeAll(async () => {
-      const { request } = await snapWithAccounts([0]);
-      shared = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+      address = (await expectedAccount(DEFAULT_SRP, 0)).address;
     });
 
     it.each([
@@ -160,7 +165,7 @@ describe('l2_verifySignedMessage', () => {
     ])('rejects %s with -32602', async (_label, override, message) => {
       const params: Record<string, unknown> = {
         typedDataMessage: REV0_TYPED_DATA,
-        address: shared.address,
+        address,
         signature: '0x1,0x2',
         ...override,
       };
