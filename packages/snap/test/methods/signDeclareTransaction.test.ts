@@ -61,12 +61,12 @@ describe('l2_signDeclareTransaction', () => {
     },
   });
 
-  it.each([
-    [TESTNET, DEFAULT_SRP, 1],
-    [MAINNET, OTHER_SRP, 7],
-  ])('signs the v3 declare hash on %s and returns {signature}', async (chainId, srp, index) => {
-    const account = await expectedAccount(srp, index);
-    const { request } = await snapWithAccounts([index], srp === DEFAULT_SRP ? undefined : srp);
+  /** Signs the declare with `account`, the dialog shown and approved, checked with @scure. */
+  async function signsTheDeclareHash(
+    request: SnapRequest,
+    account: Awaited<ReturnType<typeof expectedAccount>>,
+    chainId: string,
+  ): Promise<void> {
     const pending = request({
       method: 'l2_signDeclareTransaction',
       params: jsonParams(declareParams(account.address, chainId)),
@@ -82,160 +82,188 @@ describe('l2_signDeclareTransaction', () => {
     expect(verifyWithScure(account, expectedDeclareHash(account.address, chainId), signature)).toBe(
       true,
     );
-  });
+  }
 
-  it('takes the sender from details.senderAddress alone', async () => {
-    const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    const { address: _a, senderAddress: _s, ...params } = declareParams(account.address);
-    const pending = request({
-      method: 'starkNet_signDeclareTransaction',
-      params: jsonParams(params),
-    });
-    await asConfirmation(await pending.getInterface()).ok();
-    const { signature } = resultOf<{ signature: string[] }>(await pending);
-    expect(verifyWithScure(account, expectedDeclareHash(account.address, TESTNET), signature)).toBe(
-      true,
-    );
-  });
+  it.each([[MAINNET, OTHER_SRP, 7]])(
+    'signs the v3 declare hash on %s and returns {signature}',
+    async (chainId, srp, index) => {
+      const { request } = await snapWithAccounts([index], srp);
+      await signsTheDeclareHash(request, await expectedAccount(srp, index), chainId);
+    },
+  );
 
-  it('answers 4001 when the user declines', async () => {
-    const account = await expectedAccount(DEFAULT_SRP, 0);
-    const { request } = await snapWithAccounts([0]);
-    const pending = request({
-      method: 'l2_signDeclareTransaction',
-      params: jsonParams(declareParams(account.address)),
-    });
-    await asConfirmation(await pending.getInterface()).cancel();
-    expectError(await pending, 4001);
-  });
-
-  // The -32602 rows touch no state: they share one installed snap (snaps-jest runs one snap at
-  // a time, so it is installed when this block starts and no other test runs meanwhile).
-  describe('invalid params', () => {
-    let invalid: { request: SnapRequest; address: string };
+  // Signing stores nothing (no grant, record or counter; methods/signDeclareTransaction.ts), and
+  // so neither does a decline or a refusal: the tests below share one snap, installed when this
+  // block starts. snaps-jest stops a snap when another is installed, and nothing here installs.
+  describe('on one snap with accounts 0 and 1', () => {
+    let shared: { request: SnapRequest };
     beforeAll(async () => {
-      const { request } = await snapWithAccounts([0]);
-      invalid = { request, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+      shared = await snapWithAccounts([0, 1]);
     });
 
-    it.each([
-      [
-        'no details',
-        (p: Record<string, unknown>) => ({ ...p, details: undefined }),
-        /"details" is required/u,
-      ],
-      ['no classHash', withDetails({ classHash: undefined }), /"details.classHash" is required/u],
-      ['a bad classHash', withDetails({ classHash: 'hash' }), /"details.classHash".*felt/u],
-      [
-        'no compiledClassHash',
-        withDetails({ compiledClassHash: undefined }),
-        /"details.compiledClassHash" is required/u,
-      ],
-      ['no nonce', withDetails({ nonce: undefined }), /"details.nonce" is required/u],
-      [
-        'no resourceBounds',
-        withDetails({ resourceBounds: undefined }),
-        /"details.resourceBounds" is required/u,
-      ],
-      [
-        'a mismatched details.chainId',
-        withDetails({ chainId: MAINNET }),
-        /"details.chainId" must equal "chainId"/u,
-      ],
-      [
-        'a mismatched details.senderAddress',
-        withDetails({ senderAddress: '0x1234' }),
-        /"details.senderAddress" must equal/u,
-      ],
-      [
-        'no sender at all',
-        (p: Record<string, unknown>) => ({
-          ...p,
-          address: undefined,
-          senderAddress: undefined,
-          details: { ...(p.details as object), senderAddress: undefined },
-        }),
-        /"senderAddress" is required/u,
-      ],
-      [
-        'a malformed compiledClassHash',
-        withDetails({ compiledClassHash: '0xZZ' }),
-        /"details.compiledClassHash".*felt/u,
-      ],
-      [
-        'an unknown chainId',
-        (p: Record<string, unknown>) => ({ ...p, chainId: '0x534e5f474f45524c49' }),
-        /"chainId".*known chain ID/u,
-      ],
-      [
-        'an unknown details.chainId',
-        withDetails({ chainId: 'SN_GOERLI' }),
-        /"details.chainId".*known chain ID/u,
-      ],
-      [
-        'a max_amount above u64',
-        (p: Record<string, unknown>) => ({
-          ...p,
-          details: {
-            ...(p.details as object),
-            resourceBounds: {
-              ...BOUNDS,
-              l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+    it.each([[TESTNET, DEFAULT_SRP, 1]])(
+      'signs the v3 declare hash on %s and returns {signature}',
+      async (chainId, srp, index) => {
+        await signsTheDeclareHash(shared.request, await expectedAccount(srp, index), chainId);
+      },
+    );
+
+    it('takes the sender from details.senderAddress alone', async () => {
+      const account = await expectedAccount(DEFAULT_SRP, 0);
+      const { request } = shared;
+      const { address: _a, senderAddress: _s, ...params } = declareParams(account.address);
+      const pending = request({
+        method: 'starkNet_signDeclareTransaction',
+        params: jsonParams(params),
+      });
+      await asConfirmation(await pending.getInterface()).ok();
+      const { signature } = resultOf<{ signature: string[] }>(await pending);
+      expect(
+        verifyWithScure(account, expectedDeclareHash(account.address, TESTNET), signature),
+      ).toBe(true);
+    });
+
+    it('answers 4001 when the user declines', async () => {
+      const account = await expectedAccount(DEFAULT_SRP, 0);
+      const { request } = shared;
+      const pending = request({
+        method: 'l2_signDeclareTransaction',
+        params: jsonParams(declareParams(account.address)),
+      });
+      await asConfirmation(await pending.getInterface()).cancel();
+      expectError(await pending, 4001);
+    });
+
+    describe('invalid params', () => {
+      let invalid: { request: SnapRequest; address: string };
+      beforeAll(async () => {
+        invalid = {
+          request: shared.request,
+          address: (await expectedAccount(DEFAULT_SRP, 0)).address,
+        };
+      });
+
+      it.each([
+        [
+          'no details',
+          (p: Record<string, unknown>) => ({ ...p, details: undefined }),
+          /"details" is required/u,
+        ],
+        ['no classHash', withDetails({ classHash: undefined }), /"details.classHash" is required/u],
+        ['a bad classHash', withDetails({ classHash: 'hash' }), /"details.classHash".*felt/u],
+        [
+          'no compiledClassHash',
+          withDetails({ compiledClassHash: undefined }),
+          /"details.compiledClassHash" is required/u,
+        ],
+        ['no nonce', withDetails({ nonce: undefined }), /"details.nonce" is required/u],
+        [
+          'no resourceBounds',
+          withDetails({ resourceBounds: undefined }),
+          /"details.resourceBounds" is required/u,
+        ],
+        [
+          'a mismatched details.chainId',
+          withDetails({ chainId: MAINNET }),
+          /"details.chainId" must equal "chainId"/u,
+        ],
+        [
+          'a mismatched details.senderAddress',
+          withDetails({ senderAddress: '0x1234' }),
+          /"details.senderAddress" must equal/u,
+        ],
+        [
+          'no sender at all',
+          (p: Record<string, unknown>) => ({
+            ...p,
+            address: undefined,
+            senderAddress: undefined,
+            details: { ...(p.details as object), senderAddress: undefined },
+          }),
+          /"senderAddress" is required/u,
+        ],
+        [
+          'a malformed compiledClassHash',
+          withDetails({ compiledClassHash: '0xZZ' }),
+          /"details.compiledClassHash".*felt/u,
+        ],
+        [
+          'an unknown chainId',
+          (p: Record<string, unknown>) => ({ ...p, chainId: '0x534e5f474f45524c49' }),
+          /"chainId".*known chain ID/u,
+        ],
+        [
+          'an unknown details.chainId',
+          withDetails({ chainId: 'SN_GOERLI' }),
+          /"details.chainId".*known chain ID/u,
+        ],
+        [
+          'a max_amount above u64',
+          (p: Record<string, unknown>) => ({
+            ...p,
+            details: {
+              ...(p.details as object),
+              resourceBounds: {
+                ...BOUNDS,
+                l2_gas: { max_amount: (2n ** 64n).toString(), max_price_per_unit: '1' },
+              },
             },
-          },
-        }),
-        /"details.resourceBounds.l2_gas.max_amount".*u64/u,
-      ],
-      [
-        'a negative max_price_per_unit',
-        (p: Record<string, unknown>) => ({
-          ...p,
-          details: {
-            ...(p.details as object),
-            resourceBounds: { ...BOUNDS, l1_gas: { max_amount: '1', max_price_per_unit: -1 } },
-          },
-        }),
-        /"details.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
-      ],
-      [
-        'an empty max_amount',
-        (p: Record<string, unknown>) => ({
-          ...p,
-          details: {
-            ...(p.details as object),
-            resourceBounds: { ...BOUNDS, l1_data_gas: { max_amount: '', max_price_per_unit: '1' } },
-          },
-        }),
-        /"details.resourceBounds.l1_data_gas.max_amount".*u64/u,
-      ],
-      [
-        'a malformed address',
-        (p: Record<string, unknown>) => ({ ...p, address: 'alice' }),
-        /"address".*Starknet address/u,
-      ],
-      [
-        'a malformed senderAddress',
-        (p: Record<string, unknown>) => ({ ...p, senderAddress: `0x${'8'.repeat(64)}` }),
-        /"senderAddress".*Starknet address/u,
-      ],
-      [
-        'a malformed details.senderAddress',
-        withDetails({ senderAddress: '0x0' }),
-        /"details.senderAddress".*Starknet address/u,
-      ],
-      [
-        'no chainId',
-        (p: Record<string, unknown>) => ({ ...p, chainId: undefined }),
-        /"chainId" is required/u,
-      ],
-    ])('rejects %s with -32602', async (_label, change, message) => {
-      const params = JSON.parse(JSON.stringify(change(declareParams(invalid.address))));
-      expectError(
-        await invalid.request({ method: 'l2_signDeclareTransaction', params }),
-        -32602,
-        message,
-      );
+          }),
+          /"details.resourceBounds.l2_gas.max_amount".*u64/u,
+        ],
+        [
+          'a negative max_price_per_unit',
+          (p: Record<string, unknown>) => ({
+            ...p,
+            details: {
+              ...(p.details as object),
+              resourceBounds: { ...BOUNDS, l1_gas: { max_amount: '1', max_price_per_unit: -1 } },
+            },
+          }),
+          /"details.resourceBounds.l1_gas.max_price_per_unit".*u128/u,
+        ],
+        [
+          'an empty max_amount',
+          (p: Record<string, unknown>) => ({
+            ...p,
+            details: {
+              ...(p.details as object),
+              resourceBounds: {
+                ...BOUNDS,
+                l1_data_gas: { max_amount: '', max_price_per_unit: '1' },
+              },
+            },
+          }),
+          /"details.resourceBounds.l1_data_gas.max_amount".*u64/u,
+        ],
+        [
+          'a malformed address',
+          (p: Record<string, unknown>) => ({ ...p, address: 'alice' }),
+          /"address".*Starknet address/u,
+        ],
+        [
+          'a malformed senderAddress',
+          (p: Record<string, unknown>) => ({ ...p, senderAddress: `0x${'8'.repeat(64)}` }),
+          /"senderAddress".*Starknet address/u,
+        ],
+        [
+          'a malformed details.senderAddress',
+          withDetails({ senderAddress: '0x0' }),
+          /"details.senderAddress".*Starknet address/u,
+        ],
+        [
+          'no chainId',
+          (p: Record<string, unknown>) => ({ ...p, chainId: undefined }),
+          /"chainId" is required/u,
+        ],
+      ])('rejects %s with -32602', async (_label, change, message) => {
+        const params = JSON.parse(JSON.stringify(change(declareParams(invalid.address))));
+        expectError(
+          await invalid.request({ method: 'l2_signDeclareTransaction', params }),
+          -32602,
+          message,
+        );
+      });
     });
   });
 });
