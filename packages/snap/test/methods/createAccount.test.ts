@@ -16,11 +16,19 @@ describe.each([
   ['the snaps-jest default phrase', DEFAULT_SRP],
   ['another phrase', OTHER_SRP],
 ])('keys and addresses with %s', (_label, srp) => {
+  // The rows share one snap per phrase, installed when this block starts: each creates its own
+  // explicit index (already granted, so no dialog) and reads only that account, so what another
+  // row stored changes no answer, in any order. Nothing here installs another snap.
+  let shared: Awaited<ReturnType<typeof installGranted>>;
+  beforeAll(async () => {
+    shared = await installGranted({ srp });
+  });
+
   it.each([0, 1, 7])(
     'derives index %i like key-tree + @scure/starknet + the address formula',
     async (index) => {
       const expected = await expectedAccount(srp, index);
-      const { request } = await installGranted({ srp });
+      const { request } = shared;
 
       const created = resultOf<Created>(
         await request({
@@ -91,30 +99,33 @@ describe('l2_createAccount', () => {
     ).toBe(3);
   });
 
-  // The rows touch no state: they share one installed snap (snaps-jest runs one snap at a time,
-  // so it is installed when this block starts).
-  describe('invalid params', () => {
+  // The refusals store nothing, and the padded form is the shape of the first account created,
+  // whatever was refused before or after: they share one snap, installed when this block starts.
+  // Nothing here installs another snap.
+  describe('on one granted snap', () => {
     let shared: Awaited<ReturnType<typeof installGranted>>;
     beforeAll(async () => {
       shared = await installGranted();
     });
 
-    it.each([
-      [{ addressIndex: -1 }, /"addressIndex".*integer from 0 to 2147483647/u],
-      [{ addressIndex: 1.5 }, /"addressIndex"/u],
-      [{ addressIndex: '3' }, /"addressIndex"/u],
-      [{ addressIndex: 2 ** 31 }, /"addressIndex"/u],
-      [{ deploy: 'yes' }, /"deploy".*boolean/u],
-      [{ chainId: '0x1' }, /"chainId".*known chain ID/u],
-      [{ chainId: 5 }, /"chainId"/u],
-    ])('rejects invalid params %j with -32602', async (params, message) => {
-      expectError(await shared.request({ method: 'l2_createAccount', params }), -32602, message);
+    it('returns the padded address form', async () => {
+      const { request } = shared;
+      const { address } = resultOf<Created>(await request({ method: 'l2_createAccount' }));
+      expect(address).toBe(pad(address));
     });
-  });
 
-  it('returns the padded address form', async () => {
-    const { request } = await installGranted();
-    const { address } = resultOf<Created>(await request({ method: 'l2_createAccount' }));
-    expect(address).toBe(pad(address));
+    describe('invalid params', () => {
+      it.each([
+        [{ addressIndex: -1 }, /"addressIndex".*integer from 0 to 2147483647/u],
+        [{ addressIndex: 1.5 }, /"addressIndex"/u],
+        [{ addressIndex: '3' }, /"addressIndex"/u],
+        [{ addressIndex: 2 ** 31 }, /"addressIndex"/u],
+        [{ deploy: 'yes' }, /"deploy".*boolean/u],
+        [{ chainId: '0x1' }, /"chainId".*known chain ID/u],
+        [{ chainId: 5 }, /"chainId"/u],
+      ])('rejects invalid params %j with -32602', async (params, message) => {
+        expectError(await shared.request({ method: 'l2_createAccount', params }), -32602, message);
+      });
+    });
   });
 });
