@@ -51,13 +51,13 @@ function expectedInvokeHash(
 }
 
 describe('l2_signTransaction', () => {
-  it.each([
-    ['address', TESTNET, DEFAULT_SRP, 0],
-    ['senderAddress', MAINNET, DEFAULT_SRP, 7],
-    ['address', TESTNET, OTHER_SRP, 1],
-  ])('signs the v3 invoke hash (sender in %s, chain %s)', async (field, chainId, srp, index) => {
-    const account = await expectedAccount(srp, index);
-    const { request } = await snapWithAccounts([index], srp === DEFAULT_SRP ? undefined : srp);
+  /** Signs CALLS with `account` (sender in `field`), the dialog checked and approved. */
+  async function signsTheInvokeHash(
+    request: SnapRequest,
+    account: Awaited<ReturnType<typeof expectedAccount>>,
+    field: string,
+    chainId: string,
+  ): Promise<void> {
     const pending = request({
       method: 'l2_signTransaction',
       params: {
@@ -82,15 +82,30 @@ describe('l2_signTransaction', () => {
     signature.forEach((value) => expect(value).toMatch(/^0x[0-9a-f]+$/u));
     const txHash = expectedInvokeHash(account.address, chainId, CALLS as Call[]);
     expect(verifyWithScure(account, txHash, signature)).toBe(true);
-  });
+  }
+
+  it.each([['address', TESTNET, OTHER_SRP, 1]])(
+    'signs the v3 invoke hash (sender in %s, chain %s)',
+    async (field, chainId, srp, index) => {
+      const { request } = await snapWithAccounts([index], srp);
+      await signsTheInvokeHash(request, await expectedAccount(srp, index), field, chainId);
+    },
+  );
 
   // Signing stores nothing (no grant, record or counter; methods/signTransaction.ts), and so
   // neither does a decline or a refusal: the tests below share one snap, installed when this
   // block starts. snaps-jest stops a snap when another is installed, and nothing here installs.
-  describe('on one snap with accounts 0 and 1', () => {
+  describe('on one snap with accounts 0, 1 and 7', () => {
     let shared: { request: SnapRequest };
     beforeAll(async () => {
-      shared = await snapWithAccounts([0, 1]);
+      shared = await snapWithAccounts([0, 1, 7]);
+    });
+
+    it.each([
+      ['address', TESTNET, DEFAULT_SRP, 0],
+      ['senderAddress', MAINNET, DEFAULT_SRP, 7],
+    ])('signs the v3 invoke hash (sender in %s, chain %s)', async (field, chainId, srp, index) => {
+      await signsTheInvokeHash(shared.request, await expectedAccount(srp, index), field, chainId);
     });
 
     it('defaults tip, paymasterData, DA modes and l1_data_gas like starknet.js', async () => {
