@@ -64,8 +64,9 @@ async function freshSnap(): Promise<Snap> {
 /**
  * For a table of rows whose params are refused by validation (-32602) before any state or node
  * is touched: a refusal changes nothing, so the rows share one snap, installed by the first row
- * that runs. One per table: snaps-jest stops a snap when the next one is installed, and a
- * table's rows run one after another.
+ * that runs. One per table, in a describe of its own: snaps-jest stops a snap when the next one is
+ * installed, and a describe's tests run together in any order, so no other test's install can
+ * come between the rows.
  */
 function snapPerTable(): () => Promise<Snap> {
   let snap: Promise<Snap> | undefined;
@@ -104,19 +105,21 @@ describe('l2_estimateAccountDeployFee', () => {
     expect(await isDeployed(devnet, accounts[0].address)).toBe(false);
   });
 
-  const refusalSnap = snapPerTable();
+  describe('refused by validation', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ addressIndex: -1 }, /"addressIndex"/u],
-    [{ addressIndex: 'one' }, /"addressIndex"/u],
-    [{ chainId: 'nope' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(
-      await snap.request({ method: 'l2_estimateAccountDeployFee', params }),
-      -32602,
-      message,
-    );
+    it.each([
+      [{ addressIndex: -1 }, /"addressIndex"/u],
+      [{ addressIndex: 'one' }, /"addressIndex"/u],
+      [{ chainId: 'nope' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(
+        await snap.request({ method: 'l2_estimateAccountDeployFee', params }),
+        -32602,
+        message,
+      );
+    });
   });
 });
 
@@ -228,15 +231,17 @@ describe('l2_createAccount with deploy: true', () => {
     );
   });
 
-  const refusalSnap = snapPerTable();
+  describe('refused by validation', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ deploy: 'yes' }, /"deploy"/u],
-    [{ deploy: true, addressIndex: -2 }, /"addressIndex"/u],
-    [{ deploy: true, chainId: '0x5' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(await snap.request({ method: 'l2_createAccount', params }), -32602, message);
+    it.each([
+      [{ deploy: 'yes' }, /"deploy"/u],
+      [{ deploy: true, addressIndex: -2 }, /"addressIndex"/u],
+      [{ deploy: true, chainId: '0x5' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(await snap.request({ method: 'l2_createAccount', params }), -32602, message);
+    });
   });
 });
 
@@ -336,16 +341,18 @@ describe('l2_recoverAccounts', () => {
     expect(some.map((record) => record.addressIndex)).toEqual([2, 3, 4]);
   });
 
-  const refusalSnap = snapPerTable();
+  describe('refused by validation', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ startScanIndex: -1 }, /"startScanIndex"/u],
-    [{ maxScanned: 0 }, /"maxScanned"/u],
-    [{ maxMissed: 'many' }, /"maxMissed"/u],
-    [{ chainId: 'SN_GOERLI' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(await snap.request({ method: 'l2_recoverAccounts', params }), -32602, message);
+    it.each([
+      [{ startScanIndex: -1 }, /"startScanIndex"/u],
+      [{ maxScanned: 0 }, /"maxScanned"/u],
+      [{ maxMissed: 'many' }, /"maxMissed"/u],
+      [{ chainId: 'SN_GOERLI' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(await snap.request({ method: 'l2_recoverAccounts', params }), -32602, message);
+    });
   });
 
   it('scans the default phrase independently of the other one', async () => {
