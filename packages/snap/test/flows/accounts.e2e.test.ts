@@ -178,42 +178,6 @@ describe('l2_createAccount with deploy: true', () => {
     ]);
   });
 
-  it('tells which address to fund and how much, before any dialog, and stores nothing', async () => {
-    const snap = await freshSnap();
-    const account = accounts[6];
-    const sent = submissions(devnet);
-    const response = await snap.request({
-      method: 'l2_createAccount',
-      params: { addressIndex: 6, deploy: true },
-    });
-    expectError(
-      response,
-      -32000,
-      new RegExp(
-        `fund the account ${account.address} with at least [0-9.]+ STRK \\([0-9]+ FRI\\)`,
-        'u',
-      ),
-    );
-    expect(submissions(devnet)).toBe(sent);
-    await expectNotSnapAccount(snap, account.address);
-  });
-
-  it('sends nothing and stores nothing when the user declines', async () => {
-    const snap = await freshSnap();
-    const account = accounts[5];
-    await mintStrk(devnet, account.address, STRK_UNIT);
-    const sent = submissions(devnet);
-    expectError(
-      await decline(
-        snap.request({ method: 'l2_createAccount', params: { addressIndex: 5, deploy: true } }),
-      ),
-      4001,
-    );
-    expect(submissions(devnet)).toBe(sent);
-    expect(await isDeployed(devnet, account.address)).toBe(false);
-    await expectNotSnapAccount(snap, account.address);
-  });
-
   it('answers an already deployed account without a dialog or a transaction, with its deploy hash', async () => {
     const snap = await freshSnap();
     const sent = submissions(devnet);
@@ -231,8 +195,46 @@ describe('l2_createAccount with deploy: true', () => {
     );
   });
 
-  describe('refused by validation', () => {
+  // Each test here stores nothing and sends nothing (each checks so for its own account, and
+  // the accounts differ), so they share one snap as a refusal table does.
+  describe('refused or declined, storing nothing', () => {
     const refusalSnap = snapPerTable();
+
+    it('tells which address to fund and how much, before any dialog, and stores nothing', async () => {
+      const snap = await refusalSnap();
+      const account = accounts[6];
+      const sent = submissions(devnet);
+      const response = await snap.request({
+        method: 'l2_createAccount',
+        params: { addressIndex: 6, deploy: true },
+      });
+      expectError(
+        response,
+        -32000,
+        new RegExp(
+          `fund the account ${account.address} with at least [0-9.]+ STRK \\([0-9]+ FRI\\)`,
+          'u',
+        ),
+      );
+      expect(submissions(devnet)).toBe(sent);
+      await expectNotSnapAccount(snap, account.address);
+    });
+
+    it('sends nothing and stores nothing when the user declines', async () => {
+      const snap = await refusalSnap();
+      const account = accounts[5];
+      await mintStrk(devnet, account.address, STRK_UNIT);
+      const sent = submissions(devnet);
+      expectError(
+        await decline(
+          snap.request({ method: 'l2_createAccount', params: { addressIndex: 5, deploy: true } }),
+        ),
+        4001,
+      );
+      expect(submissions(devnet)).toBe(sent);
+      expect(await isDeployed(devnet, account.address)).toBe(false);
+      await expectNotSnapAccount(snap, account.address);
+    });
 
     it.each([
       [{ deploy: 'yes' }, /"deploy"/u],
