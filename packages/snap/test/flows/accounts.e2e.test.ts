@@ -64,8 +64,9 @@ async function freshSnap(): Promise<Snap> {
 /**
  * For a table of rows whose params are refused by validation (-32602) before any state or node
  * is touched: a refusal changes nothing, so the rows share one snap, installed by the first row
- * that runs. One per table: snaps-jest stops a snap when the next one is installed, and a
- * table's rows run one after another.
+ * that runs. One per table, in a describe of its own: snaps-jest stops a snap when the next one is
+ * installed, and a describe's tests run together in any order, so no other test's install can
+ * come between the rows.
  */
 function snapPerTable(): () => Promise<Snap> {
   let snap: Promise<Snap> | undefined;
@@ -104,19 +105,21 @@ describe('l2_estimateAccountDeployFee', () => {
     expect(await isDeployed(devnet, accounts[0].address)).toBe(false);
   });
 
-  const refusalSnap = snapPerTable();
+  describe('refused by validation', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ addressIndex: -1 }, /"addressIndex"/u],
-    [{ addressIndex: 'one' }, /"addressIndex"/u],
-    [{ chainId: 'nope' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(
-      await snap.request({ method: 'l2_estimateAccountDeployFee', params }),
-      -32602,
-      message,
-    );
+    it.each([
+      [{ addressIndex: -1 }, /"addressIndex"/u],
+      [{ addressIndex: 'one' }, /"addressIndex"/u],
+      [{ chainId: 'nope' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(
+        await snap.request({ method: 'l2_estimateAccountDeployFee', params }),
+        -32602,
+        message,
+      );
+    });
   });
 });
 
@@ -175,42 +178,6 @@ describe('l2_createAccount with deploy: true', () => {
     ]);
   });
 
-  it('tells which address to fund and how much, before any dialog, and stores nothing', async () => {
-    const snap = await freshSnap();
-    const account = accounts[6];
-    const sent = submissions(devnet);
-    const response = await snap.request({
-      method: 'l2_createAccount',
-      params: { addressIndex: 6, deploy: true },
-    });
-    expectError(
-      response,
-      -32000,
-      new RegExp(
-        `fund the account ${account.address} with at least [0-9.]+ STRK \\([0-9]+ FRI\\)`,
-        'u',
-      ),
-    );
-    expect(submissions(devnet)).toBe(sent);
-    await expectNotSnapAccount(snap, account.address);
-  });
-
-  it('sends nothing and stores nothing when the user declines', async () => {
-    const snap = await freshSnap();
-    const account = accounts[5];
-    await mintStrk(devnet, account.address, STRK_UNIT);
-    const sent = submissions(devnet);
-    expectError(
-      await decline(
-        snap.request({ method: 'l2_createAccount', params: { addressIndex: 5, deploy: true } }),
-      ),
-      4001,
-    );
-    expect(submissions(devnet)).toBe(sent);
-    expect(await isDeployed(devnet, account.address)).toBe(false);
-    await expectNotSnapAccount(snap, account.address);
-  });
-
   it('answers an already deployed account without a dialog or a transaction, with its deploy hash', async () => {
     const snap = await freshSnap();
     const sent = submissions(devnet);
@@ -228,15 +195,55 @@ describe('l2_createAccount with deploy: true', () => {
     );
   });
 
-  const refusalSnap = snapPerTable();
+  // Each test here stores nothing and sends nothing (each checks so for its own account, and
+  // the accounts differ), so they share one snap as a refusal table does.
+  describe('refused or declined, storing nothing', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ deploy: 'yes' }, /"deploy"/u],
-    [{ deploy: true, addressIndex: -2 }, /"addressIndex"/u],
-    [{ deploy: true, chainId: '0x5' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(await snap.request({ method: 'l2_createAccount', params }), -32602, message);
+    it('tells which address to fund and how much, before any dialog, and stores nothing', async () => {
+      const snap = await refusalSnap();
+      const account = accounts[6];
+      const sent = submissions(devnet);
+      const response = await snap.request({
+        method: 'l2_createAccount',
+        params: { addressIndex: 6, deploy: true },
+      });
+      expectError(
+        response,
+        -32000,
+        new RegExp(
+          `fund the account ${account.address} with at least [0-9.]+ STRK \\([0-9]+ FRI\\)`,
+          'u',
+        ),
+      );
+      expect(submissions(devnet)).toBe(sent);
+      await expectNotSnapAccount(snap, account.address);
+    });
+
+    it('sends nothing and stores nothing when the user declines', async () => {
+      const snap = await refusalSnap();
+      const account = accounts[5];
+      await mintStrk(devnet, account.address, STRK_UNIT);
+      const sent = submissions(devnet);
+      expectError(
+        await decline(
+          snap.request({ method: 'l2_createAccount', params: { addressIndex: 5, deploy: true } }),
+        ),
+        4001,
+      );
+      expect(submissions(devnet)).toBe(sent);
+      expect(await isDeployed(devnet, account.address)).toBe(false);
+      await expectNotSnapAccount(snap, account.address);
+    });
+
+    it.each([
+      [{ deploy: 'yes' }, /"deploy"/u],
+      [{ deploy: true, addressIndex: -2 }, /"addressIndex"/u],
+      [{ deploy: true, chainId: '0x5' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(await snap.request({ method: 'l2_createAccount', params }), -32602, message);
+    });
   });
 });
 
@@ -336,16 +343,18 @@ describe('l2_recoverAccounts', () => {
     expect(some.map((record) => record.addressIndex)).toEqual([2, 3, 4]);
   });
 
-  const refusalSnap = snapPerTable();
+  describe('refused by validation', () => {
+    const refusalSnap = snapPerTable();
 
-  it.each([
-    [{ startScanIndex: -1 }, /"startScanIndex"/u],
-    [{ maxScanned: 0 }, /"maxScanned"/u],
-    [{ maxMissed: 'many' }, /"maxMissed"/u],
-    [{ chainId: 'SN_GOERLI' }, /"chainId"/u],
-  ])('rejects invalid params %j with -32602', async (params, message) => {
-    const snap = await refusalSnap();
-    expectError(await snap.request({ method: 'l2_recoverAccounts', params }), -32602, message);
+    it.each([
+      [{ startScanIndex: -1 }, /"startScanIndex"/u],
+      [{ maxScanned: 0 }, /"maxScanned"/u],
+      [{ maxMissed: 'many' }, /"maxMissed"/u],
+      [{ chainId: 'SN_GOERLI' }, /"chainId"/u],
+    ])('rejects invalid params %j with -32602', async (params, message) => {
+      const snap = await refusalSnap();
+      expectError(await snap.request({ method: 'l2_recoverAccounts', params }), -32602, message);
+    });
   });
 
   it('scans the default phrase independently of the other one', async () => {

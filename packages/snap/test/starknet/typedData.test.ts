@@ -126,8 +126,10 @@ async function withAccount0() {
 }
 
 /** Signs `data` with account 0 (approving the dialog); the dialog's text and the signature. */
-async function signShowing(data: unknown): Promise<{ text: string; signature: string[] }> {
-  const { request, address } = await withAccount0();
+async function signShowing(
+  { request, address }: Awaited<ReturnType<typeof withAccount0>>,
+  data: unknown,
+): Promise<{ text: string; signature: string[] }> {
   const pending = request({
     method: 'l2_signMessage',
     params: { typedDataMessage: data as never, signerAddress: address },
@@ -144,6 +146,13 @@ function shownValues(text: string, members: Member[]): bigint[] {
 }
 
 describe('typed data is shown as it is hashed', () => {
+  // Signing stores nothing (no state write, whichever way the dialog goes), so the tests share one
+  // installed snap; none installs its own, so none stops it (snaps-jest runs one snap at a time).
+  let account0: Awaited<ReturnType<typeof withAccount0>>;
+  beforeAll(async () => {
+    account0 = await withAccount0();
+  });
+
   it('revision 0: a bool "0x1" is true, "true" as text is the number it hashes to, felts as numbers', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
     const order: Member[] = [
@@ -170,7 +179,7 @@ describe('typed data is shown as it is hashed', () => {
         memo: '123',
       },
     };
-    const { text, signature } = await signShowing(data);
+    const { text, signature } = await signShowing(account0, data);
     expect(shown(text, 'flag', 'bool')).toBe('true');
     // starknet.js hashes the text "true" as its short string, 0x74727565.
     expect(shown(text, 'other', 'bool')).toBe(
@@ -214,7 +223,7 @@ describe('typed data is shown as it is hashed', () => {
         who: '0xabc',
       },
     };
-    const { text, signature } = await signShowing(data);
+    const { text, signature } = await signShowing(account0, data);
     expect(shown(text, 'delta', 'i128')).toBe('-5');
     expect(shown(text, 'size', 'u128')).toBe('42');
     expect(shown(text, 'label', 'shortstring')).toBe('"alice" (0x616c696365)');
@@ -250,7 +259,7 @@ describe('typed data is shown as it is hashed', () => {
         pay: { token_address: '0x999', amount: { low: '0x5', high: '0' } },
       },
     };
-    const { text, signature } = await signShowing(data);
+    const { text, signature } = await signShowing(account0, data);
     expect(shown(text, 'side', 'enum Side')).toBe('Buy');
     expect(shown(text, 'side.Buy[0]', 'u128')).toBe('16');
     expect(shown(text, 'side.Buy[1]', 'felt')).toBe('0x68656c6c6f (448378203247, "hello")');
@@ -278,7 +287,7 @@ describe('typed data is shown as it is hashed', () => {
     // Version 1 types the selector as a felt: "transfer" hashes as its short string, which is
     // not transfer's selector (the call would run another entry point).
     data.message.calls[0].selector = 'transfer';
-    const { text, signature } = await signShowing(data);
+    const { text, signature } = await signShowing(account0, data);
     expect(text).toContain(`Call 1 of 1: 0x${shortString('transfer').toString(16)}`);
     expect(text).not.toContain('Call 1 of 1: transfer');
     const hash = typedData.getMessageHash(data as TypedData, account.address);
@@ -304,8 +313,9 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
     'TokenAmount',
     'NftId',
   ];
-  // The rows are refused before any dialog or state change: they share one installed snap
-  // (snaps-jest runs one snap at a time; the last test below installs its own).
+  // Every test here is refused before any dialog or state change: they share one installed snap.
+  // None installs its own, which would stop it (snaps-jest runs one snap at a time), so the
+  // order they run in does not matter.
   let account0: Awaited<ReturnType<typeof withAccount0>>;
   beforeAll(async () => {
     account0 = await withAccount0();
@@ -349,7 +359,7 @@ describe('a types entry that redeclares a basic or preset type is refused', () =
   });
 
   it('refuses a type name written as an array or an enum variant', async () => {
-    const { request, address } = await withAccount0();
+    const { request, address } = account0;
     const data = {
       ...REV1_TYPED_DATA,
       types: { ...REV1_TYPED_DATA.types, 'Call*': [{ name: 'to', type: 'felt' }] },

@@ -91,10 +91,18 @@ describe('dialogs name the requesting site', () => {
 });
 
 describe('typed data is bound to the network', () => {
-  const signer = async (): Promise<{ snap: Snap; address: string }> => {
-    const snap = await snapForDapp([0]);
-    return { snap, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
-  };
+  // Refusals change nothing and signing stores nothing (no state write, dialog approved or not), so
+  // the tests share one snap. None installs its own, which would stop it (snaps-jest runs one snap
+  // at a time), so the order they run in does not matter.
+  let shared: Promise<{ snap: Snap; address: string }>;
+  beforeAll(() => {
+    shared = (async () => {
+      const snap = await snapForDapp([0]);
+      return { snap, address: (await expectedAccount(DEFAULT_SRP, 0)).address };
+    })();
+    return shared;
+  });
+  const signer = async (): Promise<{ snap: Snap; address: string }> => shared;
 
   it.each([
     [
@@ -177,40 +185,49 @@ describe('typed data is bound to the network', () => {
 });
 
 describe('typed data shows only what is signed', () => {
-  it.each([
-    [
-      'a message member not in its type',
-      { ...REV0_TYPED_DATA, message: { ...REV0_TYPED_DATA.message, amount: '1000000' } },
-      /"typedDataMessage\.message\.amount" is not a member of type "Mail"/u,
-    ],
-    [
-      'a nested member not in its type',
-      {
-        ...REV0_TYPED_DATA,
-        message: {
-          ...REV0_TYPED_DATA.message,
-          to: { ...REV0_TYPED_DATA.message.to, note: 'pay me' },
+  // The rows are refused before any dialog or state change: they share one snap. A describe of
+  // their own keeps them together, so the test below, which installs its own snap (and so stops
+  // this one), never runs between them, in any order.
+  describe('members outside their type', () => {
+    let snap: Snap;
+    beforeAll(async () => {
+      snap = await snapForDapp([0]);
+    });
+
+    it.each([
+      [
+        'a message member not in its type',
+        { ...REV0_TYPED_DATA, message: { ...REV0_TYPED_DATA.message, amount: '1000000' } },
+        /"typedDataMessage\.message\.amount" is not a member of type "Mail"/u,
+      ],
+      [
+        'a nested member not in its type',
+        {
+          ...REV0_TYPED_DATA,
+          message: {
+            ...REV0_TYPED_DATA.message,
+            to: { ...REV0_TYPED_DATA.message.to, note: 'pay me' },
+          },
         },
-      },
-      /"typedDataMessage\.message\.to\.note" is not a member of type "Person"/u,
-    ],
-    [
-      'a domain member not in the domain type',
-      { ...REV1_TYPED_DATA, domain: { ...REV1_TYPED_DATA.domain, verifyingContract: '0x1' } },
-      /"typedDataMessage\.domain\.verifyingContract" is not a member of type "StarknetDomain"/u,
-    ],
-  ])('refuses %s with -32602, no dialog', async (_label, data, message) => {
-    const snap = await snapForDapp([0]);
-    const { address } = await expectedAccount(DEFAULT_SRP, 0);
-    expectError(
-      await snap.request({
-        origin: ORIGIN,
-        method: 'l2_signMessage',
-        params: { typedDataMessage: data, signerAddress: address },
-      }),
-      -32602,
-      message,
-    );
+        /"typedDataMessage\.message\.to\.note" is not a member of type "Person"/u,
+      ],
+      [
+        'a domain member not in the domain type',
+        { ...REV1_TYPED_DATA, domain: { ...REV1_TYPED_DATA.domain, verifyingContract: '0x1' } },
+        /"typedDataMessage\.domain\.verifyingContract" is not a member of type "StarknetDomain"/u,
+      ],
+    ])('refuses %s with -32602, no dialog', async (_label, data, message) => {
+      const { address } = await expectedAccount(DEFAULT_SRP, 0);
+      expectError(
+        await snap.request({
+          origin: ORIGIN,
+          method: 'l2_signMessage',
+          params: { typedDataMessage: data, signerAddress: address },
+        }),
+        -32602,
+        message,
+      );
+    });
   });
 
   it('renders each member by its declared type', async () => {

@@ -37,13 +37,19 @@ describe('SNIP-9 outside execution', () => {
     },
     { contractAddress: pad(0x777n), entrypoint: 'do_something', calldata: ['0x5', '0x6'] },
   ];
+  // Signing stores nothing whether its dialog is approved or cancelled, and a refusal changes
+  // nothing; this offline snap reads no nonce to keep, so the tests share one snap. None installs
+  // its own (which would stop it: snaps-jest runs one snap at a time), so any order works.
+  let snap: Awaited<ReturnType<typeof snapForDapp>>;
+  beforeAll(async () => {
+    snap = await snapForDapp([0]);
+  });
 
   it.each([
     ['version 1', '1' as const],
     ['version 2', '2' as const],
   ])('%s is shown like a transaction, with the warning', async (_label, version) => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
-    const snap = await snapForDapp([0]);
     const data = outsideExecution.getTypedData(
       TESTNET,
       // Version 1's caller is a felt (the short string as text); version 2's a ContractAddress.
@@ -86,7 +92,6 @@ describe('SNIP-9 outside execution', () => {
 
   it('names a restricted caller, and refuses a calls_len that does not match', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
-    const snap = await snapForDapp([0]);
     const caller = pad(0xca11e4n);
     const data = outsideExecution.getTypedData(
       TESTNET,
@@ -120,7 +125,6 @@ describe('SNIP-9 outside execution', () => {
 
   it('is shown as its calls whatever spelling its domain name hashes from (decimal, 64-digit hex, 0X)', async () => {
     const account = await expectedAccount(DEFAULT_SRP, 0);
-    const snap = await snapForDapp([0]);
     const honest = JSON.parse(
       JSON.stringify(
         outsideExecution.getTypedData(
