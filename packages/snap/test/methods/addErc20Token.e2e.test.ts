@@ -113,38 +113,42 @@ describe('the watch list is read from the token contract', () => {
     expect(again.token.decimals).toBe(6);
   });
 
-  // The rows are refused before any dialog and store nothing: they share one snap, installed by
-  // the first to run (snaps-jest stops it at the next install, after the table).
-  let refusing: Promise<Snap> | undefined;
+  // The rows are refused before any dialog and store nothing: they share one snap, installed for
+  // this describe, in which nothing else installs one (snaps-jest stops a snap at the next
+  // install; jest keeps a describe's tests together even when it shuffles them).
+  describe('disagreeing with the contract', () => {
+    let refusing: Snap;
+    beforeAll(async () => {
+      refusing = await installChainSnap(server.snapId);
+    });
 
-  it.each([
-    [
-      'decimals',
-      { tokenDecimals: 18 },
-      /"tokenDecimals" disagrees with the token contract on Testnet: its decimals\(\) is 6, got 18/u,
-    ],
-    ['decimals as a string', { tokenDecimals: '8' }, /"tokenDecimals" disagrees .*is 6, got 8/u],
-    [
-      'symbol',
-      { tokenSymbol: 'USDT' },
-      /"tokenSymbol" disagrees with the token contract on Testnet: its symbol\(\) is "USDC", got "USDT"/u,
-    ],
-  ])(
-    "a site's %s that disagree with the contract are refused, before any dialog",
-    async (_label, override, message) => {
-      refusing ??= installChainSnap(server.snapId);
-      const snap = await refusing;
-      expectError(
-        await snap.request({
-          origin: SITE_B,
-          method: 'l2_addErc20Token',
-          params: jsonParams({ ...USDC_PARAMS(), ...override }),
-        }),
-        -32602,
-        message,
-      );
-    },
-  );
+    it.each([
+      [
+        'decimals',
+        { tokenDecimals: 18 },
+        /"tokenDecimals" disagrees with the token contract on Testnet: its decimals\(\) is 6, got 18/u,
+      ],
+      ['decimals as a string', { tokenDecimals: '8' }, /"tokenDecimals" disagrees .*is 6, got 8/u],
+      [
+        'symbol',
+        { tokenSymbol: 'USDT' },
+        /"tokenSymbol" disagrees with the token contract on Testnet: its symbol\(\) is "USDC", got "USDT"/u,
+      ],
+    ])(
+      "a site's %s that disagree with the contract are refused, before any dialog",
+      async (_label, override, message) => {
+        expectError(
+          await refusing.request({
+            origin: SITE_B,
+            method: 'l2_addErc20Token',
+            params: jsonParams({ ...USDC_PARAMS(), ...override }),
+          }),
+          -32602,
+          message,
+        );
+      },
+    );
+  });
 
   it.each([
     [ETH_TOKEN, 'ETH', 6],

@@ -59,23 +59,28 @@ describe('l2_switchNetwork', () => {
   });
 
   // The rows are refused by validation and change nothing (each checks so): they share one snap,
-  // installed by the first to run (snaps-jest stops it at the next install, after the table).
-  let refusing: ReturnType<typeof installSnap> | undefined;
+  // installed for this describe, in which nothing else installs one (snaps-jest stops a snap at
+  // the next install; jest keeps a describe's tests together even when it shuffles them).
+  describe('refusals', () => {
+    let refusing: Awaited<ReturnType<typeof installSnap>>;
+    beforeAll(async () => {
+      refusing = await installSnap();
+    });
 
-  it.each([
-    [{}, /"chainId" is required/u],
-    [
-      { chainId: '0x534e5f474f45524c49' },
-      /"chainId".*known chain ID.*0x534e5f4d41494e \(Mainnet\)/u,
-    ],
-    [{ chainId: 'mainnet' }, /"chainId"/u],
-    [{ chainId: 1 }, /"chainId"/u],
-  ])('rejects %j with -32602 and changes nothing', async (params, message) => {
-    refusing ??= installSnap();
-    const { request } = await refusing;
-    expectError(await request({ method: 'l2_switchNetwork', params }), -32602, message);
-    expect(
-      resultOf<{ chainId: string }>(await request({ method: 'l2_getCurrentNetwork' })).chainId,
-    ).toBe(TESTNET);
+    it.each([
+      [{}, /"chainId" is required/u],
+      [
+        { chainId: '0x534e5f474f45524c49' },
+        /"chainId".*known chain ID.*0x534e5f4d41494e \(Mainnet\)/u,
+      ],
+      [{ chainId: 'mainnet' }, /"chainId"/u],
+      [{ chainId: 1 }, /"chainId"/u],
+    ])('rejects %j with -32602 and changes nothing', async (params, message) => {
+      const { request } = refusing;
+      expectError(await request({ method: 'l2_switchNetwork', params }), -32602, message);
+      expect(
+        resultOf<{ chainId: string }>(await request({ method: 'l2_getCurrentNetwork' })).chainId,
+      ).toBe(TESTNET);
+    });
   });
 });
