@@ -135,12 +135,10 @@ describe('l2_signDeclareTransaction', () => {
     });
 
     describe('invalid params', () => {
-      let invalid: { request: SnapRequest; address: string };
+      // The shared snap's account 0.
+      let account0: string;
       beforeAll(async () => {
-        invalid = {
-          request: shared.request,
-          address: (await expectedAccount(DEFAULT_SRP, 0)).address,
-        };
+        account0 = (await expectedAccount(DEFAULT_SRP, 0)).address;
       });
 
       it.each([
@@ -257,9 +255,9 @@ describe('l2_signDeclareTransaction', () => {
           /"chainId" is required/u,
         ],
       ])('rejects %s with -32602', async (_label, change, message) => {
-        const params = JSON.parse(JSON.stringify(change(declareParams(invalid.address))));
+        const params = JSON.parse(JSON.stringify(change(declareParams(account0))));
         expectError(
-          await invalid.request({ method: 'l2_signDeclareTransaction', params }),
+          await shared.request({ method: 'l2_signDeclareTransaction', params }),
           -32602,
           message,
         );

@@ -134,12 +134,10 @@ describe('l2_signMessage', () => {
     });
 
     describe('invalid params (-32602)', () => {
-      let invalid: { request: SnapRequest; address: string };
+      // The shared snap's account 0.
+      let account0: string;
       beforeAll(async () => {
-        invalid = {
-          request: shared.request,
-          address: (await expectedAccount(DEFAULT_SRP, 0)).address,
-        };
+        account0 = (await expectedAccount(DEFAULT_SRP, 0)).address;
       });
 
       it.each([
@@ -184,9 +182,9 @@ describe('l2_signMessage', () => {
         ['an unknown chainId', { typedDataMessage: REV0_TYPED_DATA, chainId: '0x5' }, /"chainId"/u],
       ])('%s', async (_label, params, message) => {
         const { omitSigner, ...rest } = params as Record<string, unknown>;
-        const full = omitSigner ? rest : { signerAddress: invalid.address, ...rest };
+        const full = omitSigner ? rest : { signerAddress: account0, ...rest };
         expectError(
-          await invalid.request({ method: 'l2_signMessage', params: jsonParams(full) }),
+          await shared.request({ method: 'l2_signMessage', params: jsonParams(full) }),
           -32602,
           message,
         );

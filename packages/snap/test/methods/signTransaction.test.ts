@@ -232,12 +232,10 @@ describe('l2_signTransaction', () => {
     });
 
     describe('invalid params', () => {
-      let invalid: { request: SnapRequest; address: string };
+      // The shared snap's account 0.
+      let account0: string;
       beforeAll(async () => {
-        invalid = {
-          request: shared.request,
-          address: (await expectedAccount(DEFAULT_SRP, 0)).address,
-        };
+        account0 = (await expectedAccount(DEFAULT_SRP, 0)).address;
       });
 
       it.each([
@@ -400,9 +398,9 @@ describe('l2_signTransaction', () => {
         ['an unknown chainId', { chainId: '0x1234' }, /"chainId".*known chain ID/u],
         ['no sender', { address: undefined }, /"address" is required/u],
       ])('rejects %s with -32602', async (_label, override, message) => {
-        const params = JSON.parse(JSON.stringify({ ...base(invalid.address), ...override }));
+        const params = JSON.parse(JSON.stringify({ ...base(account0), ...override }));
         expectError(
-          await invalid.request({ method: 'l2_signTransaction', params }),
+          await shared.request({ method: 'l2_signTransaction', params }),
           -32602,
           message,
         );
