@@ -44,6 +44,7 @@ import {
   type DevnetServer,
   type Snap,
   type SnapServer,
+  withoutMethod,
 } from '../harness/devnet';
 
 let devnet: DevnetServer;
@@ -330,15 +331,7 @@ describe('l2_executeTxn previews (STRK route)', () => {
   });
 
   it('says "preview unavailable" and why when the node cannot simulate, and still sends', async () => {
-    proxy.rewriteAnswers((result, request) => {
-      const refuse = (call: { id: unknown; method: string }, item: unknown) =>
-        call.method === 'starknet_simulateTransactions'
-          ? { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } }
-          : item;
-      return Array.isArray(request)
-        ? (result as unknown[]).map((item, index) => refuse(request[index], item))
-        : refuse(request as { id: unknown; method: string }, result);
-    });
+    proxy.rewriteAnswers(withoutMethod('starknet_simulateTransactions'));
     const balance = await balanceOf(devnet, STRK, RECIPIENT);
     const { text, response } = await answer(execute([erc20Transfer(RECIPIENT, 5n)]), true);
     expect(text).toContain('Preview unavailable');

@@ -51,6 +51,7 @@ import {
   type DevnetServer,
   type Snap,
   type SnapServer,
+  withoutMethod,
 } from '../harness/devnet';
 
 const ONE_ETH = 10n ** 18n;
@@ -393,15 +394,7 @@ describe('node round trips before the dialog on the paymaster route', () => {
   });
 
   it('a node that cannot simulate: "preview unavailable" and why, and the transfer still goes', async () => {
-    node.rewriteAnswers((result, request) => {
-      const refuse = (call: { id: unknown; method: string }, item: unknown) =>
-        call.method === 'starknet_simulateTransactions'
-          ? { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } }
-          : item;
-      return Array.isArray(request)
-        ? (result as unknown[]).map((item, index) => refuse(request[index], item))
-        : refuse(request as { id: unknown; method: string }, result);
-    });
+    node.rewriteAnswers(withoutMethod('starknet_simulateTransactions'));
     const eth = await balanceOf(devnet, ETH, RECIPIENT);
     const { text, before, response } = await relayed(7n);
     expect(text).toContain('Preview unavailable');

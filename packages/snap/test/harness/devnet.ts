@@ -352,3 +352,19 @@ export function submissions(devnet: DevnetServer): number {
     (calls.starknet_addDeclareTransaction ?? 0)
   );
 }
+
+/**
+ * A counting proxy's answer rewrite for a node that does not have `method`: each call of it, alone
+ * or in a batch, is answered -32601 "Method not found"; every other answer passes unchanged.
+ */
+export function withoutMethod(method: string) {
+  return (result: unknown, request: unknown): unknown => {
+    const refuse = (call: { id: unknown; method: string }, item: unknown) =>
+      call.method === method
+        ? { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } }
+        : item;
+    return Array.isArray(request)
+      ? (result as unknown[]).map((item, index) => refuse(request[index], item))
+      : refuse(request as { id: unknown; method: string }, result);
+  };
+}
