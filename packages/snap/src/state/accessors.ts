@@ -1,7 +1,7 @@
 /**
  * Pure helpers over SnapState. Mutating ones are meant to run inside `stateStore.update`.
  */
-import { sameAddress } from '../starknet/felt';
+import { isHexFelt, sameAddress, toHex } from '../starknet/felt';
 import { findTokenIn } from '../starknet/tokens';
 import {
   defaultTokens,
@@ -209,21 +209,14 @@ export function revokeGrant(state: SnapState, origin: string): boolean {
   return true;
 }
 
-/** The key of an address in per-address maps of the state: 0x and lowercase hex, no zero padding. */
-export function keyOfAddress(address: string): string {
-  return `0x${BigInt(address).toString(16)}`;
-}
-
-const NONCE = /^0x[0-9a-f]{1,64}$/u;
-
 /** The account nonce kept for `address` on `chainId` (SnapState.accountNonces); junk is none. */
 export function keptNonceOf(
   state: SnapState,
   chainId: string,
   address: string,
 ): bigint | undefined {
-  const value: unknown = state.accountNonces?.[chainId]?.[keyOfAddress(address)];
-  return typeof value === 'string' && NONCE.test(value) ? BigInt(value) : undefined;
+  const value: unknown = state.accountNonces?.[chainId]?.[toHex(address)];
+  return isHexFelt(value) ? BigInt(value) : undefined;
 }
 
 /** Keeps `nonce` as the account's next nonce on `chainId` (SnapState.accountNonces). */
@@ -231,6 +224,6 @@ export function keepNonce(state: SnapState, chainId: string, address: string, no
   const chains = state.accountNonces ?? {};
   state.accountNonces = {
     ...chains,
-    [chainId]: { ...chains[chainId], [keyOfAddress(address)]: `0x${nonce.toString(16)}` },
+    [chainId]: { ...chains[chainId], [toHex(address)]: toHex(nonce) },
   };
 }

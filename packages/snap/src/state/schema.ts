@@ -67,7 +67,7 @@ export type SnapState = {
    */
   relayedPending?: Record<string, PendingRelayed[]>;
   /**
-   * Per chain, then per account address (accessors.ts keyOfAddress): the account's own nonce
+   * Per chain, then per account address (as starknet/felt.ts toHex writes it): the account's own nonce
    * (not a SNIP-9 nonce) the snap expects it to have next, kept with the state writes of its sends.
    * Only a guess for an execution that has read nothing yet: the simulation that rides in the
    * account batch on it is used only when the batch confirms it. Absent until one is kept.
